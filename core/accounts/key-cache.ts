@@ -1,0 +1,32 @@
+// A short-lived in-process cache of key identities, so the hot path does not query the database per call.
+// Changes made through this process invalidate at once; other processes learn through the revocation
+// channel (core/state) or, at worst, when the TTL runs out.
+import { LRUCache } from 'lru-cache';
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.js';
+import { loadKeyIdentity, type KeyIdentity } from './api-keys.js';
+
+const MISSING = Symbol('missing');
+
+export interface KeyCache {
+  get(secretHash: string): Promise<KeyIdentity | null>;
+  invalidateUser(userId: number): void;
+  invalidateAll(): void;
+}
+
+export function createKeyCache(db: Kysely<Database>, ttlMs = 1000, max = 50_000): KeyCache {
+  const cache = new LRUCache<string, KeyIdentity | typeof MISSING>({ max, ttl: ttlMs });
+  return {
+    async get(hash) {
+      const hit = cache.get(hash);
+      if (hit !== undefined) return hit === MISSING ? null : hit;
+      const identity = await loadKeyIdentity(db, hash);
+      cache.set(hash, identity ?? MISSING);
+      return identity;
+    },
+    invalidateUser(userId) {
+      for (const [hash, v] of cache.entries()) if (v !== MISSING && v.userId === userId) cache.delete(hash);
+    },
+    invalidateAll: () => cache.clear(),
+  };
+}

@@ -1,0 +1,34 @@
+// createApp(services): the Koa app without listen(), so tests drive app.callback() in-process.
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { Services } from './services.js';
+import { requestContext } from './http/request-context.js';
+import { health } from './http/health.js';
+import { handleApiCall } from './pipeline/index.js';
+
+export function createApp(s: Services): Koa {
+  const app = new Koa({ proxy: s.settings.trustProxy });
+  const router = new Router();
+
+  router.get('/api/health', (ctx) => health(ctx, s));
+  router.get('/metrics', (ctx) => {
+    const token = s.settings.metricsToken;
+    if (token && ctx.get('authorization') !== `Bearer ${token}`) {
+      ctx.status = 401;
+      ctx.body = 'metrics need Authorization: Bearer <METRICS_TOKEN>\n';
+      return;
+    }
+    ctx.type = 'text/plain; version=0.0.4';
+    ctx.body = s.metrics.render({ tollgate_uptime_seconds: Math.round((Date.now() - s.startedAt) / 1000) });
+  });
+  router.get('/api/{*rest}', (ctx) => handleApiCall(ctx, s));
+  router.post('/api/{*rest}', (ctx) => handleApiCall(ctx, s));
+
+  app.use(requestContext(s.logger));
+  app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '256kb', formLimit: '256kb', encoding: 'utf-8' }));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  app.on('error', (err: Error) => s.logger.error('koa error', { reason: err.message }));
+  return app;
+}

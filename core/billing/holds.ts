@@ -1,0 +1,61 @@
+// Holds reserve a call's price before the plugin runs (available = balance - held), so concurrent calls can
+// never spend the same money twice. Capture turns a hold into one ledger row; release writes nothing.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../store/schema.js';
+import { applyEntry } from './ledger.js';
+import { asMicro } from './money.js';
+
+export interface HoldRequest {
+  id: string;
+  userId: number;
+  amount: number;
+  /** A hold outlives its call only if the process died; it is released once this passes. */
+  expiresAt: number;
+}
+
+/** Reserve atomically. False when available balance is below the amount. */
+export async function placeHold(db: Kysely<Database>, h: HoldRequest): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const res = await trx
+      .updateTable('users')
+      .set({ held: sql`held + ${h.amount}` })
+      .where('id', '=', h.userId)
+      .where(sql<boolean>`balance - held >= ${h.amount}`)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    await trx.insertInto('holds').values({ id: h.id, user_id: h.userId, amount: h.amount, created_at: Date.now(), expires_at: h.expiresAt }).execute();
+    return true;
+  });
+}
+
+/** Turn the hold into a charge: one ledger row (ref = hold id = request id). Returns the balance after. */
+export async function captureHold(db: Kysely<Database>, holdId: string, operation: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const hold = await trx.deleteFrom('holds').where('id', '=', holdId).returning(['user_id', 'amount']).executeTakeFirst();
+    if (!hold) throw new Error(`hold ${holdId} is gone (expired and swept?)`);
+    const amount = asMicro(hold.amount);
+    const userId = Number(hold.user_id);
+    await trx.updateTable('users').set({ held: sql`held - ${amount}` }).where('id', '=', userId).execute();
+    return applyEntry(trx, { userId, amount: -amount, kind: 'charge', ref: holdId, operation });
+  });
+}
+
+/** Give the reserved amount back. Writes no ledger row. Idempotent. */
+export async function releaseHold(db: Kysely<Database>, holdId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const hold = await trx.deleteFrom('holds').where('id', '=', holdId).returning(['user_id', 'amount']).executeTakeFirst();
+    if (!hold) return;
+    await trx.updateTable('users').set({ held: sql`held - ${asMicro(hold.amount)}` }).where('id', '=', Number(hold.user_id)).execute();
+  });
+}
+
+/** Release holds whose expiry passed (their process died mid-call). `before = Infinity` releases all. */
+export async function releaseExpiredHolds(db: Kysely<Database>, before: number): Promise<number> {
+  const expired = await db
+    .selectFrom('holds')
+    .select('id')
+    .where('expires_at', '<', Number.isFinite(before) ? before : Number.MAX_SAFE_INTEGER)
+    .execute();
+  for (const h of expired) await releaseHold(db, h.id);
+  return expired.length;
+}

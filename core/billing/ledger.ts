@@ -1,0 +1,73 @@
+// The append-only ledger. Every balance change is one row carrying the balance after it and a unique
+// reference, written in the same transaction as the balance update: balance == sum(ledger) always holds.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, LedgerKind } from '../store/schema.js';
+import { asMicro } from './money.js';
+
+export class InsufficientBalanceError extends Error {
+  constructor() {
+    super('insufficient available balance');
+  }
+}
+
+export class DuplicateReferenceError extends Error {
+  constructor(readonly ref: string) {
+    super(`ledger reference ${ref} was already used`);
+  }
+}
+
+export interface LedgerEntry {
+  userId: number;
+  /** micro-TOKEN; negative debits */
+  amount: number;
+  kind: LedgerKind;
+  ref: string;
+  operation?: string | null;
+  note?: string | null;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * Apply one entry inside an existing transaction. A debit never takes money reserved by holds
+ * (balance + amount >= held), so it cannot push the balance below zero either.
+ */
+export async function applyEntry(trx: Db, e: LedgerEntry, now = Date.now()): Promise<number> {
+  if (!Number.isSafeInteger(e.amount)) throw new RangeError(`ledger amount must be an integer, got ${e.amount}`);
+  const updated = await trx
+    .updateTable('users')
+    .set({ balance: sql`balance + ${e.amount}` })
+    .where('id', '=', e.userId)
+    .where(sql<boolean>`balance + ${e.amount} >= held`)
+    .returning('balance')
+    .executeTakeFirst();
+  if (!updated) throw new InsufficientBalanceError();
+  const balanceAfter = asMicro(updated.balance);
+  const inserted = await trx
+    .insertInto('ledger')
+    .values({
+      user_id: e.userId,
+      amount: e.amount,
+      balance_after: balanceAfter,
+      kind: e.kind,
+      ref: e.ref,
+      operation: e.operation ?? null,
+      note: e.note ?? null,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.column('ref').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) throw new DuplicateReferenceError(e.ref);
+  return balanceAfter;
+}
+
+/** One entry in its own transaction. Returns the balance after it. */
+export async function postEntry(db: Kysely<Database>, e: LedgerEntry): Promise<number> {
+  return db.transaction().execute((trx) => applyEntry(trx, e));
+}
+
+export async function balanceOf(db: Kysely<Database>, userId: number): Promise<{ balance: number; held: number }> {
+  const row = await db.selectFrom('users').select(['balance', 'held']).where('id', '=', userId).executeTakeFirst();
+  return row ? { balance: asMicro(row.balance), held: asMicro(row.held) } : { balance: 0, held: 0 };
+}

@@ -1,0 +1,23 @@
+// Money is integer micro-TOKEN (1 TOKEN = 1,000,000) below the HTTP edge. These are the only two crossings.
+export const MICRO_PER_TOKEN = 1_000_000;
+
+/** TOKEN amount (number or decimal string, at most 6 decimals) -> micro-TOKEN. Throws on anything inexact. */
+export function toMicro(amount: number | string): number {
+  const text = typeof amount === 'number' ? amount.toFixed(7).replace(/0+$/, '').replace(/\.$/, '') : amount.trim();
+  const m = /^(-)?(\d{1,12})(?:\.(\d{1,6}))?$/.exec(text);
+  if (!m) throw new RangeError(`not a TOKEN amount with at most 6 decimals: ${String(amount)}`);
+  const micro = Number(m[2]) * MICRO_PER_TOKEN + Number((m[3] ?? '').padEnd(6, '0'));
+  return m[1] ? -micro : micro;
+}
+
+/** micro-TOKEN -> TOKEN for JSON output. Exact for every amount below 2^53 micro. */
+export function toToken(micro: number): number {
+  return Number((micro / MICRO_PER_TOKEN).toFixed(6));
+}
+
+/** Database drivers return bigint columns as number (SQLite) or string (pg): normalise, refusing precision loss. */
+export function asMicro(value: unknown): number {
+  const n = typeof value === 'bigint' ? Number(value) : typeof value === 'string' ? Number(value) : (value as number);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`money value is not a safe integer: ${String(value)}`);
+  return n;
+}

@@ -1,0 +1,128 @@
+// The Plans policy: an active plan makes calls to its codes free within calls_per_day and within its free
+// concurrency, and cache hits free when cache_free; beyond either, a call is charged per call. Only
+// successful calls use quota: the reservation is given back when the call fails.
+import { LRUCache } from 'lru-cache';
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { SharedState } from '../state/shared-state.js';
+import type { Registry } from '../registry/registry.js';
+import type { PlanConfig } from '../config/operations-config.js';
+import type { ApiCall } from '../pipeline/call.js';
+import type { PlanGrant, Plans } from './plans.js';
+import { activeSubscription, type ActiveSubscription } from './subscriptions.js';
+import { chinaDay, chinaDayStart } from './china-day.js';
+
+const COUNTER_TTL_S = 2 * 24 * 3600;
+const SLOT_TTL_MS = 130_000;
+
+export interface PlanPricing extends Plans {
+  /** Forget the cached subscription of a user (after a purchase or redemption). */
+  invalidate(userId: number): void;
+  usedToday(userId: number): Promise<number>;
+}
+
+export function createPlans(db: Kysely<Database>, state: SharedState, registry: () => Registry): PlanPricing {
+  const subs = new LRUCache<number, { sub: ActiveSubscription | null }>({ max: 50_000, ttl: 5000 });
+
+  const activePlan = async (userId: number): Promise<{ sub: ActiveSubscription; plan: PlanConfig } | null> => {
+    let entry = subs.get(userId);
+    if (!entry) subs.set(userId, (entry = { sub: await activeSubscription(db, userId) }));
+    const sub = entry.sub;
+    if (!sub || sub.endsAt <= Date.now()) return null;
+    const plan = registry().plan(sub.planId);
+    return plan ? { sub, plan } : null;
+  };
+
+  const dailyKey = (userId: number): string => `quota:${userId}:${chinaDay()}`;
+
+  /** The day's counter lives in shared state; after a restart it is seeded from the call log. */
+  const ensureDaily = async (userId: number): Promise<string> => {
+    const key = dailyKey(userId);
+    if ((await state.get(key)) === null) {
+      const row = await db
+        .selectFrom('call_log')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .where('free_reason', '=', 'plan')
+        .where('created_at', '>=', chinaDayStart())
+        .executeTakeFirstOrThrow();
+      await state.initCounter(key, Number(row.n), COUNTER_TTL_S);
+    }
+    return key;
+  };
+
+  const reserve = async (userId: number, plan: PlanConfig): Promise<PlanGrant | null> => {
+    if (plan.quota.callsPerDay === 0) return null;
+    const key = await ensureDaily(userId);
+    const used = await state.incr(key, 1, COUNTER_TTL_S);
+    if (used > plan.quota.callsPerDay) {
+      await state.incr(key, -1, COUNTER_TTL_S);
+      return null;
+    }
+    let slot: string | null = null;
+    const slotScope = `plan-slot:${userId}`;
+    if (plan.quota.concurrency !== null) {
+      slot = await state.acquireSlot(slotScope, plan.quota.concurrency, SLOT_TTL_MS);
+      if (!slot) {
+        await state.incr(key, -1, COUNTER_TTL_S);
+        return null;
+      }
+    }
+    const freeSlot = async (): Promise<void> => {
+      if (slot) await state.releaseSlot(slotScope, slot);
+    };
+    return {
+      planId: plan.id,
+      commit: freeSlot,
+      release: async () => {
+        await state.incr(key, -1, COUNTER_TTL_S);
+        await freeSlot();
+      },
+    };
+  };
+
+  return {
+    async price(call: ApiCall) {
+      const op = call.operation!;
+      call.price = op.priceMicro;
+      call.freeReason = null;
+      if (op.priceMicro === 0) {
+        call.freeReason = 'free_operation';
+        return;
+      }
+      const active = await activePlan(call.identity!.userId);
+      if (!active || !active.plan.codes.includes(op.code)) return;
+      const grant = await reserve(call.identity!.userId, active.plan);
+      if (!grant) return;
+      call.planGrant = grant;
+      call.price = 0;
+      call.freeReason = 'plan';
+    },
+    async onCacheHit(call: ApiCall) {
+      if (call.price === 0 && call.freeReason !== 'plan') return;
+      const active = await activePlan(call.identity!.userId);
+      if (!active?.plan.quota.cacheFree || !active.plan.codes.includes(call.operation!.code)) return;
+      // A free cache hit costs nothing and uses no quota: give back what price() reserved.
+      if (call.planGrant) {
+        await call.planGrant.release();
+        call.planGrant = undefined;
+      }
+      call.price = 0;
+      call.freeReason = 'plan_cache';
+    },
+    async quotaHeaders(call: ApiCall): Promise<Record<string, string>> {
+      const active = await activePlan(call.identity!.userId);
+      if (!active) return {};
+      const used = (await state.get(dailyKey(call.identity!.userId))) ?? 0;
+      return {
+        'X-Plan': active.plan.id,
+        'X-Quota-Limit': String(active.plan.quota.callsPerDay),
+        'X-Quota-Remaining': String(Math.max(0, active.plan.quota.callsPerDay - used)),
+      };
+    },
+    invalidate: (userId) => void subs.delete(userId),
+    async usedToday(userId) {
+      return (await state.get(await ensureDaily(userId))) ?? 0;
+    },
+  };
+}

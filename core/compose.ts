@@ -1,0 +1,83 @@
+// Builds the Services graph: env -> store -> sandbox -> registry -> services. main.ts and the test helper
+// both use it, so tests run the same wiring as production with only the outer parts swapped.
+import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import type { Settings } from './config/env.js';
+import { createLogger, type Logger } from './http/logger.js';
+import { openStore } from './store/database.js';
+import { migrateToLatest } from './store/migrate.js';
+import { createMemoryState } from './state/memory-state.js';
+import type { SharedState } from './state/shared-state.js';
+import { createSandbox } from './sandbox/sandbox.js';
+import type { Resolver } from './sandbox/address-policy.js';
+import { createRegistryHolder } from './config/hot-reload.js';
+import { createKeyCache } from './accounts/key-cache.js';
+import { createCallLogWriter } from './store/call-log-writer.js';
+import { createPlans } from './billing/plan-pricing.js';
+import { releaseExpiredHolds } from './billing/holds.js';
+import { createMetrics } from './http/metrics.js';
+import type { Services } from './services.js';
+
+export interface ComposeOptions {
+  logger?: Logger;
+  /** Folders holding plugin folders; default ./plugins. */
+  pluginDirs?: string[];
+  resolver?: Resolver;
+  /** SQLite file under dataDir, or ':memory:'. */
+  sqliteFile?: string;
+  watchOperations?: boolean;
+  state?: SharedState;
+  /** Release every hold at start: right for a single process after a crash, wrong when others share the DB. */
+  releaseAllHoldsOnStart?: boolean;
+}
+
+export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export async function composeServices(settings: Settings, opts: ComposeOptions = {}): Promise<Services> {
+  const logger = opts.logger ?? createLogger(settings.logLevel);
+  const store = openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, sqliteFile: opts.sqliteFile });
+  await migrateToLatest(store.db as never, store.dialect);
+  const released = await releaseExpiredHolds(store.db, opts.releaseAllHoldsOnStart ? Infinity : Date.now());
+  if (released > 0) logger.warn('released holds left by a stopped process', { holds: released });
+
+  const state = opts.state ?? createMemoryState();
+  const sandbox = await createSandbox({
+    pluginDirs: opts.pluginDirs ?? [resolve('plugins')],
+    logger,
+    poolSize: settings.sandboxPoolSize,
+    resolver: opts.resolver,
+    httpsProxy: settings.httpsProxy ?? undefined,
+  });
+  const registry = await createRegistryHolder({
+    file: settings.operationsFile,
+    logger,
+    refreshPlugins: () => sandbox.refresh(),
+    pluginExists: (name) => sandbox.has(name),
+    watch: opts.watchOperations ?? true,
+  });
+  const keys = createKeyCache(store.db);
+  state.onRevocation((userId) => keys.invalidateUser(userId));
+  const services: Services = {
+    settings,
+    logger,
+    store,
+    state,
+    sandbox,
+    registry,
+    keys,
+    callLog: createCallLogWriter(store.db, logger),
+    plans: createPlans(store.db, state, () => registry.current),
+    metrics: createMetrics(),
+    version: VERSION,
+    startedAt: Date.now(),
+  };
+  return services;
+}
+
+export async function closeServices(s: Services): Promise<void> {
+  s.registry.close();
+  await s.callLog.close();
+  await s.sandbox.close();
+  await s.state.close();
+  await s.store.close();
+}

@@ -1,0 +1,52 @@
+// Typed shape of operations.yaml after validation. Amounts are converted to micro-TOKEN here, once.
+export interface InputSchema {
+  type: 'object';
+  properties?: Record<string, Record<string, unknown>>;
+  required?: string[];
+  additionalProperties?: boolean | Record<string, unknown>;
+  [keyword: string]: unknown;
+}
+
+export interface OperationConfig {
+  code: string;
+  name: string;
+  description: string;
+  plugin: string;
+  priceMicro: number;
+  cacheTtl: number;
+  timeoutMs: number;
+  enabled: boolean;
+  input: InputSchema;
+  example: Record<string, unknown> | null;
+  responseExample: Record<string, unknown> | null;
+  options: Record<string, unknown>;
+  /** Extra paths bound to this operation, e.g. { method: 'GET', path: '/api/video/:id' }. */
+  routes: Array<{ method: 'GET' | 'POST'; path: string }>;
+}
+
+export interface PlanConfig {
+  id: string;
+  name: string;
+  description: string;
+  priceMicro: number;
+  durationDays: number;
+  grantMicro: number;
+  /** concurrency null = no cap on free calls in flight. */
+  quota: { callsPerDay: number; concurrency: number | null; cacheFree: boolean };
+  codes: string[];
+}
+
+export interface PackageConfig {
+  id: string;
+  name: string;
+  description: string;
+  priceMicro: number;
+  tokensMicro: number;
+}
+
+export interface OperationsConfig {
+  file: string;
+  operations: OperationConfig[];
+  plans: PlanConfig[];
+  packages: PackageConfig[];
+}

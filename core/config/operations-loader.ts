@@ -1,0 +1,164 @@
+// Reads operations.yaml, validates it against the meta-schema and converts it to OperationsConfig.
+// Every error names the file, the operation code (when there is one) and the JSON pointer.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { Ajv } from 'ajv';
+import { operationsMetaSchema } from './operations-schema.js';
+import { substituteEnv } from './env-substitution.js';
+import { toMicro } from '../billing/money.js';
+import type { OperationsConfig, OperationConfig, InputSchema } from './operations-config.js';
+
+export class ConfigError extends Error {}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const validateMeta = new Ajv({ allErrors: true, strict: false }).compile(operationsMetaSchema);
+
+interface RawOperation {
+  code: string;
+  name?: string;
+  description?: string;
+  plugin: string;
+  price_per_call: number;
+  cache_ttl?: number;
+  timeout_ms?: number;
+  enabled?: boolean;
+  input: InputSchema;
+  example?: Record<string, unknown>;
+  response_example?: Record<string, unknown>;
+  options?: Record<string, unknown>;
+  routes?: string[];
+}
+
+interface RawPlan {
+  id: string;
+  name: string;
+  description?: string;
+  price: number;
+  duration_days: number;
+  grant_tokens?: number;
+  quota: { calls_per_day: number; concurrency?: number; cache_free?: boolean };
+  codes: string[];
+}
+
+interface RawPackage {
+  id: string;
+  name: string;
+  description?: string;
+  price: number;
+  tokens: number;
+}
+
+interface RawFile {
+  operations: RawOperation[];
+  plans?: RawPlan[];
+  packages?: RawPackage[];
+}
+
+/** "operations.yaml: operation \"phone\" at /operations/0/price_per_call: must be >= 0" */
+function where(file: string, raw: unknown, pointer: string): string {
+  const m = /^\/(operations|plans|packages)\/(\d+)/.exec(pointer);
+  let subject = '';
+  if (m) {
+    const list = (raw as Record<string, unknown[]> | null)?.[m[1]];
+    const item = list?.[Number(m[2])] as { code?: unknown; id?: unknown } | undefined;
+    const name = m[1] === 'operations' ? item?.code : item?.id;
+    const kind = m[1].slice(0, -1);
+    subject = typeof name === 'string' ? ` ${kind} "${name}"` : ` ${kind} #${Number(m[2]) + 1}`;
+  }
+  return `${basename(file)}:${subject} at ${pointer || '/'}`;
+}
+
+function money(file: string, raw: unknown, pointer: string, value: number): number {
+  try {
+    return toMicro(value);
+  } catch {
+    throw new ConfigError(`${where(file, raw, pointer)}: amount ${value} has more than 6 decimals`);
+  }
+}
+
+function parseRoute(file: string, raw: unknown, pointer: string, route: string): { method: 'GET' | 'POST'; path: string } {
+  const [method, path] = route.split(' ') as ['GET' | 'POST', string];
+  if (path === '/api/health' || /^\/api\/:[a-z]/.test(path)) {
+    throw new ConfigError(`${where(file, raw, pointer)}: route ${route} would shadow a built-in path`);
+  }
+  return { method, path };
+}
+
+function toOperation(file: string, raw: RawFile, op: RawOperation, i: number, env: NodeJS.ProcessEnv): OperationConfig {
+  const at = `/operations/${i}`;
+  const missing = new Set<string>();
+  const options = substituteEnv(op.options ?? {}, env, missing) as Record<string, unknown>;
+  const input: InputSchema = { additionalProperties: false, ...op.input };
+  return {
+    code: op.code,
+    name: op.name ?? op.code,
+    description: op.description ?? '',
+    plugin: op.plugin,
+    priceMicro: money(file, raw, `${at}/price_per_call`, op.price_per_call),
+    cacheTtl: op.cache_ttl ?? 0,
+    timeoutMs: op.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    enabled: op.enabled ?? true,
+    input,
+    example: op.example ?? null,
+    responseExample: op.response_example ?? null,
+    options,
+    routes: (op.routes ?? []).map((r, j) => parseRoute(file, raw, `${at}/routes/${j}`, r)),
+  };
+}
+
+export function parseOperationsConfig(file: string, text: string, env: NodeJS.ProcessEnv = process.env): OperationsConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (err) {
+    throw new ConfigError(`${basename(file)}: not valid YAML: ${(err as Error).message}`);
+  }
+  if (!validateMeta(raw)) {
+    const lines = (validateMeta.errors ?? []).slice(0, 5).map((e) => {
+      const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty: string }).additionalProperty)})` : '';
+      return `${where(file, raw, e.instancePath)}: ${e.message ?? 'invalid'}${extra}`;
+    });
+    throw new ConfigError(lines.join('\n'));
+  }
+  const doc = raw as RawFile;
+  const seen = new Map<string, number>();
+  doc.operations.forEach((op, i) => {
+    if (seen.has(op.code)) throw new ConfigError(`${where(file, raw, `/operations/${i}/code`)}: duplicate code (first at /operations/${seen.get(op.code)})`);
+    seen.set(op.code, i);
+  });
+  const operations = doc.operations.map((op, i) => toOperation(file, doc, op, i, env));
+  const plans = (doc.plans ?? []).map((p, i) => {
+    p.codes.forEach((c, j) => {
+      if (!seen.has(c)) throw new ConfigError(`${where(file, raw, `/plans/${i}/codes/${j}`)}: unknown operation code "${c}"`);
+    });
+    return {
+      id: p.id,
+      name: p.name,
+      description: p.description ?? '',
+      priceMicro: money(file, raw, `/plans/${i}/price`, p.price),
+      durationDays: p.duration_days,
+      grantMicro: money(file, raw, `/plans/${i}/grant_tokens`, p.grant_tokens ?? 0),
+      quota: { callsPerDay: p.quota.calls_per_day, concurrency: p.quota.concurrency ?? null, cacheFree: p.quota.cache_free ?? false },
+      codes: p.codes,
+    };
+  });
+  const packages = (doc.packages ?? []).map((p, i) => ({
+    id: p.id,
+    name: p.name,
+    description: p.description ?? '',
+    priceMicro: money(file, raw, `/packages/${i}/price`, p.price),
+    tokensMicro: money(file, raw, `/packages/${i}/tokens`, p.tokens),
+  }));
+  return { file, operations, plans, packages };
+}
+
+export function loadOperationsConfig(file: string, env: NodeJS.ProcessEnv = process.env): OperationsConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${file}: cannot read: ${(err as Error).message}`);
+  }
+  return parseOperationsConfig(file, text, env);
+}

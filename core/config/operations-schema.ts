@@ -1,0 +1,85 @@
+// The meta-schema operations.yaml is validated against at load. Errors name the file, the code and the JSON pointer.
+export const OPERATION_CODE_PATTERN = '^[a-z][a-z0-9_]{0,31}$';
+
+const money = { type: 'number', minimum: 0, maximum: 1_000_000 } as const;
+
+export const operationsMetaSchema = {
+  $id: 'tollgate/operations.yaml',
+  type: 'object',
+  additionalProperties: false,
+  required: ['operations'],
+  properties: {
+    operations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'plugin', 'price_per_call', 'input'],
+        properties: {
+          code: { type: 'string', pattern: OPERATION_CODE_PATTERN },
+          name: { type: 'string', minLength: 1, maxLength: 80 },
+          description: { type: 'string', maxLength: 2000 },
+          plugin: { type: 'string', pattern: '^[a-z][a-z0-9-]{0,63}$' },
+          price_per_call: money,
+          cache_ttl: { type: 'integer', minimum: 0, maximum: 31_536_000 },
+          timeout_ms: { type: 'integer', minimum: 1, maximum: 120_000 },
+          enabled: { type: 'boolean' },
+          input: {
+            type: 'object',
+            required: ['type'],
+            properties: { type: { const: 'object' }, properties: { type: 'object' } },
+          },
+          example: { type: 'object' },
+          response_example: { type: 'object' },
+          options: { type: 'object' },
+          routes: {
+            type: 'array',
+            items: { type: 'string', pattern: '^(GET|POST) /api/[A-Za-z0-9_\\-/:]+$' },
+          },
+        },
+      },
+    },
+    plans: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'name', 'price', 'duration_days', 'quota', 'codes'],
+        properties: {
+          id: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,31}$' },
+          name: { type: 'string', minLength: 1 },
+          description: { type: 'string' },
+          price: money,
+          duration_days: { type: 'integer', minimum: 1, maximum: 3660 },
+          grant_tokens: money,
+          quota: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['calls_per_day'],
+            properties: {
+              calls_per_day: { type: 'integer', minimum: 0 },
+              concurrency: { type: 'integer', minimum: 0 },
+              cache_free: { type: 'boolean' },
+            },
+          },
+          codes: { type: 'array', items: { type: 'string', pattern: OPERATION_CODE_PATTERN } },
+        },
+      },
+    },
+    packages: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'name', 'price', 'tokens'],
+        properties: {
+          id: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,31}$' },
+          name: { type: 'string', minLength: 1 },
+          description: { type: 'string' },
+          price: money,
+          tokens: money,
+        },
+      },
+    },
+  },
+} as const;

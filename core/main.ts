@@ -1,0 +1,110 @@
+// Composition root and CLI: env -> store -> registry -> services -> app -> listen.
+//   tollgate serve [--port N] | migrate | user add | credit | key create | key revoke | reconcile
+import type { Server } from 'node:http';
+import { readSettings } from './config/env.js';
+import { createLogger } from './http/logger.js';
+import { openStore } from './store/database.js';
+import { migrateToLatest } from './store/migrate.js';
+import { composeServices, closeServices } from './compose.js';
+import { createApp } from './app.js';
+import { bootstrapFirstStart } from './accounts/bootstrap.js';
+import { releaseExpiredHolds } from './billing/holds.js';
+import { parseArgs, UsageError, type ParsedArgs } from './cli/args.js';
+import { credit, keyCreate, keyRevoke, reconcileCommand, userAdd, type Print } from './cli/commands.js';
+
+const USAGE = `usage: tollgate <command>
+  serve [--port N]
+  migrate
+  user add --email E --password P [--admin]
+  credit --email E --amount 12.5 [--reason R]
+  key create --email E [--name N]
+  key revoke --prefix P
+  reconcile`;
+
+const print: Print = (line) => void process.stdout.write(`${line}\n`);
+
+async function serve(args: ParsedArgs): Promise<number> {
+  const settings = readSettings();
+  if (typeof args.flags.port === 'string') settings.port = Number(args.flags.port);
+  const logger = createLogger(settings.logLevel);
+  // One process on an embedded SQLite file owns every hold: any left over are from a crash.
+  const services = await composeServices(settings, { logger, releaseAllHoldsOnStart: !settings.databaseUrl });
+  const first = await bootstrapFirstStart(services.store.db);
+  const app = createApp(services);
+  const server: Server = app.listen(settings.port);
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.port;
+  const base = `http://localhost:${port}`;
+  print(`Tollgate ${services.version} listening on ${base} (${services.store.dialect}, ${services.registry.current.list().length} operations)`);
+  if (first) {
+    print('');
+    print(`First start: created admin ${first.adminEmail} / ${first.adminPassword}`);
+    print(`             and demo user ${first.demoEmail} / ${first.demoPassword} with 10 TOKEN.`);
+    print(`Demo API key (shown once): ${first.demoKey}`);
+    print('Try it:');
+    print(`  curl "${base}/api/phone?phone=13800138000" -H "X-API-Key: ${first.demoKey}"`);
+    print(`Console: ${base}/console/`);
+    print('');
+  }
+  const sweeper = setInterval(() => {
+    releaseExpiredHolds(services.store.db, Date.now()).catch((e: Error) => logger.error('hold sweep failed', { reason: e.message }));
+  }, 30_000);
+  sweeper.unref();
+  const stop = (signal: string): void => {
+    logger.info('shutting down', { signal });
+    clearInterval(sweeper);
+    server.close(() => {
+      void closeServices(services).then(() => process.exit(0));
+    });
+    setTimeout(() => process.exit(1), 15_000).unref();
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  return new Promise<number>(() => undefined);
+}
+
+async function withDatabase(run: (db: ReturnType<typeof openStore>['db']) => Promise<number>): Promise<number> {
+  const settings = readSettings();
+  const store = openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+  try {
+    await migrateToLatest(store.db as never, store.dialect);
+    return await run(store.db);
+  } finally {
+    await store.close();
+  }
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const [cmd, sub] = args.words;
+  switch (`${cmd ?? ''} ${sub ?? ''}`.trim()) {
+    case 'serve':
+    case '':
+      return serve(args);
+    case 'migrate':
+      return withDatabase(async () => (print('migrations applied'), 0));
+    case 'user add':
+      return withDatabase((db) => userAdd(db, args, print));
+    case 'credit':
+      return withDatabase((db) => credit(db, args, print));
+    case 'key create':
+      return withDatabase((db) => keyCreate(db, args, print));
+    case 'key revoke':
+      return withDatabase((db) => keyRevoke(db, args, print));
+    case 'reconcile':
+      return withDatabase((db) => reconcileCommand(db, print));
+    default:
+      throw new UsageError(`unknown command: ${args.words.join(' ')}`);
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!)) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: Error) => {
+      process.stderr.write(err instanceof UsageError ? `${err.message}\n${USAGE}\n` : `${err.stack ?? err.message}\n`);
+      process.exit(err instanceof UsageError ? 2 : 1);
+    },
+  );
+}

@@ -1,0 +1,24 @@
+// Stage: per-key token-bucket rate limit and a hard cap of calls in flight per key. Both answer 429 with
+// Retry-After; the rate headers go on every response of an identified caller.
+import { deny } from '../http/errors.js';
+import type { Stage } from './call.js';
+
+/** A slot whose holder died is freed after this long, whatever the operation's timeout. */
+const SLOT_TTL_MS = 130_000;
+
+export const admit: Stage = async (call, s) => {
+  const id = call.identity!;
+  const rate = id.rateLimitPerSec ?? s.settings.rateLimitPerSecond;
+  const burst = id.rateLimitBurst ?? Math.max(rate, s.settings.rateLimitBurst);
+  const decision = await s.state.takeToken(`rl:${id.keyId}`, rate, burst);
+  call.rate = decision;
+  if (!decision.allowed) {
+    return deny('RATE_LIMITED', `Rate limit of ${rate}/s (burst ${burst}) reached for this key.`, decision.retryAfterSeconds);
+  }
+  const cap = Math.min(id.maxConcurrency ?? s.settings.maxInFlightPerKey, s.settings.maxInFlightPerKey);
+  const scope = `inflight:${id.keyId}`;
+  const slot = await s.state.acquireSlot(scope, cap, SLOT_TTL_MS);
+  if (!slot) return deny('CONCURRENCY_LIMITED', `At most ${cap} calls may be in flight for this key.`, 1);
+  call.cleanups.push(() => s.state.releaseSlot(scope, slot));
+  return undefined;
+};

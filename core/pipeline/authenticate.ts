@@ -1,0 +1,52 @@
+// Stage: find the caller's key (X-API-Key header, or api_key in the query or body) and check it may be used.
+import { BlockList, isIP } from 'node:net';
+import { deny } from '../http/errors.js';
+import { sha256Hex } from '../accounts/secrets.js';
+import type { Stage } from './call.js';
+
+function keyFrom(call: Parameters<Stage>[0]): string | undefined {
+  const header = call.headers['x-api-key'];
+  if (typeof header === 'string' && header) return header.trim();
+  const q = call.query.api_key;
+  if (typeof q === 'string' && q) return q.trim();
+  const b = (call.body as Record<string, unknown> | null)?.api_key;
+  if (typeof b === 'string' && b) return b.trim();
+  return undefined;
+}
+
+/** CIDR lists are small and checked on every call of a restricted key; compile each list once. */
+const allowLists = new Map<string, BlockList>();
+function ipAllowed(ip: string, cidrs: string[]): boolean {
+  const id = cidrs.join(',');
+  let list = allowLists.get(id);
+  if (!list) {
+    list = new BlockList();
+    for (const c of cidrs) {
+      const [net, bits] = c.split('/');
+      const family = isIP(net) === 6 ? 'ipv6' : 'ipv4';
+      if (bits === undefined) list.addAddress(net, family);
+      else list.addSubnet(net, Number(bits), family);
+    }
+    allowLists.set(id, list);
+  }
+  const addr = ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+  return list.check(addr, isIP(addr) === 6 ? 'ipv6' : 'ipv4');
+}
+
+export const authenticate: Stage = async (call, s) => {
+  const secret = keyFrom(call);
+  if (!secret) return deny('MISSING_API_KEY');
+  if (!/^sk_[A-Za-z0-9_-]{20,100}$/.test(secret)) return deny('INVALID_API_KEY', 'The API key is not valid: keys look like sk_ followed by 43 characters.');
+  const identity = await s.keys.get(sha256Hex(secret));
+  if (!identity) return deny('INVALID_API_KEY');
+  call.identity = identity;
+  if (identity.userStatus !== 'active') return deny('KEY_DISABLED', 'The account this API key belongs to is disabled.');
+  if (identity.keyStatus !== 'active') return deny('KEY_DISABLED');
+  if (identity.expiresAt !== null && identity.expiresAt <= Date.now()) {
+    return deny('KEY_EXPIRED', `This API key expired at ${new Date(identity.expiresAt).toISOString()}.`);
+  }
+  if (identity.ipAllow && identity.ipAllow.length > 0 && !ipAllowed(call.ip, identity.ipAllow)) {
+    return deny('IP_NOT_ALLOWED', `This API key may not be used from ${call.ip}.`);
+  }
+  return undefined;
+};

@@ -1,0 +1,34 @@
+// Stage: request id and the call's starting state, taken from the Koa context once.
+import type { Context } from 'koa';
+import type { Services } from '../services.js';
+import type { ApiCall } from './call.js';
+
+function bodyKindOf(ctx: Context): ApiCall['bodyKind'] {
+  if (ctx.method !== 'POST' || !ctx.request.length) return 'none';
+  if (ctx.is('application/json', '+json')) return 'json';
+  if (ctx.is('application/x-www-form-urlencoded')) return 'form';
+  return 'unsupported';
+}
+
+export function beginCall(ctx: Context, s: Services): ApiCall {
+  const kind = bodyKindOf(ctx);
+  return {
+    requestId: ctx.state.requestId as string,
+    startedNs: ctx.state.startedNs as bigint,
+    method: ctx.method,
+    path: ctx.path,
+    ip: ctx.ip,
+    headers: ctx.headers,
+    query: ctx.query as Record<string, unknown>,
+    body: kind === 'json' || kind === 'form' ? (ctx.request as { body?: unknown }).body : undefined,
+    bodyKind: kind,
+    registry: s.registry.current,
+    pathParams: {},
+    price: 0,
+    freeReason: null,
+    cached: false,
+    charged: 0,
+    cleanups: [],
+    headersOut: {},
+  };
+}

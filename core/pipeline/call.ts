@@ -1,0 +1,49 @@
+// The state of one /api call as it moves through the stages (core/pipeline/index.ts holds their order).
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Denial } from '../http/errors.js';
+import type { KeyIdentity } from '../accounts/api-keys.js';
+import type { Operation, Registry } from '../registry/registry.js';
+import type { RateDecision } from '../state/shared-state.js';
+import type { Services } from '../services.js';
+import type { PlanGrant } from '../billing/plans.js';
+
+export interface ApiCall {
+  requestId: string;
+  startedNs: bigint;
+  method: string;
+  path: string;
+  ip: string;
+  headers: IncomingHttpHeaders;
+  query: Record<string, unknown>;
+  body: unknown;
+  /** How the body arrived; JSON keeps its types, query strings and forms are coerced by the schema. */
+  bodyKind: 'none' | 'json' | 'form' | 'unsupported';
+  /** The config snapshot this call runs on from start to end, whatever reloads happen meanwhile. */
+  registry: Registry;
+  identity?: KeyIdentity;
+  operation?: Operation;
+  pathParams: Record<string, string>;
+  input?: Record<string, unknown>;
+  idempotency?: { key: string; hash: string; replay?: { status: number; body: string } };
+  rate?: RateDecision;
+  /** Price of this call in micro-TOKEN once decided; 0 when free. */
+  price: number;
+  freeReason: string | null;
+  /** Plan quota taken for this call, given back unless it succeeds. */
+  planGrant?: PlanGrant;
+  cacheKey?: string;
+  cached: boolean;
+  holdId?: string;
+  charged: number;
+  balanceAfter?: number;
+  data?: unknown;
+  /** Cache TTL for this result (plugin's override or the operation's), seconds. */
+  cacheTtl?: number;
+  pluginMs?: number;
+  /** Slots and reservations to give back when the call ends, whatever happened. */
+  cleanups: Array<() => Promise<void>>;
+  headersOut: Record<string, string>;
+}
+
+/** A stage either lets the call go on (undefined) or ends it with a Denial. */
+export type Stage = (call: ApiCall, services: Services) => Promise<Denial | undefined>;

@@ -1,0 +1,57 @@
+// The order of an /api call, written here and only here:
+//   request id -> authenticate -> resolve operation -> validate input -> idempotency -> admit (rate, concurrency)
+//   -> price (plan quota / per call) -> cache read -> hold -> run plugin -> capture | release
+//   -> cache write -> respond (envelope) -> call log
+// Stages return a Denial to stop the call; exceptions are bugs or infrastructure faults and become 500.
+import type { Context } from 'koa';
+import { deny, type Denial } from '../http/errors.js';
+import type { Services } from '../services.js';
+import type { ApiCall, Stage } from './call.js';
+import { authenticate } from './authenticate.js';
+import { resolveOperation } from './resolve-operation.js';
+import { validateInput } from './validate-input.js';
+import { beginIdempotency, finishIdempotency } from './idempotency.js';
+import { admit } from './admit.js';
+import { price } from './price.js';
+import { readCache, writeCache } from './cache.js';
+import { hold } from './hold.js';
+import { runPlugin } from './run-plugin.js';
+import { capture, release } from './settle.js';
+import { respond } from './respond.js';
+import { logCall } from './call-log.js';
+import { beginCall } from './begin-call.js';
+
+const BEFORE_SETTLE: Stage[] = [authenticate, resolveOperation, validateInput, beginIdempotency, admit, price, readCache, hold, runPlugin];
+
+async function runStages(call: ApiCall, s: Services): Promise<Denial | undefined> {
+  for (const stage of BEFORE_SETTLE) {
+    const denial = await stage(call, s);
+    if (denial) return denial;
+    if (call.idempotency?.replay) return undefined;
+  }
+  return capture(call, s);
+}
+
+export async function handleApiCall(ctx: Context, s: Services): Promise<void> {
+  const call = beginCall(ctx, s);
+  let denial: Denial | undefined;
+  try {
+    denial = await runStages(call, s);
+  } catch (err) {
+    s.logger.error('api call failed', { request_id: call.requestId, operation: call.operation?.code, reason: (err as Error).stack ?? String(err) });
+    denial = deny('INTERNAL');
+  }
+  // Whatever happened, no hold, quota or slot outlives the call.
+  try {
+    if (denial) await release(call, s);
+    else await writeCache(call, s);
+    if (call.identity) Object.assign(call.headersOut, await s.plans.quotaHeaders(call));
+  } catch (err) {
+    s.logger.error('api call cleanup failed', { request_id: call.requestId, reason: (err as Error).message });
+  } finally {
+    for (const cleanup of call.cleanups.reverse()) await cleanup().catch((e: Error) => s.logger.error('slot release failed', { reason: e.message }));
+  }
+  const { status, body } = await respond(ctx, call, s, denial);
+  await finishIdempotency(call, s, status, body).catch((e: Error) => s.logger.error('idempotency store failed', { reason: e.message }));
+  logCall(call, s, status, denial);
+}

@@ -1,0 +1,45 @@
+// Stage: the only place that writes status, headers and body of an /api call.
+import type { Context } from 'koa';
+import { statusOf, type Denial } from '../http/errors.js';
+import { failureBody, successBody } from '../http/envelope.js';
+import { balanceOf } from '../billing/ledger.js';
+import type { ApiCall } from './call.js';
+import type { Services } from '../services.js';
+
+async function remainingOf(call: ApiCall, s: Services): Promise<number | undefined> {
+  if (call.balanceAfter !== undefined) return call.balanceAfter;
+  if (!call.identity) return undefined;
+  return (await balanceOf(s.store.db, call.identity.userId)).balance;
+}
+
+export async function respond(ctx: Context, call: ApiCall, s: Services, denial: Denial | undefined): Promise<{ status: number; body: string }> {
+  let status: number;
+  let body: string;
+  if (call.idempotency?.replay) {
+    ({ status, body } = call.idempotency.replay);
+    ctx.set('Idempotent-Replayed', 'true');
+  } else if (denial) {
+    status = statusOf(denial.code);
+    body = JSON.stringify(failureBody(denial, call.requestId, await remainingOf(call, s)));
+    if (denial.retryAfter !== undefined) ctx.set('Retry-After', String(denial.retryAfter));
+  } else {
+    status = 200;
+    body = JSON.stringify(successBody(call.data ?? null, call.charged, (await remainingOf(call, s)) ?? 0, call.cached, call.requestId));
+  }
+  if (call.rate) {
+    ctx.set('X-RateLimit-Limit', String(call.rate.limit));
+    ctx.set('X-RateLimit-Remaining', String(call.rate.remaining));
+    ctx.set('X-RateLimit-Reset', String(call.rate.resetSeconds));
+  }
+  for (const [name, value] of Object.entries(call.headersOut)) ctx.set(name, value);
+  const totalMs = Number(process.hrtime.bigint() - call.startedNs) / 1e6;
+  const timing = [`total;dur=${totalMs.toFixed(2)}`];
+  if (call.pluginMs !== undefined) timing.push(`plugin;dur=${call.pluginMs.toFixed(2)}`);
+  if (call.cached) timing.push('cache;desc="hit"');
+  ctx.set('Server-Timing', timing.join(', '));
+  ctx.set('Cache-Control', 'no-store');
+  ctx.status = status;
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = body;
+  return { status, body };
+}

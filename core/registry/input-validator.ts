@@ -1,0 +1,72 @@
+// Ajv validators for an operation's input schema, compiled once per config load, never per request.
+// Two flavours: values from a query string or form body are strings, so that validator coerces types
+// (only where the schema says number/integer/boolean); a JSON body must already have the right types.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { InputSchema } from '../config/operations-config.js';
+
+export interface InputValidator {
+  /** Returns null when valid (and coerces `input` in place for string sources), else a clear message. */
+  validate(input: Record<string, unknown>, source: 'strings' | 'json'): string | null;
+}
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ allErrors: false, strict: true, coerceTypes: coerce ? 'array' : false, useDefaults: true });
+  ajv.addKeyword({ keyword: 'example' });
+  ajv.addKeyword({ keyword: 'x-label' });
+  return ajv;
+}
+
+// One Ajv per flavour for the whole process: compiling into a shared instance is what keeps validation fast.
+let stringsAjv = makeAjv(true);
+let jsonAjv = makeAjv(false);
+
+/** Called before each config load so schemas of removed operations do not pile up in the Ajv caches. */
+export function resetValidatorCache(): void {
+  stringsAjv = makeAjv(true);
+  jsonAjv = makeAjv(false);
+}
+
+function field(e: ErrorObject): string {
+  const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  return path || 'input';
+}
+
+export function describeError(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return `missing required parameter '${String(p.missingProperty)}'`;
+    case 'additionalProperties':
+      return `unknown parameter '${String(p.additionalProperty)}'`;
+    case 'type':
+      return `parameter '${field(e)}' must be ${String(p.type)}`;
+    case 'enum':
+      return `parameter '${field(e)}' must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'pattern':
+      return `parameter '${field(e)}' has an invalid format`;
+    case 'anyOf':
+    case 'oneOf':
+      return `${field(e) === 'input' ? 'the input' : `parameter '${field(e)}'`} does not match any accepted form`;
+    default:
+      return `parameter '${field(e)}' ${e.message ?? 'is invalid'}`;
+  }
+}
+
+export function compileInputValidator(code: string, schema: InputSchema): InputValidator {
+  let strings: ValidateFunction;
+  let json: ValidateFunction;
+  try {
+    strings = stringsAjv.compile(schema);
+    json = jsonAjv.compile(schema);
+  } catch (err) {
+    throw new Error(`operation "${code}": input schema does not compile: ${(err as Error).message}`);
+  }
+  return {
+    validate(input, source) {
+      const fn = source === 'strings' ? strings : json;
+      if (fn(input)) return null;
+      const first = fn.errors?.[0];
+      return first ? describeError(first) : 'invalid input';
+    },
+  };
+}

@@ -1,0 +1,178 @@
+// The door between an isolate and the host. Host callbacks are ivm References/Callbacks handed to a bootstrap
+// closure; they live only in that closure's scope, never on globalThis, because a leaked ivm object lets
+// plugin code reach host objects (isolated-vm README, SECURITY). Every callback takes the call id first.
+import { createHash } from 'node:crypto';
+import ivm from 'isolated-vm';
+import type { HostFetchInit, HostFetchResponse, LogLevel, PluginManifest } from './contract.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, HostFetchError, hostFetch } from './host-fetch.js';
+import type { Resolver } from './address-policy.js';
+import type { CallTable } from './calls.js';
+import { assetPath, type AssetStore } from './assets.js';
+import { BUNDLE_GLOBAL } from './bundle.js';
+
+/** A call that fires more requests than this is looping, not looking something up. */
+export const MAX_FETCHES_PER_CALL = 64;
+const MAX_LOG_MESSAGE = 2000;
+const LEVELS: ReadonlySet<string> = new Set<LogLevel>(['debug', 'info', 'warn', 'error']);
+const RESERVED_LOG_FIELDS = ['plugin', 'operation', 'request_id', 'level', 'time', 'message'];
+
+export interface BridgeDeps {
+  plugin: string;
+  pluginDir: string;
+  manifest: PluginManifest;
+  calls: CallTable;
+  assets: AssetStore;
+  resolver: Resolver;
+  fetchImpl?: typeof fetch;
+}
+
+/** An error for the isolate: message only. A host stack would tell plugin code where the host lives. */
+function isolateError(message: string): Error {
+  const err = new Error(message);
+  err.stack = `Error: ${message}`;
+  return err;
+}
+
+function sanitizeInit(raw: unknown): HostFetchInit | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as Record<string, unknown>;
+  const init: HostFetchInit = {};
+  if (typeof r.method === 'string') init.method = r.method;
+  if (typeof r.body === 'string') init.body = r.body;
+  if (r.redirect === 'manual' || r.redirect === 'follow') init.redirect = r.redirect;
+  if (typeof r.timeout_ms === 'number' && r.timeout_ms > 0) init.timeout_ms = r.timeout_ms;
+  if (typeof r.headers === 'object' && r.headers !== null) {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(r.headers)) if (typeof v === 'string') headers[k] = v;
+    init.headers = headers;
+  }
+  return init;
+}
+
+/** The host-side callbacks for one isolate, in the order the bootstrap reads them ($0..$5). */
+export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callback> {
+  const { plugin, manifest, calls } = deps;
+  const maxResponseBytes = manifest.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+
+  const fetchRef = new ivm.Reference(async (callId: unknown, url: unknown, init: unknown): Promise<HostFetchResponse> => {
+    const call = calls.get(callId);
+    if (!call) throw isolateError('fetch refused: this call is over');
+    if (++call.fetchCount > MAX_FETCHES_PER_CALL) {
+      throw isolateError(`fetch refused: more than ${MAX_FETCHES_PER_CALL} fetches in one call`);
+    }
+    try {
+      return await hostFetch(String(url), sanitizeInit(init), {
+        plugin,
+        allowHosts: manifest.allow_hosts,
+        maxResponseBytes,
+        resolver: deps.resolver,
+        signal: call.controller.signal,
+        onPending: (delta) => void (call.pendingFetches += delta),
+        fetchImpl: deps.fetchImpl,
+      });
+    } catch (err) {
+      const e = err instanceof HostFetchError ? err : new HostFetchError('failed', (err as Error).message);
+      call.fetchErrors.set(e.message, e.kind);
+      throw isolateError(e.message);
+    }
+  });
+
+  // Sync, so a line is written before the call that logged it completes (and while its state still exists).
+  const logCb = new ivm.Callback((callId: unknown, level: unknown, message: unknown, fields: unknown) => {
+    const call = calls.get(callId);
+    if (!call) return;
+    const lvl = typeof level === 'string' && LEVELS.has(level) ? (level as LogLevel) : 'info';
+    const extra: Record<string, unknown> = typeof fields === 'object' && fields !== null ? { ...fields } : {};
+    for (const k of RESERVED_LOG_FIELDS) delete extra[k]; // a plugin cannot pose as another plugin or request
+    call.log[lvl](String(message).slice(0, MAX_LOG_MESSAGE), extra);
+  });
+
+  const assetRef = new ivm.Reference(async (callId: unknown, name: unknown) => {
+    const call = calls.get(callId);
+    if (!call) throw isolateError('asset refused: this call is over');
+    let path: string | null;
+    try {
+      path = assetPath(manifest, deps.pluginDir, String(name), call.options);
+    } catch (err) {
+      throw isolateError((err as Error).message);
+    }
+    if (path === null || !(await deps.assets.exists(path))) throw isolateError(`asset ${String(name)} is not available`);
+    try {
+      return (await deps.assets.bytes(path)).copyInto();
+    } catch {
+      throw isolateError(`asset ${String(name)} cannot be read`);
+    }
+  });
+
+  const hasAssetRef = new ivm.Reference(async (callId: unknown, name: unknown) => {
+    const call = calls.get(callId);
+    if (!call) return false;
+    try {
+      return await deps.assets.exists(assetPath(manifest, deps.pluginDir, String(name), call.options));
+    } catch {
+      return false; // undeclared: not available, same as absent
+    }
+  });
+
+  const nowCb = new ivm.Callback(() => Date.now());
+
+  const digestCb = new ivm.Callback((algorithm: unknown, data: unknown, encoding: unknown) => {
+    if (algorithm !== 'md5' && algorithm !== 'sha1' && algorithm !== 'sha256') {
+      throw isolateError(`digest: unsupported algorithm ${String(algorithm)}`);
+    }
+    if (encoding !== 'hex' && encoding !== 'base64') throw isolateError(`digest: unsupported encoding ${String(encoding)}`);
+    return createHash(algorithm).update(String(data), 'utf8').digest(encoding);
+  });
+
+  return [fetchRef, logCb, assetRef, hasAssetRef, nowCb, digestCb];
+}
+
+/**
+ * Runs once per context after the bundle. Takes the plugin export off the global, removes what a lookup plugin
+ * has no use for (WebAssembly compiles native-speed code, SharedArrayBuffer + Atomics give timers and blocking
+ * waits, eval hides code from review), and returns `invoke` as the context's only entry point: a returned
+ * reference, not a global, so plugin code cannot replace it.
+ */
+export const BOOTSTRAP = `
+'use strict';
+const hostFetch = $0, hostLog = $1, hostAsset = $2, hostHasAsset = $3, hostNow = $4, hostDigest = $5;
+const exported = typeof ${BUNDLE_GLOBAL} === 'object' && ${BUNDLE_GLOBAL} !== null ? ${BUNDLE_GLOBAL}.plugin : undefined;
+if (!exported || typeof exported.run !== 'function') {
+  throw new Error('handler.ts must export \`plugin\` with a run(input, host) method');
+}
+${BUNDLE_GLOBAL} = undefined;
+for (const name of ['WebAssembly', 'SharedArrayBuffer', 'Atomics', 'eval']) {
+  try { delete globalThis[name]; } catch (e) { /* non-configurable in some V8 builds: leave it */ }
+}
+const FETCH_OPTS = Object.freeze({ arguments: Object.freeze({ copy: true }), result: Object.freeze({ promise: true, copy: true }) });
+const ASSET_OPTS = Object.freeze({ arguments: Object.freeze({ copy: true }), result: Object.freeze({ promise: true }) });
+const deepFreeze = (v) => {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze(v[k]);
+  }
+  return v;
+};
+const plainFields = (fields) => {
+  if (fields === undefined || fields === null) return undefined;
+  try { return JSON.parse(JSON.stringify(fields)); } catch (e) { return { fields_error: String(e) }; }
+};
+const plainInit = (init) => {
+  if (init === undefined || init === null || typeof init !== 'object') return undefined;
+  const headers = init.headers && typeof init.headers === 'object' ? plainFields(init.headers) : undefined;
+  return { method: init.method, headers, body: init.body, redirect: init.redirect, timeout_ms: init.timeout_ms };
+};
+return async function invoke(callId, input, options, operation) {
+  const host = Object.freeze({
+    fetch: (url, init) => hostFetch.apply(undefined, [callId, String(url), plainInit(init)], FETCH_OPTS),
+    log: (level, message, fields) => { hostLog(callId, String(level), String(message), plainFields(fields)); },
+    options: deepFreeze(options),
+    operation,
+    asset: (name) => hostAsset.apply(undefined, [callId, String(name)], ASSET_OPTS),
+    hasAsset: (name) => hostHasAsset.apply(undefined, [callId, String(name)], FETCH_OPTS),
+    now: () => hostNow(),
+    digest: (algorithm, data, encoding) => hostDigest(String(algorithm), String(data), String(encoding)),
+  });
+  return exported.run(input, host);
+};
+`;

@@ -1,0 +1,66 @@
+// Host-side state of the calls in flight on one plugin's isolates. Several calls share an isolate at once,
+// so everything a host callback needs (abort signal, options, logger) is looked up by the call id the
+// bootstrap closure passes along: the plugin never holds the id itself and cannot act for another call.
+import type { Logger } from '../http/logger.js';
+import type { HostFetchError } from './host-fetch.js';
+
+export interface CallState {
+  readonly id: number;
+  readonly operation: string;
+  readonly requestId: string;
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Aborted at the deadline and when the call ends: stray fetches of a finished call stop too. */
+  readonly controller: AbortController;
+  readonly deadlineAt: number;
+  /** Fetches started and not yet settled: tells "waiting on upstream" from "stuck computing" at the deadline. */
+  pendingFetches: number;
+  fetchCount: number;
+  /** Message -> kind of every HostFetchError handed to the isolate; an escaped one is mapped back by message. */
+  readonly fetchErrors: Map<string, HostFetchError['kind']>;
+  /** Bound with plugin, operation and request_id. */
+  readonly log: Logger;
+}
+
+export interface OpenCall {
+  operation: string;
+  requestId: string;
+  options: Readonly<Record<string, unknown>>;
+  deadlineAt: number;
+  log: Logger;
+}
+
+export class CallTable {
+  private nextId = 1;
+  private readonly calls = new Map<number, CallState>();
+
+  open(spec: OpenCall): CallState {
+    const state: CallState = {
+      id: this.nextId++,
+      operation: spec.operation,
+      requestId: spec.requestId,
+      options: spec.options,
+      controller: new AbortController(),
+      deadlineAt: spec.deadlineAt,
+      pendingFetches: 0,
+      fetchCount: 0,
+      fetchErrors: new Map(),
+      log: spec.log,
+    };
+    this.calls.set(state.id, state);
+    return state;
+  }
+
+  get(id: unknown): CallState | undefined {
+    return typeof id === 'number' ? this.calls.get(id) : undefined;
+  }
+
+  /** Ends a call: later host callbacks for it are refused and its pending fetches are aborted. */
+  close(state: CallState): void {
+    this.calls.delete(state.id);
+    state.controller.abort();
+  }
+
+  get size(): number {
+    return this.calls.size;
+  }
+}

@@ -1,0 +1,334 @@
+// One plugin's isolates. Calls are multiplexed: an I/O-bound plugin spends most of a call awaiting host.fetch,
+// so several calls share an isolate (one persistent context, so module-scope caches survive), routed to the
+// least-loaded isolate, with a per-isolate cap and a queue beyond it. The host owns the wall clock: isolated-vm's
+// `timeout` covers only synchronous execution, never awaited promises (research/stack.md 1(a), 1(e)).
+import ivm from 'isolated-vm';
+import type { Logger } from '../http/logger.js';
+import type { PluginManifest } from './contract.js';
+import type { Resolver } from './address-policy.js';
+import type { AssetStore } from './assets.js';
+import { CallTable, type CallState } from './calls.js';
+import { BOOTSTRAP, createBridge } from './bridge.js';
+import { IVM, checkOutcome, errorDetail, errorText, internalOutcome, timeoutOutcome, type SandboxOutcome } from './outcome.js';
+
+type InvokeFn = (callId: number, input: unknown, options: unknown, operation: string) => Promise<unknown>;
+
+/** Top-level bundle code and the bootstrap get this long; a plugin that needs more at load is broken. */
+const BOOT_TIMEOUT_MS = 5000;
+/** After an UPSTREAM_TIMEOUT the aborted fetch rejects inside the isolate; if the call still has not settled
+ *  this long after, it is stuck (e.g. caught the abort and looped) and its isolate is replaced. */
+const ZOMBIE_GRACE_MS = 1000;
+
+export interface PoolOptions {
+  plugin: string;
+  pluginDir: string;
+  manifest: PluginManifest;
+  code: string;
+  size: number;
+  maxPerIsolate: number;
+  logger: Logger;
+  assets: AssetStore;
+  resolver: Resolver;
+  fetchImpl?: typeof fetch;
+  /** isolated-vm says state is unrecoverable after a catastrophic error: default logs and aborts the process. */
+  onCatastrophic?: (message: string) => void;
+}
+
+export interface PoolCall {
+  operation: string;
+  requestId: string;
+  input: Record<string, unknown>;
+  options: Record<string, unknown>;
+  deadlineMs: number;
+  deadlineAt: number;
+  /** Bound with plugin, operation and request_id. */
+  log: Logger;
+}
+
+interface Attempt {
+  /** The isolate died under this call through no fault of its own: resolve it for a re-run. */
+  victimize(reason: string): void;
+  /** Stop tracking: the isolate is gone, a late rejection from it means nothing. */
+  forget(): void;
+}
+
+interface Slot {
+  readonly id: number;
+  readonly isolate: ivm.Isolate;
+  ready: Promise<ivm.Reference<InvokeFn>>;
+  /** Calls routed here and not yet settled inside the isolate (includes calls already answered by deadline). */
+  load: number;
+  readonly attempts: Set<Attempt>;
+  dead: boolean;
+}
+
+type Exec = { kind: 'done'; outcome: SandboxOutcome } | { kind: 'victim'; reason: string };
+
+export class IsolatePool {
+  private readonly calls = new CallTable();
+  private readonly slots: Slot[] = [];
+  private readonly waiters: Array<{ resolve: (s: Slot | null) => void; timer: NodeJS.Timeout }> = [];
+  private cachedData?: ivm.ExternalCopy<ArrayBuffer>;
+  private nextSlot = 1;
+  private closed = false;
+
+  constructor(private readonly o: PoolOptions) {}
+
+  /** Boots the first isolate, so a bundle that throws at load fails at startup and names the plugin. */
+  async start(): Promise<void> {
+    const slot = this.spawn();
+    try {
+      await slot.ready;
+    } catch (err) {
+      this.kill(slot, 'boot failed', null, false);
+      throw new Error(`plugin ${this.o.plugin}: loading the bundle failed: ${errorText(err)}`);
+    }
+  }
+
+  get isolates(): number {
+    return this.slots.length;
+  }
+
+  async run(call: PoolCall): Promise<SandboxOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      if (this.closed) throw new Error(`plugin ${this.o.plugin}: the pool is closed`);
+      const slot = await this.acquire(call.deadlineAt);
+      if (!slot) {
+        call.log.warn('no isolate became free before the deadline', { isolates: this.slots.length });
+        return { ok: false, code: 'UNAVAILABLE', message: `${this.o.plugin}: too busy, try again` };
+      }
+      const r = await this.execute(slot, call);
+      if (r.kind === 'done') return r.outcome;
+      if (attempt >= 2 || Date.now() >= call.deadlineAt || this.closed) {
+        call.log.error('plugin call failed', { reason: `isolate lost twice: ${r.reason}` });
+        return internalOutcome(this.o.plugin);
+      }
+      // Plugins are read-only lookups, so running an innocent call again is safe.
+      call.log.warn('re-running a call whose isolate was disposed', { reason: r.reason });
+    }
+  }
+
+  /** Stops new calls; lets calls in flight finish for up to `drainMs`, then disposes every isolate. */
+  async close(drainMs = 0): Promise<void> {
+    this.closed = true;
+    for (const w of this.waiters.splice(0)) {
+      clearTimeout(w.timer);
+      w.resolve(null);
+    }
+    const until = Date.now() + drainMs;
+    while (Date.now() < until && this.slots.some((s) => s.load > 0)) await new Promise((r) => setTimeout(r, 20));
+    for (const slot of [...this.slots]) this.kill(slot, 'pool closed', null, false);
+    this.cachedData?.release();
+  }
+
+  private spawn(): Slot {
+    const isolate = new ivm.Isolate({
+      memoryLimit: this.o.manifest.memory_mb,
+      onCatastrophicError: (message) => {
+        this.o.logger.error('isolated-vm catastrophic error; aborting the process', { plugin: this.o.plugin, reason: message });
+        (this.o.onCatastrophic ?? (() => process.abort()))(message);
+      },
+    });
+    const slot: Slot = { id: this.nextSlot++, isolate, ready: this.boot(isolate), load: 0, attempts: new Set(), dead: false };
+    slot.ready.catch(() => undefined); // observed in execute()/start(); never an unhandled rejection
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private async boot(isolate: ivm.Isolate): Promise<ivm.Reference<InvokeFn>> {
+    const script = await isolate.compileScript(this.o.code, {
+      filename: `file:///plugins/${this.o.plugin}/handler.js`,
+      ...(this.cachedData ? { cachedData: this.cachedData } : { produceCachedData: true }),
+    });
+    // The typings omit it, but with produceCachedData the Script carries `cachedData` (isolated-vm README).
+    const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
+    if (!this.cachedData && produced) this.cachedData = produced;
+    const context = await isolate.createContext();
+    await script.run(context, { timeout: BOOT_TIMEOUT_MS });
+    script.release();
+    const bridge = createBridge({
+      plugin: this.o.plugin,
+      pluginDir: this.o.pluginDir,
+      manifest: this.o.manifest,
+      calls: this.calls,
+      assets: this.o.assets,
+      resolver: this.o.resolver,
+      fetchImpl: this.o.fetchImpl,
+    });
+    const invoke: unknown = await context.evalClosure(BOOTSTRAP, bridge, { result: { reference: true }, timeout: BOOT_TIMEOUT_MS });
+    return invoke as ivm.Reference<InvokeFn>;
+  }
+
+  /** Least-loaded live isolate under the cap; grows the pool when every isolate is already busy. */
+  private pick(): Slot | undefined {
+    let best: Slot | undefined;
+    for (const s of this.slots) if (!s.dead && s.load < this.o.maxPerIsolate && (!best || s.load < best.load)) best = s;
+    if ((!best || best.load > 0) && this.slots.length < this.o.size && !this.closed) return this.spawn();
+    return best;
+  }
+
+  private acquire(deadlineAt: number): Promise<Slot | null> {
+    const slot = this.pick();
+    if (slot) {
+      slot.load++;
+      return Promise.resolve(slot);
+    }
+    return new Promise((resolve) => {
+      const waiter = {
+        resolve,
+        timer: setTimeout(() => {
+          const i = this.waiters.indexOf(waiter);
+          if (i >= 0) this.waiters.splice(i, 1);
+          resolve(null);
+        }, Math.max(0, deadlineAt - Date.now())),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  private release(slot: Slot): void {
+    slot.load--;
+    this.drain();
+  }
+
+  private drain(): void {
+    while (this.waiters.length > 0) {
+      const slot = this.pick();
+      if (!slot) return;
+      const w = this.waiters.shift();
+      if (!w) return;
+      clearTimeout(w.timer);
+      slot.load++;
+      w.resolve(slot);
+    }
+  }
+
+  /** Disposes an isolate. Every other call on it is innocent and is re-run; `culprit` is not. */
+  private kill(slot: Slot, reason: string, culprit: Attempt | null, replace = true): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    for (const a of [...slot.attempts]) (a === culprit ? a.forget() : a.victimize(reason));
+    slot.attempts.clear();
+    try {
+      slot.isolate.dispose();
+    } catch {
+      // already disposed by isolated-vm itself (memory limit)
+    }
+    this.o.logger.warn('isolate disposed', { plugin: this.o.plugin, isolate: slot.id, reason });
+    if (replace && !this.closed && this.slots.length < this.o.size) this.spawn(); // keep a warm one ready
+    this.drain();
+  }
+
+  private async execute(slot: Slot, call: PoolCall): Promise<Exec> {
+    let invoke: ivm.Reference<InvokeFn>;
+    try {
+      invoke = await slot.ready;
+    } catch (err) {
+      this.kill(slot, `boot failed: ${errorText(err)}`, null);
+      call.log.error('plugin call failed', { reason: 'isolate boot failed', detail: errorDetail(err) });
+      return { kind: 'done', outcome: internalOutcome(this.o.plugin) };
+    }
+    if (slot.dead) return { kind: 'victim', reason: 'isolate disposed before the call started' };
+    const state = this.calls.open(call);
+    return new Promise<Exec>((resolve) => {
+      let finished = false;
+      let settled = false;
+      let grace: NodeJS.Timeout | undefined;
+      const finish = (r: Exec): void => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        this.calls.close(state); // aborts whatever the call still has in flight
+        resolve(r);
+      };
+      const settle = (): boolean => {
+        if (settled) return false;
+        settled = true;
+        clearTimeout(grace);
+        slot.attempts.delete(attempt);
+        this.release(slot);
+        return true;
+      };
+      const attempt: Attempt = {
+        victimize: (reason) => {
+          settled = true;
+          clearTimeout(grace);
+          finish({ kind: 'victim', reason });
+        },
+        forget: () => {
+          settled = true;
+          clearTimeout(grace);
+        },
+      };
+      slot.attempts.add(attempt);
+
+      const onDeadline = (): void => {
+        if (finished) return;
+        if (state.pendingFetches > 0) {
+          // Waiting on upstream: the abort makes the fetch reject inside the isolate, which stays healthy.
+          call.log.warn('deadline passed while a fetch was pending', { deadline_ms: call.deadlineMs });
+          finish({ kind: 'done', outcome: timeoutOutcome(this.o.plugin, call.deadlineMs) });
+          if (!settled) {
+            grace = setTimeout(() => this.kill(slot, `call still running ${ZOMBIE_GRACE_MS} ms after its deadline`, attempt), ZOMBIE_GRACE_MS);
+          }
+          return;
+        }
+        // Computing or stuck with nothing to wait for: only disposing the isolate stops it.
+        call.log.error('plugin call failed', { reason: `still running at the ${call.deadlineMs} ms deadline with no fetch pending; isolate disposed` });
+        this.kill(slot, 'call overran its deadline', attempt);
+        finish({ kind: 'done', outcome: internalOutcome(this.o.plugin) });
+      };
+      const remaining = Math.max(1, Math.ceil(call.deadlineAt - Date.now()));
+      const timer = setTimeout(onDeadline, remaining);
+
+      invoke
+        .apply(undefined, [state.id, call.input, call.options, call.operation], {
+          arguments: { copy: true },
+          result: { promise: true, copy: true },
+          timeout: remaining, // covers the synchronous part; the timer above covers the rest
+        })
+        .then(
+          (value: unknown) => {
+            if (!settle()) return;
+            const checked = checkOutcome(value);
+            if ('outcome' in checked) return finish({ kind: 'done', outcome: checked.outcome });
+            call.log.error('plugin call failed', { reason: checked.invalid });
+            finish({ kind: 'done', outcome: internalOutcome(this.o.plugin) });
+          },
+          (err: unknown) => {
+            if (!settle()) return;
+            finish(this.classify(err, slot, attempt, state, call));
+          },
+        );
+    });
+  }
+
+  private classify(err: unknown, slot: Slot, attempt: Attempt, state: CallState, call: PoolCall): Exec {
+    const message = errorText(err);
+    if (slot.dead) return { kind: 'victim', reason: 'isolate disposed' };
+    if (IVM.memoryLimit(message)) {
+      // Synchronous OOM: this call was the one executing, so it is the culprit.
+      this.kill(slot, 'memory limit exceeded', attempt);
+      call.log.error('plugin call failed', { reason: `memory limit of ${this.o.manifest.memory_mb} MB exceeded`, detail: message });
+      return { kind: 'done', outcome: internalOutcome(this.o.plugin) };
+    }
+    if (slot.isolate.isDisposed || IVM.gone(message)) {
+      // Died on its own (an OOM after an await loses its reason, isolated-vm #113): the culprit is unknown, so
+      // every call on it runs once more; the guilty one fails again and then gets INTERNAL.
+      this.kill(slot, `isolate died: ${message}`, null);
+      return { kind: 'victim', reason: `isolate died (memory limit?): ${message}` };
+    }
+    if (IVM.syncTimeout(message)) {
+      // isolated-vm stopped synchronous code at the deadline; the isolate stays usable (research 1(e)).
+      call.log.error('plugin call failed', { reason: `synchronous code ran past the ${call.deadlineMs} ms deadline` });
+      return { kind: 'done', outcome: internalOutcome(this.o.plugin) };
+    }
+    const kind = state.fetchErrors.get(message);
+    if (kind === 'timeout') return { kind: 'done', outcome: { ok: false, code: 'UPSTREAM_TIMEOUT', message: `${this.o.plugin}: ${message}` } };
+    if (kind) return { kind: 'done', outcome: { ok: false, code: 'UPSTREAM_FAILED', message: `${this.o.plugin}: ${message}` } };
+    call.log.error('plugin call failed', { reason: 'run() threw', detail: errorDetail(err) });
+    return { kind: 'done', outcome: internalOutcome(this.o.plugin) };
+  }
+}

@@ -1,0 +1,69 @@
+// What a finished plugin call turns into. Plugins are untrusted: their return value is checked for shape, and
+// anything the caller sees on failure is a public message, never a stack or an internal reason.
+import type { PluginErrorCode, PluginOutcome } from './contract.js';
+
+export type SandboxOutcome = PluginOutcome<unknown> | { ok: false; code: 'INTERNAL'; message: string };
+
+export const PLUGIN_ERROR_CODES: ReadonlySet<PluginErrorCode> = new Set<PluginErrorCode>([
+  'INVALID_INPUT',
+  'NOT_FOUND',
+  'UNSUPPORTED',
+  'UPSTREAM_FAILED',
+  'UPSTREAM_TIMEOUT',
+  'UNAVAILABLE',
+]);
+
+const MAX_MESSAGE = 500;
+
+/** The only thing a caller learns about a crash: which plugin, and to quote the request id. */
+export function internalOutcome(plugin: string): SandboxOutcome {
+  return { ok: false, code: 'INTERNAL', message: `plugin ${plugin} failed; quote the request id` };
+}
+
+export function timeoutOutcome(plugin: string, deadlineMs: number): SandboxOutcome {
+  return { ok: false, code: 'UPSTREAM_TIMEOUT', message: `${plugin}: upstream did not answer within ${deadlineMs} ms` };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A valid outcome as is, or the reason it is not one (logged; the caller gets INTERNAL). */
+export function checkOutcome(value: unknown): { outcome: PluginOutcome<unknown> } | { invalid: string } {
+  if (!isRecord(value)) return { invalid: `run() returned ${value === null ? 'null' : typeof value}, not an outcome object` };
+  if (value.ok === true) {
+    if (!('data' in value) || value.data === undefined) return { invalid: 'outcome {ok:true} has no data' };
+    const ttl = value.cache_ttl;
+    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0)) {
+      return { invalid: 'outcome cache_ttl must be a non-negative integer' };
+    }
+    return { outcome: ttl === undefined ? { ok: true, data: value.data } : { ok: true, data: value.data, cache_ttl: ttl } };
+  }
+  if (value.ok === false) {
+    const { code, message } = value;
+    if (typeof code !== 'string' || !PLUGIN_ERROR_CODES.has(code as PluginErrorCode)) {
+      return { invalid: `outcome code ${JSON.stringify(code)} is not one of ${[...PLUGIN_ERROR_CODES].join(', ')}` };
+    }
+    if (typeof message !== 'string') return { invalid: 'outcome {ok:false} has no string message' };
+    return { outcome: { ok: false, code: code as PluginErrorCode, message: message.slice(0, MAX_MESSAGE) } };
+  }
+  return { invalid: 'outcome has no boolean ok' };
+}
+
+/** How an isolate-side rejection reads, for classification: isolated-vm reports its own failures by message. */
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return typeof err === 'string' ? err : JSON.stringify(err) ?? String(err);
+}
+
+export function errorDetail(err: unknown): string {
+  if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
+  return errorText(err);
+}
+
+/** isolated-vm's own messages (5.0.4) for the failures the pool must tell apart. */
+export const IVM = {
+  syncTimeout: (m: string) => m.includes('Script execution timed out'),
+  memoryLimit: (m: string) => m.includes('due to memory limit'),
+  gone: (m: string) => m.includes('Promise was abandoned') || m.includes('Isolate is disposed') || m.includes('was disposed'),
+};

@@ -1,0 +1,75 @@
+// SharedState for a single process. Also the fallback a Redis-backed process degrades to while Redis is down.
+import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { SharedState } from './shared-state.js';
+import { takeFromBucket, type Bucket } from './token-bucket.js';
+
+export function createMemoryState(cacheEntries = 10_000): SharedState {
+  const buckets = new LRUCache<string, Bucket>({ max: 100_000 });
+  const slots = new Map<string, Map<string, number>>();
+  const counters = new Map<string, { value: number; expiresMs: number }>();
+  const cache = new LRUCache<string, string>({ max: cacheEntries, ttlAutopurge: false });
+  const listeners: Array<(userId: number) => void> = [];
+
+  const liveSlots = (scope: string, now: number): Map<string, number> => {
+    let held = slots.get(scope);
+    if (!held) slots.set(scope, (held = new Map()));
+    for (const [token, expires] of held) if (expires <= now) held.delete(token);
+    return held;
+  };
+
+  return {
+    async takeToken(key, rate, burst) {
+      const { bucket, decision } = takeFromBucket(buckets.get(key), rate, burst, Date.now());
+      buckets.set(key, bucket);
+      return decision;
+    },
+    async acquireSlot(scope, limit, ttlMs) {
+      const now = Date.now();
+      const held = liveSlots(scope, now);
+      if (held.size >= limit) return null;
+      const token = randomUUID();
+      held.set(token, now + ttlMs);
+      return token;
+    },
+    async releaseSlot(scope, token) {
+      const held = slots.get(scope);
+      held?.delete(token);
+      if (held?.size === 0) slots.delete(scope);
+    },
+    async incr(key, by, ttlSeconds) {
+      const now = Date.now();
+      const c = counters.get(key);
+      const live = c && c.expiresMs > now ? c : { value: 0, expiresMs: now + ttlSeconds * 1000 };
+      live.value += by;
+      counters.set(key, live);
+      return live.value;
+    },
+    async initCounter(key, value, ttlSeconds) {
+      const c = counters.get(key);
+      if (!c || c.expiresMs <= Date.now()) counters.set(key, { value, expiresMs: Date.now() + ttlSeconds * 1000 });
+    },
+    async get(key) {
+      const c = counters.get(key);
+      return c && c.expiresMs > Date.now() ? c.value : null;
+    },
+    async cacheGet(key) {
+      return cache.get(key);
+    },
+    async cacheSet(key, value, ttlSeconds) {
+      cache.set(key, value, { ttl: ttlSeconds * 1000 });
+    },
+    async publishRevocation(userId) {
+      for (const l of listeners) l(userId);
+    },
+    onRevocation(listener) {
+      listeners.push(listener);
+    },
+    async health() {
+      return { backend: 'memory', ok: true };
+    },
+    async close() {
+      cache.clear();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+// Gets the aweme struct for one id, trying the known sources in order and saying in the error which step
+// failed how. The H5 reflow iteminfo API (PV-Go's fix) is not tried: it needs AES-128-CBC in pure TS.
+import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
+import type { Json } from './json.js';
+import { fromSharePage, fromSlidesinfo, type SourceVerdict } from './sources.js';
+
+function timedOut(v: SourceVerdict): v is Extract<SourceVerdict, { kind: 'failed' }> {
+  return v.kind === 'failed' && v.timeout;
+}
+
+export async function fetchAweme(id: string, host: Host): Promise<PluginOutcome<Json>> {
+  const slides = await fromSlidesinfo(id, host);
+  if (slides.kind === 'item') return { ok: true, data: slides.item };
+  // The deadline is shared by the whole call: once one step ran out of time the next cannot finish either.
+  if (timedOut(slides)) return { ok: false, code: 'UPSTREAM_TIMEOUT', message: `douyin: ${slides.reason}` };
+
+  const page = await fromSharePage(id, host);
+  if (page.kind === 'item') return { ok: true, data: page.item };
+  if (timedOut(page)) {
+    return { ok: false, code: 'UPSTREAM_TIMEOUT', message: `douyin: ${slides.reason}; ${page.reason}` };
+  }
+  if (page.kind === 'gone') {
+    return { ok: false, code: 'NOT_FOUND', message: `douyin: post ${id} is deleted or private (${page.reason})` };
+  }
+  // Only when both sources answered well-formed and neither has the post is it "not found". An empty
+  // slidesinfo next to a broken share page stays UPSTREAM_FAILED: an empty list is also how a request
+  // Douyin dislikes can look, and a 404 would be cached and shown to the caller as final.
+  if (slides.kind === 'empty' && page.kind === 'empty') {
+    return { ok: false, code: 'NOT_FOUND', message: `douyin: post ${id} does not exist or is private` };
+  }
+  return { ok: false, code: 'UPSTREAM_FAILED', message: `douyin: ${slides.reason}; ${page.reason}` };
+}

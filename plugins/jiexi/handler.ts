@@ -1,0 +1,28 @@
+// jiexi: a pasted share link or share text → watermark-free media of Douyin, Kuaishou, Xiaohongshu or
+// Bilibili. The handler only picks the link and the platform; each platform module owns its protocol.
+import type { Host, OperationPlugin, PluginOutcome } from '../../core/sandbox/contract.js';
+import type { JiexiData } from './platform.js';
+import { platforms } from './platforms/index.js';
+import { findSupportedLink, unsupportedMessage } from './share-text.js';
+import { fail, fetchFailure } from './upstream.js';
+
+export interface JiexiInput {
+  url: string;
+}
+
+async function run(input: JiexiInput, host: Host): Promise<PluginOutcome<JiexiData>> {
+  if (typeof input?.url !== 'string' || input.url.trim() === '') return fail('INVALID_INPUT', 'url must be a non-empty string.');
+  const found = findSupportedLink(input.url, platforms);
+  // Nothing is fetched for an unsupported or IP link: only a module's own hosts are ever contacted.
+  if (!found.ok) return fail('UNSUPPORTED', unsupportedMessage(platforms, found.reason));
+  const { module, url } = found.link;
+  try {
+    return await module.parse(url, host);
+  } catch (err) {
+    // Modules map fetch rejections themselves; this catches a host.fetch rejection they let through and any
+    // bug tripped by an unexpected upstream shape, so the caller still gets a code naming the platform.
+    return fetchFailure(err, `${module.label} (${module.id})`);
+  }
+}
+
+export const plugin: OperationPlugin<JiexiInput, JiexiData> = { run };

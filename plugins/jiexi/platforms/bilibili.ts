@@ -1,0 +1,129 @@
+// Bilibili (哔哩哔哩). Protocol (research/video.md §4, as of 2026):
+// 1. b23.tv/<code>: GET with redirects OFF and read Location (following into www.bilibili.com draws 412 risk
+//    control), recursing while it points at b23.tv again. A target that is not /video/BV… (live room, shop,
+//    user space) is not a video. www/m.bilibili.com/video/BV… links are used directly; nothing fetches www.
+// 2. api.bilibili.com/x/web-interface/view?bvid= → code 0, title/cover/owner/pages[].cid.
+// 3. api.bilibili.com/x/player/playurl?…&platform=html5 → data.durl[0].url, a progressive mp4 (Bilibili has no
+//    watermark; this is the plain file, quality capped for anonymous callers).
+// All requests: desktop Chrome UA + Referer https://www.bilibili.com/.
+import type { Host, HostFetchResponse, PluginOutcome } from '../../../core/sandbox/contract.js';
+import { parseUrl, queryParam, resolveLocation, type UrlParts } from '../../_lib/url-lite.js';
+import { DESKTOP_CHROME_UA, JSON_ACCEPT } from '../../_lib/user-agents.js';
+import { arr, at, idStr, num, parseJson, rec, str, type JsonRecord } from '../../_lib/pick.js';
+import type { JiexiData, PlatformModule } from '../platform.js';
+import { fail, fetchStep, header, isRedirect, type Step } from '../upstream.js';
+
+const API = 'https://api.bilibili.com';
+const headers = { 'User-Agent': DESKTOP_CHROME_UA, Referer: 'https://www.bilibili.com/', Accept: JSON_ACCEPT };
+const BV = '(BV1[1-9A-HJ-NP-Za-km-z]{9})';
+const VIDEO_PATH = new RegExp(`^/(?:s/)?video/(?:${BV}|av(\\d+))(?:/|$)`);
+const B23_BV_PATH = new RegExp(`^/${BV}/?$`);
+const MAX_HOPS = 3;
+const NOT_VIDEO = 'Not a Bilibili video link.';
+
+/** The video a link points at: a BV id (or, for old links, an av number) and the 1-based part `p`. */
+export interface VideoRef {
+  bvid: string | null;
+  aid: string | null;
+  page: number;
+}
+
+function refFromVideoUrl(parts: UrlParts): VideoRef | null {
+  const m = VIDEO_PATH.exec(parts.path);
+  if (!m) return null;
+  const p = Number(queryParam(parts.query, 'p') ?? '1');
+  return { bvid: m[1] ?? null, aid: m[2] ?? null, page: Number.isInteger(p) && p > 0 ? p : 1 };
+}
+
+/** Step 1: b23.tv hops (redirects off) until a bilibili.com/video/ URL. */
+async function resolveRef(start: UrlParts, host: Host): Promise<Step<VideoRef>> {
+  let parts = start;
+  for (let hop = 0; hop <= MAX_HOPS; hop++) {
+    if (parts.host !== 'b23.tv') {
+      const ref = /(^|\.)bilibili\.com$/.test(parts.host) ? refFromVideoUrl(parts) : null;
+      return ref ? { ok: true, value: ref } : fail('UNSUPPORTED', NOT_VIDEO);
+    }
+    const direct = B23_BV_PATH.exec(parts.path);
+    if (direct) return { ok: true, value: { bvid: direct[1], aid: null, page: 1 } };
+    if (!/^\/[A-Za-z0-9]+\/?$/.test(parts.path)) return fail('UNSUPPORTED', NOT_VIDEO);
+    const got = await fetchStep(host, 'Bilibili b23.tv short link', `https://b23.tv${parts.path}`, { headers, redirect: 'manual' });
+    if (!got.ok) return got;
+    const location = header(got.value, 'location');
+    if (!isRedirect(got.value.status) || !location) {
+      if (got.value.status === 404) return fail('NOT_FOUND', 'Bilibili: the b23.tv short link does not exist (HTTP 404).');
+      return fail('UPSTREAM_FAILED', `Bilibili b23.tv short link: no redirect (HTTP ${got.value.status}).`);
+    }
+    const next = parseUrl(resolveLocation(location, parts));
+    if (!next) return fail('UNSUPPORTED', NOT_VIDEO);
+    parts = next;
+  }
+  return fail('UPSTREAM_FAILED', 'Bilibili b23.tv short link: too many redirects.');
+}
+
+const NOT_FOUND_CODES = new Set([-404, 62002, 62004, 62012]);
+
+/** Checks HTTP status, body and the API's `code`; returns `data`. */
+function apiData(res: HostFetchResponse, step: string): Step<JsonRecord | null> {
+  if (res.status === 412) return fail('UPSTREAM_FAILED', `Bilibili ${step}: throttled (HTTP 412).`);
+  if (res.status !== 200) return fail('UPSTREAM_FAILED', `Bilibili ${step}: HTTP ${res.status}.`);
+  if (res.body.trim() === '') return fail('UPSTREAM_FAILED', `Bilibili ${step}: empty body.`);
+  const json = parseJson(res.body);
+  if (!json.ok || num(at(json.value, 'code')) === null) return fail('UPSTREAM_FAILED', `Bilibili ${step}: not the expected JSON (changed shape).`);
+  const code = num(at(json.value, 'code')) as number;
+  const message = str(at(json.value, 'message')) ?? '';
+  if (code === 0) return { ok: true, value: rec(at(json.value, 'data')) };
+  if (NOT_FOUND_CODES.has(code)) return fail('NOT_FOUND', `Bilibili: the video does not exist or is not visible (code ${code} ${message}).`);
+  if (code === -412) return fail('UPSTREAM_FAILED', `Bilibili ${step}: throttled (code -412 ${message}).`);
+  return fail('UPSTREAM_FAILED', `Bilibili ${step}: code ${code} ${message}.`);
+}
+
+async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>> {
+  const start = parseUrl(url);
+  if (!start) return fail('UNSUPPORTED', NOT_VIDEO);
+  const ref = await resolveRef(start, host);
+  if (!ref.ok) return ref;
+  const { bvid, aid, page } = ref.value;
+  const query = bvid ? `bvid=${bvid}` : `aid=${aid ?? ''}`;
+  const viewRes = await fetchStep(host, 'Bilibili view API', `${API}/x/web-interface/view?${query}`, { headers });
+  if (!viewRes.ok) return viewRes;
+  const view = apiData(viewRes.value, 'view API');
+  if (!view.ok) return view;
+  const data = view.value;
+  const pages = arr(at(data, 'pages'));
+  if (!data || pages.length === 0) return fail('UPSTREAM_FAILED', 'Bilibili view API: the video has no pages (no playable part).');
+  const part = pages[Math.min(page, pages.length) - 1];
+  const cid = idStr(at(part, 'cid'));
+  const id = str(data.bvid) ?? bvid;
+  if (!cid || !id) return fail('UPSTREAM_FAILED', 'Bilibili view API: pages[].cid or bvid missing (changed shape).');
+  const playQuery = `otype=json&fnver=0&fnval=0&qn=80&bvid=${id}&cid=${cid}&platform=html5`;
+  const playRes = await fetchStep(host, 'Bilibili playurl API', `${API}/x/player/playurl?${playQuery}`, { headers });
+  if (!playRes.ok) return playRes;
+  const play = apiData(playRes.value, 'playurl API');
+  if (!play.ok) return play;
+  const mp4 = str(at(play.value, 'durl', 0, 'url'));
+  if (!mp4) return fail('UPSTREAM_FAILED', 'Bilibili playurl API: durl is empty (no progressive stream for this video).');
+  const pageDuration = num(at(part, 'duration'));
+  return {
+    ok: true,
+    data: {
+      platform: 'bilibili',
+      id,
+      type: 'video',
+      title: str(data.title) ?? '',
+      cover: str(data.pic)?.replace(/^http:/, 'https:') ?? null,
+      url: mp4,
+      images: [],
+      author: { id: idStr(at(data, 'owner', 'mid')), name: str(at(data, 'owner', 'name')), avatar: str(at(data, 'owner', 'face')) },
+      duration: pageDuration ?? num(data.duration),
+      music: null,
+    },
+  };
+}
+
+export const bilibili: PlatformModule = {
+  id: 'bilibili',
+  label: 'B站',
+  linkHosts: ['b23.tv', 'www.bilibili.com', 'm.bilibili.com', 'bilibili.com'],
+  fetchHosts: ['b23.tv', 'api.bilibili.com'],
+  parse,
+};

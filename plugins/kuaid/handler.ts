@@ -1,0 +1,69 @@
+// kuaid: a tracking number in, the courier and its trail out. Detection runs offline from the courier table;
+// the trail comes from Kuaidi100 and/or Kdniao as configured, with failover. See README.md.
+import type { Host, OperationPlugin, PluginOutcome } from '../../core/sandbox/contract.js';
+import type { Courier } from './couriers.js';
+import { detectCouriers, mergeOpinion, unknownFormatReason } from './detect.js';
+import { parseInput, type KuaidInput } from './input.js';
+import { candidateOut, type KuaidDetectData, type KuaidTrackData } from './normalise.js';
+import { readConfig, missingCredentialsMessage, type KuaidConfig } from './options.js';
+import { kdniaoProvider } from './providers/kdniao.js';
+import { kuaidi100Provider, kuaidi100Autonumber } from './providers/kuaidi100.js';
+import type { Provider } from './providers/types.js';
+import { runTrack } from './track.js';
+
+type KuaidOutput = KuaidTrackData | KuaidDetectData;
+
+/** The autonumber call is a hint, so it gets a short leash and never eats the trail query's time. */
+const AUTONUMBER_TIMEOUT_MS = 2000;
+
+function buildProviders(config: KuaidConfig): Provider[] {
+  const { kuaidi100: k, kdniao: d, requestTimeoutMs: ms } = config;
+  const out: Provider[] = [];
+  for (const id of config.providers) {
+    if (id === 'kuaidi100' && k.customer && k.key) out.push(kuaidi100Provider({ customer: k.customer, key: k.key }, ms));
+    if (id === 'kdniao' && d.businessId && d.apiKey) {
+      out.push(kdniaoProvider({ businessId: d.businessId, apiKey: d.apiKey, requestType: d.requestType }, ms));
+    }
+  }
+  return out;
+}
+
+function detectAnswer(no: string, candidates: Courier[]): KuaidDetectData {
+  const top = candidates[0];
+  return {
+    no,
+    com: top.code,
+    company: top.zh,
+    company_en: top.en,
+    needs_phone: top.needs_phone,
+    ambiguous: candidates.length > 1,
+    candidates: candidates.map(candidateOut),
+  };
+}
+
+async function run(input: KuaidInput, host: Host): Promise<PluginOutcome<KuaidOutput>> {
+  const config = readConfig(host.options);
+  if (config.ignored.length) host.log('warn', 'kuaid ignored unknown option values', { ignored: config.ignored });
+  const providers = config.mode === 'track' ? buildProviders(config) : [];
+  // Configuration first: an unconfigured operation says so whatever the input.
+  if (config.mode === 'track' && providers.length === 0) {
+    return { ok: false, code: 'UNAVAILABLE', message: missingCredentialsMessage(config) };
+  }
+
+  const parsed = parseInput(input);
+  if (!parsed.ok) return { ok: false, code: 'INVALID_INPUT', message: parsed.message };
+  const { no, phone, courier } = parsed.value;
+
+  let candidates: Courier[] = courier ? [courier] : detectCouriers(no).candidates;
+  const key = config.kuaidi100.key;
+  if (!courier && config.mode === 'track' && config.autonumber && key && candidates.length !== 1) {
+    const opinion = await kuaidi100Autonumber(no, key, host, Math.min(AUTONUMBER_TIMEOUT_MS, config.requestTimeoutMs));
+    candidates = mergeOpinion(candidates, opinion);
+  }
+  if (candidates.length === 0) return { ok: false, code: 'INVALID_INPUT', message: unknownFormatReason(no) };
+
+  if (config.mode === 'detect') return { ok: true, data: detectAnswer(no, candidates) };
+  return runTrack({ no, phone, candidates, ambiguous: candidates.length > 1 }, providers, host);
+}
+
+export const plugin: OperationPlugin<KuaidInput, KuaidOutput> = { run };

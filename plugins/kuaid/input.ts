@@ -1,0 +1,46 @@
+// The call's input after the schema: the tracking number normalised, `com` resolved, `phone` cleaned.
+import { findCourier, unknownCourier, type Courier } from './couriers.js';
+import { normaliseNumber } from './detect.js';
+
+export interface KuaidInput {
+  no: string;
+  com?: string;
+  phone?: string;
+}
+
+export interface ParsedInput {
+  no: string;
+  /** The caller's courier, when `com` was given (skips detection). */
+  courier: Courier | null;
+  phone: string | null;
+}
+
+export type Parsed = { ok: true; value: ParsedInput } | { ok: false; message: string };
+
+export function parseInput(input: KuaidInput): Parsed {
+  if (typeof input.no !== 'string') return { ok: false, message: 'no (the tracking number) is required' };
+  const no = normaliseNumber(input.no);
+  if (!no.ok) return { ok: false, message: no.reason };
+
+  let courier: Courier | null = null;
+  if (input.com !== undefined && input.com !== '') {
+    const com = String(input.com).trim().toLowerCase();
+    if (!/^[a-z0-9]+$/.test(com)) return { ok: false, message: `com "${com.slice(0, 40)}" must be a courier code such as shunfeng or zhongtong` };
+    courier = findCourier(com) ?? unknownCourier(com);
+  }
+
+  let phone: string | null = null;
+  if (input.phone !== undefined && input.phone !== '') {
+    // Tolerate the usual decorations of a Chinese number; the carrier only compares digits.
+    const digits = String(input.phone).replace(/[\s-]/g, '').replace(/^\+?86(?=\d{11}$)/, '');
+    if (!/^\d{4,20}$/.test(digits)) return { ok: false, message: 'phone must be the full number or its last 4 digits' };
+    phone = digits;
+  }
+  return { ok: true, value: { no: no.no, courier, phone } };
+}
+
+/** The INVALID_INPUT message for a courier that checks phones, named in both languages. */
+export function phoneRequiredMessage(c: Courier): string {
+  const name = c.zh === c.en ? c.zh : `${c.zh} (${c.en})`;
+  return `${name} requires the phone number (or its last 4 digits) of the sender or receiver: pass phone=`;
+}

@@ -1,0 +1,93 @@
+// The shapes kuaid answers with, and how a provider's result becomes one.
+import type { Courier } from './couriers.js';
+import type { ProviderId, Trace, Track } from './providers/types.js';
+import { STATE_TEXT, NO_RECORD_TEXT, isFinished, type TrackState } from './states.js';
+import { isoFromEpoch } from './time.js';
+
+export interface CandidateOut {
+  com: string;
+  company: string;
+}
+
+export interface KuaidTrackData {
+  no: string;
+  com: string;
+  company: string;
+  company_en: string;
+  state: TrackState;
+  state_text: string;
+  finished: boolean;
+  /** Waiting in / signed at a parcel locker or pickup station. */
+  at_locker: boolean;
+  /** Time of the newest trace (+08:00); null when there is no trace yet. */
+  updated_at: string | null;
+  /** When this answer was fetched from the provider (+08:00): a cached answer keeps its original time. */
+  queried_at: string;
+  traces: Trace[];
+  /** Present when the number fits several couriers; the best guess first. */
+  candidates?: CandidateOut[];
+  provider: ProviderId;
+}
+
+export interface KuaidDetectData {
+  no: string;
+  com: string;
+  company: string;
+  company_en: string;
+  needs_phone: boolean;
+  ambiguous: boolean;
+  candidates: CandidateOut[];
+}
+
+export const candidateOut = (c: Courier): CandidateOut => ({ com: c.code, company: c.zh });
+
+/** Newest first whatever the provider did; only re-sorted when every time parsed (ISO +08:00 sorts as text). */
+export function newestFirst(traces: Trace[]): Trace[] {
+  if (traces.some((t) => t.time === null)) return traces;
+  return [...traces].sort((a, b) => (a.time! < b.time! ? 1 : a.time! > b.time! ? -1 : 0));
+}
+
+export interface Answer {
+  no: string;
+  courier: Courier;
+  provider: ProviderId;
+  /** null = the provider has no record of the number (yet). */
+  track: Track | null;
+  candidates: Courier[] | null;
+  nowMs: number;
+}
+
+export function toTrackData(a: Answer): KuaidTrackData {
+  const traces = a.track ? newestFirst(a.track.traces) : [];
+  const state: TrackState = a.track ? a.track.state : 'PENDING';
+  return {
+    no: a.no,
+    com: a.courier.code,
+    company: a.courier.zh,
+    company_en: a.courier.en,
+    state,
+    state_text: a.track ? STATE_TEXT[state] : NO_RECORD_TEXT,
+    finished: isFinished(state),
+    at_locker: a.track?.at_locker ?? false,
+    updated_at: traces[0]?.time ?? null,
+    queried_at: isoFromEpoch(a.nowMs),
+    traces,
+    ...(a.candidates ? { candidates: a.candidates.map(candidateOut) } : {}),
+    provider: a.provider,
+  };
+}
+
+const MINUTE = 60;
+const DAY = 86400;
+
+/**
+ * Cache lifetime of an answer, in seconds. Finished parcels never change again; moving ones may only be
+ * re-queried every 30 minutes (Kuaidi100 locks numbers polled more often); a number with no record yet
+ * often gets its first scan within minutes. A refusal usually turns into a return, so it is kept shorter.
+ */
+export function cacheTtlFor(state: TrackState, noRecord: boolean): number {
+  if (noRecord || state === 'PENDING') return 10 * MINUTE;
+  if (state === 'REJECTED') return DAY;
+  if (isFinished(state)) return 7 * DAY;
+  return 30 * MINUTE;
+}

@@ -1,0 +1,108 @@
+// The whole lookup as a pure function of the input and the loaded tables: no host, no I/O. The handler
+// and the benchmark (bench/phone-lookup.ts, which bundles this module into an isolate) both call it.
+import type { PluginOutcome } from '../../core/sandbox/contract.js';
+import { areaCodeOf } from './area-codes.js';
+import { findPlace, hasAnyPlace, type GeoTable } from './geo-table.js';
+import { normalisePhone, tooLong } from './normalise.js';
+import { findInPhoneDat, type DatHit, type PhoneDat } from './phone-dat.js';
+import { findSegment, unknownSegmentMessage } from './segment-index.js';
+import { cardTypeOf, type Carrier, type SegmentRow } from './segments.js';
+
+export interface PhoneData {
+  phone: string;
+  province: string | null;
+  city: string | null;
+  carrier: Carrier | null;
+  card_type: string;
+  is_virtual: boolean;
+  segment: string;
+  area_code: string | null;
+  zip: string | null;
+  source: string;
+}
+
+export interface PhoneTables {
+  geo: GeoTable;
+  /** The operator's phone.dat, when the `phone_dat` option names one. */
+  dat: PhoneDat | null;
+}
+
+export const SOURCE_PHONE_DAT = 'phone_dat';
+export const SOURCE_LIBPHONENUMBER = 'libphonenumber';
+export const SOURCE_NO_SEGMENT_DATA = 'segment_table (no location data for this segment)';
+export const SOURCE_NO_PREFIX_DATA = 'segment_table (no location data for this prefix)';
+
+export function lookupPhone(raw: unknown, tables: PhoneTables): PluginOutcome<PhoneData> {
+  const norm = normalisePhone(raw);
+  if (!norm.ok) return invalid(norm.message);
+  const digits = norm.digits;
+  const row = findSegment(digits);
+
+  if (digits.length === 13) {
+    // Only IoT blocks have 13-digit numbers, and no location data covers them.
+    if (!row || row.digits !== 13) return invalid(tooLong(13));
+    return { ok: true, data: fromSegment(digits, row, null, SOURCE_NO_SEGMENT_DATA) };
+  }
+
+  const prefix7 = Number(digits.slice(0, 7));
+  const hit = tables.dat ? findInPhoneDat(tables.dat, prefix7) : null;
+  if (hit) return { ok: true, data: fromPhoneDat(digits, row, hit) };
+
+  if (!row) return invalid(unknownSegmentMessage(digits));
+  if (row.digits === 13) {
+    const type = cardTypeOf(row.carrier, row.kind);
+    return invalid(`segment ${row.prefix} holds 13-digit IoT numbers (${type}): got 11 digits`);
+  }
+  const place = findPlace(tables.geo, prefix7);
+  if (place) return { ok: true, data: fromSegment(digits, row, place, SOURCE_LIBPHONENUMBER) };
+  const from = Number(row.prefix.padEnd(7, '0'));
+  const to = Number(row.prefix.padEnd(7, '9'));
+  const source = hasAnyPlace(tables.geo, from, to) ? SOURCE_NO_PREFIX_DATA : SOURCE_NO_SEGMENT_DATA;
+  return { ok: true, data: fromSegment(digits, row, null, source) };
+}
+
+function fromSegment(
+  digits: string,
+  row: SegmentRow,
+  place: { province: string; city: string } | null,
+  source: string,
+): PhoneData {
+  const codes = place ? areaCodeOf(place.province, place.city) : { area_code: null, zip: null };
+  return {
+    phone: digits,
+    province: place?.province ?? null,
+    city: place?.city ?? null,
+    carrier: row.carrier,
+    card_type: cardTypeOf(row.carrier, row.kind),
+    is_virtual: row.kind === 'virtual',
+    segment: row.prefix,
+    area_code: codes.area_code,
+    zip: codes.zip,
+    source,
+  };
+}
+
+/**
+ * phone.dat knows location, carrier and MVNO status per 7-digit prefix, but its eight card types cannot say
+ * 上网卡 or 卫星电话: when the segment table agrees on the carrier, its more specific kind names the card.
+ */
+function fromPhoneDat(digits: string, row: SegmentRow | undefined, hit: DatHit): PhoneData {
+  // A card type byte this reader does not know (hit.carrier null) defers to the segment table entirely.
+  const fromRow = row && (hit.carrier === null || (row.carrier === hit.carrier && (row.kind === 'data' || row.kind === 'satellite')));
+  return {
+    phone: digits,
+    province: hit.province || null,
+    city: hit.city || null,
+    carrier: hit.carrier ?? row?.carrier ?? null,
+    card_type: fromRow ? cardTypeOf(row.carrier, row.kind) : hit.card_type,
+    is_virtual: fromRow && hit.carrier === null ? row.kind === 'virtual' : hit.is_virtual,
+    segment: row?.prefix ?? digits.slice(0, 3),
+    area_code: hit.area_code,
+    zip: hit.zip,
+    source: SOURCE_PHONE_DAT,
+  };
+}
+
+function invalid(message: string): PluginOutcome<PhoneData> {
+  return { ok: false, code: 'INVALID_INPUT', message };
+}

@@ -1,0 +1,24 @@
+// Longest-prefix lookup over the segment table: at most three Map probes (5, 4, 3 digits), no scan.
+import { SEGMENTS, type SegmentRow } from './segments.js';
+
+const BY_PREFIX: ReadonlyMap<string, SegmentRow> = new Map(SEGMENTS.map((row) => [row.prefix, row]));
+
+/** 3-digit prefixes that are only partly allocated (e.g. 174, 141): used to word the "unknown segment" message. */
+const PARTLY_ALLOCATED: ReadonlySet<string> = new Set(
+  SEGMENTS.filter((row) => row.prefix.length > 3 && !BY_PREFIX.has(row.prefix.slice(0, 3))).map((row) =>
+    row.prefix.slice(0, 3),
+  ),
+);
+
+export function findSegment(digits: string): SegmentRow | undefined {
+  return BY_PREFIX.get(digits.slice(0, 5)) ?? BY_PREFIX.get(digits.slice(0, 4)) ?? BY_PREFIX.get(digits.slice(0, 3));
+}
+
+/** Why no row matched, worded for the caller. */
+export function unknownSegmentMessage(digits: string): string {
+  const three = digits.slice(0, 3);
+  if (PARTLY_ALLOCATED.has(three)) {
+    return `unknown segment ${digits.slice(0, 5)}: only parts of ${three} are allocated to mobile operators`;
+  }
+  return `unknown segment ${three}: not allocated to any mobile operator`;
+}

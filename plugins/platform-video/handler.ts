@@ -1,0 +1,47 @@
+// platform-video: one Douyin post in full (the Douyin core lives in plugins/_lib/douyin, shared with jiexi).
+// Input comes from /api/douyin, /api/parse?url= or /api/video/:id (the route's :id joins the input).
+import type { Host, OperationPlugin, PluginOutcome } from '../../core/sandbox/contract.js';
+import { extractUrls, parseUrl } from '../_lib/url-lite.js';
+import { AWEME_ID_RE, douyinInfoById, douyinInfoByUrl, isDouyinLinkHost, type DouyinInfo } from '../_lib/douyin/index.js';
+
+export interface In {
+  /** A Douyin link or a whole pasted share text containing one. */
+  url?: string;
+  /** A numeric aweme id. */
+  id?: string;
+}
+
+export type Out = DouyinInfo;
+
+type LinkPick = { ok: true; link: string } | { ok: false; code: 'INVALID_INPUT' | 'UNSUPPORTED'; message: string };
+
+/** The first Douyin link in a share text; links of other sites before it are skipped, never fetched. */
+export function pickDouyinLink(text: string): LinkPick {
+  const urls = extractUrls(text);
+  if (urls.length === 0) return { ok: false, code: 'INVALID_INPUT', message: 'url contains no http(s) link' };
+  const hosts = urls.map((u) => parseUrl(u)?.host ?? '');
+  const i = hosts.findIndex(isDouyinLinkHost);
+  if (i >= 0) return { ok: true, link: urls[i] };
+  if (hosts.some((h) => h === 'ixigua.com' || h.endsWith('.ixigua.com'))) {
+    return { ok: false, code: 'UNSUPPORTED', message: 'Xigua (ixigua.com) links are not supported' };
+  }
+  return { ok: false, code: 'UNSUPPORTED', message: `only Douyin links are supported, not ${hosts[0]}` };
+}
+
+async function run(input: In, host: Host): Promise<PluginOutcome<Out>> {
+  const id = typeof input.id === 'string' ? input.id.trim() : '';
+  const url = typeof input.url === 'string' ? input.url.trim() : '';
+  if (id && url) return { ok: false, code: 'INVALID_INPUT', message: 'give either url or id, not both' };
+  if (id) {
+    if (!AWEME_ID_RE.test(id)) {
+      return { ok: false, code: 'INVALID_INPUT', message: 'id must be a numeric Douyin aweme id (10-32 digits)' };
+    }
+    return douyinInfoById(id, host);
+  }
+  if (!url) return { ok: false, code: 'INVALID_INPUT', message: 'give url (a Douyin link or share text) or id' };
+  const picked = pickDouyinLink(url);
+  if (!picked.ok) return picked;
+  return douyinInfoByUrl(picked.link, host);
+}
+
+export const plugin: OperationPlugin<In, Out> = { run };

@@ -1,0 +1,103 @@
+// createTestApp: the production wiring (composeServices + createApp) on an in-memory SQLite database, the
+// test plugins and fake DNS, plus shortcuts to make users with keys and read their money back.
+import { mkdtempSync, copyFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type Koa from 'koa';
+import { readSettings, type Settings } from '../../core/config/env.js';
+import { composeServices, closeServices } from '../../core/compose.js';
+import { createApp } from '../../core/app.js';
+import { createMemoryLogger } from '../../core/http/logger.js';
+import type { Services } from '../../core/services.js';
+import { createUser } from '../../core/accounts/users.js';
+import { createApiKey, type KeyLimits } from '../../core/accounts/api-keys.js';
+import { postEntry, balanceOf } from '../../core/billing/ledger.js';
+import { reconcile } from '../../core/billing/reconcile.js';
+import { toMicro } from '../../core/billing/money.js';
+import type { SharedState } from '../../core/state/shared-state.js';
+import { startClient, type TestClient } from './http.js';
+
+export interface TestAppOptions {
+  /** operations.yaml text; default test/fixtures/operations.test.yaml */
+  operationsYaml?: string;
+  /** Use this file in place (for hot-reload tests); otherwise a temp copy is used. */
+  operationsFile?: string;
+  pluginDirs?: string[];
+  settings?: Partial<Settings>;
+  dns?: Record<string, string[]>;
+  watch?: boolean;
+  state?: SharedState;
+}
+
+export interface TestApp {
+  app: Koa;
+  services: Services;
+  client: TestClient;
+  logs: Array<Record<string, unknown>>;
+  /** A user with `balance` TOKEN (as a grant ledger row) and one key. */
+  user(balance: number | string, limits?: KeyLimits & { email?: string }): Promise<{ userId: number; key: string; keyId: number; email: string }>;
+  balance(userId: number): Promise<{ balance: number; held: number }>;
+  ledger(userId: number): Promise<Array<{ amount: number; kind: string; ref: string; balance_after: number; operation: string | null }>>;
+  callLog(userId?: number): Promise<Array<Record<string, unknown>>>;
+  /** Throws when any balance differs from its ledger sum or any held from its holds. */
+  assertReconciled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let seq = 0;
+
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-test-'));
+  let operationsFile = opts.operationsFile;
+  if (!operationsFile) {
+    operationsFile = join(dir, 'operations.yaml');
+    if (opts.operationsYaml) writeFileSync(operationsFile, opts.operationsYaml);
+    else copyFileSync(resolve('test/fixtures/operations.test.yaml'), operationsFile);
+  }
+  const settings: Settings = { ...readSettings({}), dataDir: dir, operationsFile, sandboxPoolSize: 2, ...opts.settings };
+  const logger = createMemoryLogger('debug');
+  const services = await composeServices(settings, {
+    logger,
+    sqliteFile: ':memory:',
+    pluginDirs: opts.pluginDirs ?? [resolve('plugins'), resolve('test/fixtures/plugins')],
+    resolver: async (host) => opts.dns?.[host] ?? ['93.184.216.34'],
+    watchOperations: opts.watch ?? false,
+    state: opts.state,
+  });
+  const app = createApp(services);
+  const client = await startClient(app);
+  const db = services.store.db;
+  return {
+    app,
+    services,
+    client,
+    logs: logger.lines,
+    async user(balance, limits = {}) {
+      const { email = `user${++seq}-${Date.now()}@example.com`, ...keyLimits } = limits;
+      const user = await createUser(db, email, 'password123', 'user');
+      const micro = toMicro(balance);
+      if (micro > 0) await postEntry(db, { userId: user.id, amount: micro, kind: 'grant', ref: `test-grant:${user.id}` });
+      const { key, secret } = await createApiKey(db, user.id, 'test', keyLimits);
+      return { userId: user.id, key: secret, keyId: key.id, email: user.email };
+    },
+    balance: (userId) => balanceOf(db, userId),
+    async ledger(userId) {
+      const rows = await db.selectFrom('ledger').select(['amount', 'kind', 'ref', 'balance_after', 'operation']).where('user_id', '=', userId).orderBy('id').execute();
+      return rows.map((r) => ({ ...r, amount: Number(r.amount), balance_after: Number(r.balance_after) }));
+    },
+    async callLog(userId) {
+      await services.callLog.flush();
+      let q = db.selectFrom('call_log').selectAll().orderBy('id');
+      if (userId !== undefined) q = q.where('user_id', '=', userId);
+      return (await q.execute()) as Array<Record<string, unknown>>;
+    },
+    async assertReconciled() {
+      const report = await reconcile(db);
+      if (!report.ok) throw new Error(`reconcile failed: ${JSON.stringify(report.mismatches)}`);
+    },
+    async close() {
+      await client.close();
+      await closeServices(services);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import t from 'tap';
+import nock from 'nock';
+import { runJiexi } from './_helpers.js';
+import { platforms } from '../../../plugins/jiexi/platforms/index.js';
+import { plugin } from '../../../plugins/jiexi/handler.js';
+import { createDirectHost } from '../../helpers/direct-host.js';
+
+nock.disableNetConnect();
+
+t.test('registry lists the four platforms in order', async (t) => {
+  t.same(
+    platforms.map((p) => p.id),
+    ['douyin', 'kuaishou', 'xiaohongshu', 'bilibili'],
+  );
+});
+
+t.test('empty or non-string input → INVALID_INPUT', async (t) => {
+  const host = createDirectHost({ plugin: 'jiexi' });
+  t.teardown(() => host.dispose());
+  t.match(await plugin.run({ url: '   ' }, host), { ok: false, code: 'INVALID_INPUT' });
+  t.match(await plugin.run({ url: 42 as unknown as string }, host), { ok: false, code: 'INVALID_INPUT' });
+});
+
+t.test('text without a link → UNSUPPORTED naming the supported platforms', async (t) => {
+  const { outcome } = await runJiexi('7.66 复制打开抖音，看看【作品】');
+  t.same(outcome, {
+    ok: false,
+    code: 'UNSUPPORTED',
+    message: '目前支持: 抖音、快手、小红书、B站 (supported: Douyin, Kuaishou, Xiaohongshu, Bilibili). No http(s) link found in the text.',
+  });
+});
+
+t.test('fetch rejections map to UPSTREAM_TIMEOUT / UPSTREAM_FAILED, never throw', async (t) => {
+  const host = createDirectHost({ plugin: 'jiexi' });
+  t.teardown(() => host.dispose());
+  host.fetch = async () => {
+    throw new Error('fetch timed out: b23.tv did not answer in time');
+  };
+  t.match(await plugin.run({ url: 'https://b23.tv/aB3dE5f' }, host), { ok: false, code: 'UPSTREAM_TIMEOUT', message: /b23/ });
+  host.fetch = async () => {
+    throw new TypeError('boom');
+  };
+  t.match(await plugin.run({ url: 'https://b23.tv/aB3dE5f' }, host), { ok: false, code: 'UPSTREAM_FAILED' });
+});

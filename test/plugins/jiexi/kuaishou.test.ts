@@ -1,0 +1,152 @@
+import t from 'tap';
+import nock from 'nock';
+import { dataOf, fixture, runJiexi, slowReply } from './_helpers.js';
+import { findPhotoState } from '../../../plugins/jiexi/platforms/kuaishou.js';
+
+nock.disableNetConnect();
+t.afterEach(() => {
+  nock.cleanAll();
+});
+
+const SHARE = 'https://v.kuaishou.com/13x0B9e 海边日落 "#旅行 点击链接，打开【快手】直接观看！';
+const PAGE_PATH = '/fw/photo/3xburnkmj3auazc';
+const LOCATION = `https://v.m.chenzhongtech.com${PAGE_PATH}?fid=0&cc=share_copylink&shareToken=X8abc&photoId=3xburnkmj3auazc`;
+
+function shortLink(location = LOCATION): nock.Scope {
+  return nock('https://v.kuaishou.com')
+    .get('/13x0B9e')
+    .matchHeader('user-agent', /iPhone/)
+    .matchHeader('referer', 'https://v.kuaishou.com/')
+    .matchHeader('accept', /text\/html/)
+    .reply(302, '', { Location: location, 'Set-Cookie': ['did=web_4f2a; path=/; domain=.kuaishou.com; expires=Wed, 21 Oct 2026 07:28:00 GMT', 'didv=1751350000000; path=/'] });
+}
+
+function page(body: string, status = 200, path = PAGE_PATH): nock.Scope {
+  return nock('https://v.m.chenzhongtech.com').get(path).query(true).reply(status, body, { 'Content-Type': 'text/html' });
+}
+
+t.test('video post: short link → 302 → H5 page, cookies forwarded, mainMvUrls as is', async (t) => {
+  shortLink();
+  nock('https://v.m.chenzhongtech.com')
+    .get(PAGE_PATH)
+    .query({ fid: '0', cc: 'share_copylink', shareToken: 'X8abc', photoId: '3xburnkmj3auazc' })
+    .matchHeader('cookie', 'did=web_4f2a; didv=1751350000000')
+    .matchHeader('user-agent', /iPhone/)
+    .reply(200, fixture('kuaishou-video.html'));
+  const { outcome } = await runJiexi(SHARE);
+  const data = dataOf(outcome);
+  t.same(data, {
+    platform: 'kuaishou',
+    id: '3xburnkmj3auazc',
+    type: 'video',
+    title: '海边日落 #旅行 #vlog',
+    cover: 'https://p2.a.yximgs.com/upic/2026/07/01/12/BMjAyNjA3_cover.jpg?tag=1',
+    url: 'https://v1.kwaicdn.com/ksc2/Xn0AbC_720p.mp4?pkey=AAW&tag=1-1719&clientCacheKey=3xburnkmj3auazc_b.mp4',
+    images: [],
+    author: { id: '2233445566', name: '小明的旅行日记', avatar: 'https://p2.a.yximgs.com/uhead/AB/2026/07/01/12/BMjAyNjA3.jpg' },
+    duration: 15,
+    music: { title: '小明的旅行日记创作的原声', author: null, url: null },
+  });
+  t.ok(nock.isDone());
+});
+
+t.test('image post (atlas): images from ext_params.atlas.cdn[0] + list[i], no video url', async (t) => {
+  shortLink('https://v.m.chenzhongtech.com/fw/photo/3xatlas9k2mq7wz?photoId=3xatlas9k2mq7wz');
+  page(fixture('kuaishou-images.html'), 200, '/fw/photo/3xatlas9k2mq7wz');
+  const data = dataOf((await runJiexi(SHARE)).outcome);
+  t.equal(data.type, 'images');
+  t.equal(data.url, null);
+  t.same(data.images, [
+    'https://p5.a.yximgs.com/ufile/atlas/NTIwNj_0.jpg',
+    'https://p5.a.yximgs.com/ufile/atlas/NTIwNj_1.jpg',
+    'https://p5.a.yximgs.com/ufile/atlas/NTIwNj_2.jpg',
+  ]);
+  t.equal(data.author.id, null, 'no userId in the page → null, not invented');
+});
+
+t.test('www.kuaishou.com/f/ link: follows /short-video/ hop, rewrites /fw/long-video/ to /fw/photo/', async (t) => {
+  nock('https://www.kuaishou.com').get('/f/X7kQp2LmN9').reply(302, '', { Location: '/short-video/3xburnkmj3auazc?fid=0' });
+  nock('https://www.kuaishou.com')
+    .get('/short-video/3xburnkmj3auazc')
+    .query(true)
+    .reply(302, '', { Location: 'https://v.m.chenzhongtech.com/fw/long-video/3xburnkmj3auazc?photoId=3xburnkmj3auazc' });
+  page(fixture('kuaishou-video.html'));
+  const data = dataOf((await runJiexi('https://www.kuaishou.com/f/X7kQp2LmN9')).outcome);
+  t.equal(data.id, '3xburnkmj3auazc');
+  t.ok(nock.isDone(), 'the long-video path was fetched as /fw/photo/');
+});
+
+t.test('deleted post: result 223 → NOT_FOUND', async (t) => {
+  shortLink();
+  page(fixture('kuaishou-deleted.html'));
+  const { outcome } = await runJiexi(SHARE);
+  t.match(outcome, { ok: false, code: 'NOT_FOUND', message: /223/ });
+});
+
+t.test('result 1 without photo → NOT_FOUND', async (t) => {
+  shortLink();
+  page(fixture('kuaishou-photo-missing.html'));
+  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'NOT_FOUND' });
+});
+
+t.test('captcha: result 2001 → UPSTREAM_FAILED naming the code', async (t) => {
+  shortLink();
+  page(fixture('kuaishou-captcha.html'));
+  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /2001.*captcha|captcha.*2001/ });
+});
+
+t.test('result 50 (signature) and 2 (desktop page) → UPSTREAM_FAILED with the code', async (t) => {
+  for (const [result, msg] of [[50, '"签名验证失败"'], [2, 'null']] as const) {
+    shortLink();
+    page(`<html><script>window.INIT_STATE = {"x":{"result":${result},"error_msg":${msg},"photo":null}}</script></html>`);
+    t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: new RegExp(`result ${result}`) });
+  }
+});
+
+t.test('verification page without INIT_STATE → UPSTREAM_FAILED naming the step', async (t) => {
+  shortLink();
+  page(fixture('kuaishou-verify.html'));
+  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /share page.*INIT_STATE/ });
+});
+
+t.test('empty body → UPSTREAM_FAILED', async (t) => {
+  shortLink();
+  page('');
+  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /empty body/ });
+});
+
+t.test('changed shape: INIT_STATE without a result/photo object → UPSTREAM_FAILED', async (t) => {
+  shortLink();
+  page(fixture('kuaishou-changed.html'));
+  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /changed shape/ });
+});
+
+t.test('short link that does not redirect → UPSTREAM_FAILED', async (t) => {
+  nock('https://v.kuaishou.com').get('/13x0B9e').reply(200, '<html>快手</html>');
+  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /short link/ });
+});
+
+t.test('short link to a live room → UNSUPPORTED, target not fetched', async (t) => {
+  shortLink('https://live.kuaishou.com/u/3xabc');
+  const { outcome, fetched } = await runJiexi(SHARE);
+  t.match(outcome, { ok: false, code: 'UNSUPPORTED' });
+  t.equal(fetched.length, 1);
+});
+
+t.test('slow upstream → UPSTREAM_TIMEOUT', async (t) => {
+  shortLink();
+  nock('https://v.m.chenzhongtech.com').get(PAGE_PATH).query(true).reply(slowReply(1000, 200, fixture('kuaishou-video.html')));
+  t.match((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, { ok: false, code: 'UPSTREAM_TIMEOUT', message: /Kuaishou share page/ });
+});
+
+t.test('network failure → UPSTREAM_FAILED naming the step', async (t) => {
+  nock('https://v.kuaishou.com').get('/13x0B9e').replyWithError('socket hang up');
+  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /Kuaishou short link: fetch failed/ });
+});
+
+t.test('findPhotoState scans obfuscated keys, prefers the result+photo object', async (t) => {
+  const ok = { result: 1, photo: { photoId: 'a' } };
+  t.equal(findPhotoState({ tusjoh: { result: 1 }, dpogjh: { nested: ok } }), ok);
+  t.same(findPhotoState({ a: { result: 2001 } }), { result: 2001 });
+  t.equal(findPhotoState({ a: { b: 1 } }), null);
+});

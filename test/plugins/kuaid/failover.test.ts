@@ -1,0 +1,156 @@
+// Provider choice and failover, guesses for ambiguous numbers, timeouts, and the unconfigured operation.
+import t from 'tap';
+import nock from 'nock';
+import { BOTH_OPTIONS, K100, K100_OPTIONS, KDN, capture, fixture, formFields, runKuaid, trackData, type Seen } from './support.js';
+
+nock.disableNetConnect();
+t.afterEach(() => nock.cleanAll());
+
+const k100 = () => nock('https://poll.kuaidi100.com').post('/poll/query.do');
+const kdn = () => nock('https://api.kdniao.com').post('/Ebusiness/EbusinessOrderHandle.aspx');
+
+t.test('a failing first provider hands over to the next', async (t) => {
+  const failures: Array<[string, (i: nock.Interceptor) => nock.Scope]> = [
+    ['busy returnCode 502', (i) => i.reply(200, '{"result":false,"returnCode":"502","message":"服务器繁忙"}')],
+    ['HTTP 503', (i) => i.reply(503, 'Service Unavailable')],
+    ['network error', (i) => i.replyWithError('socket hang up')],
+    ['quota returnCode 400', (i) => i.reply(200, fixture('k100-error-400.json'))],
+  ];
+  for (const [name, fail] of failures) {
+    fail(k100());
+    kdn().reply(200, fixture('kdn-yto-oldest-first.json'));
+    const out = await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS);
+    const data = trackData(out);
+    t.equal(data.provider, 'kdniao', `${name}: answered by kdniao`);
+    t.equal(data.state, 'SIGNED');
+    t.match(out.host.logs, [{ level: 'warn', message: /trying the next one/, fields: { provider: 'kuaidi100' } }], `${name}: logged`);
+    t.equal(nock.pendingMocks().length, 0);
+  }
+});
+
+t.test('no record is an answer: the next provider is not asked', async (t) => {
+  k100().reply(200, fixture('k100-error-500.json'));
+  const second = kdn().reply(200, fixture('kdn-yto-oldest-first.json'));
+  const data = trackData(await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS));
+  t.equal(data.state, 'PENDING');
+  t.equal(data.provider, 'kuaidi100');
+  t.notOk(second.isDone(), 'kdniao untouched');
+});
+
+t.test('wrong phone is the caller\'s to fix: no failover', async (t) => {
+  k100().reply(200, fixture('k100-error-408.json'));
+  const second = kdn().reply(200, fixture('kdn-yto-oldest-first.json'));
+  const out = await runKuaid({ no: 'SF1385628716739', phone: '0000' }, BOTH_OPTIONS);
+  t.match(out, { ok: false, code: 'INVALID_INPUT', message: /phone number does not match this 顺丰速运 \(SF Express\) parcel/ });
+  t.notOk(second.isDone());
+});
+
+t.test('every provider down: UPSTREAM_FAILED names each', async (t) => {
+  k100().reply(200, '{"result":false,"returnCode":"501","message":"服务器错误"}');
+  kdn().reply(502, 'Bad Gateway');
+  const out = await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS);
+  t.match(out, { ok: false, code: 'UPSTREAM_FAILED', message: /kuaidi100: kuaidi100 returnCode 501.*; kdniao: kdniao answered HTTP 502/ });
+});
+
+t.test('slow providers: per-request timeout, failover, UPSTREAM_TIMEOUT when all are slow', async (t) => {
+  const fast = { ...BOTH_OPTIONS, request_timeout_ms: 150 };
+  k100().delay(2000).reply(200, fixture('k100-zto-transit.json'));
+  kdn().reply(200, fixture('kdn-yto-oldest-first.json'));
+  const data = trackData(await runKuaid({ no: 'YT8962646785389' }, fast));
+  t.equal(data.provider, 'kdniao', 'kuaidi100 timed out, kdniao answered');
+
+  k100().delay(2000).reply(200, fixture('k100-zto-transit.json'));
+  kdn().delay(2000).reply(200, fixture('kdn-yto-oldest-first.json'));
+  const out = await runKuaid({ no: 'YT8962646785389' }, fast);
+  t.match(out, { ok: false, code: 'UPSTREAM_TIMEOUT', message: /kuaidi100 timed out; kdniao: kdniao timed out/ });
+
+  k100().delay(2000).reply(200, fixture('k100-zto-transit.json'));
+  kdn().reply(500, 'oops');
+  const mixed = await runKuaid({ no: 'YT8962646785389' }, fast);
+  t.match(mixed, { ok: false, code: 'UPSTREAM_FAILED', message: /timed out.*HTTP 500/ }, 'one slow, one broken: failed');
+});
+
+t.test('ambiguous numbers: up to two guesses per provider', async (t) => {
+  const seen: Seen[] = [];
+  const reply = (body: string) => k100().reply(async (req) => (await capture(req, seen), [200, body]));
+  reply(fixture('k100-error-500.json'));
+  reply(fixture('k100-zto-transit.json'));
+  const data = trackData(await runKuaid({ no: '434080499334709' }, K100_OPTIONS));
+  t.same(seen.map((s) => JSON.parse(formFields(s.body).param).com), ['yunda', 'shentong'], 'Yunda first, then STO');
+  t.equal(data.com, 'shentong');
+  t.same(data.candidates, [{ com: 'yunda', company: '韵达快递' }, { com: 'shentong', company: '申通快递' }]);
+
+  // 12 digits with a phone: two guesses, then the top guess's "no record" stands.
+  seen.length = 0;
+  reply(fixture('k100-error-500.json'));
+  reply(fixture('k100-error-500.json'));
+  const third = k100().reply(200, fixture('k100-zto-transit.json'));
+  const pending = trackData(await runKuaid({ no: '123456789012', phone: '5678' }, K100_OPTIONS));
+  t.same(seen.map((s) => JSON.parse(formFields(s.body).param).com), ['shunfeng', 'zhongtong']);
+  t.notOk(third.isDone(), 'no third guess');
+  t.equal(pending.state, 'PENDING');
+  t.equal(pending.com, 'shunfeng');
+  t.ok(pending.candidates && pending.candidates.length > 2, 'candidates listed for the caller to pick');
+
+  // A certain number gets one query only.
+  seen.length = 0;
+  reply(fixture('k100-error-500.json'));
+  const extra = k100().reply(200, fixture('k100-zto-transit.json'));
+  const one = trackData(await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS));
+  t.equal(seen.length, 1);
+  t.notOk(extra.isDone());
+  t.equal(one.candidates, undefined, 'no candidates when detection was certain');
+});
+
+t.test('guesses that need a phone are skipped without one', async (t) => {
+  const seen: Seen[] = [];
+  nock('https://www.kuaidi100.com').get('/autonumber/auto').query(true).reply(200, '[{"comCode":"zhongtong","name":"中通快递"}]');
+  k100().times(2).reply(async (req) => (await capture(req, seen), [200, fixture('k100-error-500.json')]));
+  const data = trackData(await runKuaid({ no: '434080499334709' }, { ...K100_OPTIONS, autonumber: true }));
+  t.same(seen.map((s) => JSON.parse(formFields(s.body).param).com), ['yunda', 'shentong'], 'ZTO (needs phone) skipped');
+  t.same(data.candidates?.map((c) => c.com), ['yunda', 'zhongtong', 'shentong']);
+});
+
+t.test('provider order comes from options', async (t) => {
+  const first = kdn().reply(200, fixture('kdn-state-number.json'));
+  const second = k100().reply(200, fixture('k100-zto-transit.json'));
+  const data = trackData(await runKuaid({ no: '73610555582883', phone: '5678' }, { ...BOTH_OPTIONS, providers: 'kdniao, kuaidi100' }));
+  t.equal(data.provider, 'kdniao');
+  t.ok(first.isDone());
+  t.notOk(second.isDone());
+});
+
+t.test('unconfigured: UNAVAILABLE names the environment variables to set', async (t) => {
+  const none = await runKuaid({ no: 'YT8962646785389' }, {});
+  t.same(none, {
+    ok: false, code: 'UNAVAILABLE',
+    message: 'parcel tracking is not configured: set KUAIDI100_CUSTOMER and KUAIDI100_KEY (kuaidi100), or KDNIAO_BUSINESS_ID and KDNIAO_API_KEY (kdniao)',
+    host: none.host,
+  });
+  const partial = await runKuaid({ no: 'YT8962646785389' }, {
+    kuaidi100_customer: K100.customer, kuaidi100_key: '', kdniao_business_id: '${KDNIAO_BUSINESS_ID}', kdniao_api_key: KDN.apiKey,
+  });
+  t.match(partial, { ok: false, code: 'UNAVAILABLE', message: /set KUAIDI100_KEY \(kuaidi100\), or KDNIAO_BUSINESS_ID \(kdniao\)$/ }, 'only what is missing; ${VAR} left over counts as missing');
+  const kdnOnly = await runKuaid({ no: 'YT8962646785389' }, { providers: ['kdniao'], kuaidi100_customer: K100.customer, kuaidi100_key: K100.key });
+  t.match(kdnOnly, { ok: false, code: 'UNAVAILABLE', message: /set KDNIAO_BUSINESS_ID and KDNIAO_API_KEY \(kdniao\)$/ }, 'only the listed providers count');
+  const unknown = await runKuaid({ no: 'YT8962646785389' }, { providers: ['aliyun'] });
+  t.match(unknown, { ok: false, code: 'UNAVAILABLE', message: /names no known provider/ });
+  t.match(unknown.host.logs, [{ level: 'warn', fields: { ignored: ['providers: aliyun'] } }]);
+  const bad = await runKuaid({ no: '#' }, {});
+  t.match(bad, { code: 'UNAVAILABLE' }, 'configuration is checked before input');
+});
+
+t.test('input errors', async (t) => {
+  t.match(await runKuaid({ no: '2123456789012345' }, K100_OPTIONS), { code: 'INVALID_INPUT', message: /16 digits.*matches no known courier format/ });
+  t.match(await runKuaid({ no: 'YT8962646785389', phone: 'abc' }, K100_OPTIONS), { code: 'INVALID_INPUT', message: /phone must be/ });
+  t.match(await runKuaid({ no: 'YT8962646785389', com: 'Bad Code' }, K100_OPTIONS), { code: 'INVALID_INPUT', message: /com/ });
+});
+
+t.test('com skips detection and passes unknown Kuaidi100 codes through', async (t) => {
+  const seen: Seen[] = [];
+  k100().reply(async (req) => (await capture(req, seen), [200, fixture('k100-zto-transit.json')]));
+  const data = trackData(await runKuaid({ no: '2123456789012345', com: 'zhongtongguoji' }, K100_OPTIONS));
+  t.equal(JSON.parse(formFields(seen[0].body).param).com, 'zhongtongguoji');
+  t.equal(data.com, 'zhongtongguoji');
+  t.equal(data.company, 'zhongtongguoji');
+});
