@@ -6,6 +6,7 @@ import type { Services } from './services.js';
 import { requestContext } from './http/request-context.js';
 import { health } from './http/health.js';
 import { handleApiCall } from './pipeline/index.js';
+import { mountConsole, mountWeb } from './console/mount.js';
 
 export function createApp(s: Services): Koa {
   const app = new Koa({ proxy: s.settings.trustProxy });
@@ -27,8 +28,10 @@ export function createApp(s: Services): Koa {
 
   app.use(requestContext(s.logger));
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '256kb', formLimit: '256kb', encoding: 'utf-8' }));
+  mountConsole(router, s);
   app.use(router.routes());
   app.use(router.allowedMethods());
+  mountWeb(app, s);
   app.on('error', (err: Error) => s.logger.error('koa error', { reason: err.message }));
   return app;
 }

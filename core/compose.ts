@@ -7,6 +7,7 @@ import { createLogger, type Logger } from './http/logger.js';
 import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
 import { createMemoryState } from './state/memory-state.js';
+import { createRedisState } from './state/redis-state.js';
 import type { SharedState } from './state/shared-state.js';
 import { createSandbox } from './sandbox/sandbox.js';
 import type { Resolver } from './sandbox/address-policy.js';
@@ -35,14 +36,19 @@ export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', impor
 
 export async function composeServices(settings: Settings, opts: ComposeOptions = {}): Promise<Services> {
   const logger = opts.logger ?? createLogger(settings.logLevel);
-  const store = openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, sqliteFile: opts.sqliteFile });
+  const store = openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, sqliteFile: opts.sqliteFile, schema: settings.databaseSchema });
   await migrateToLatest(store.db as never, store.dialect);
   const released = await releaseExpiredHolds(store.db, opts.releaseAllHoldsOnStart ? Infinity : Date.now());
   if (released > 0) logger.warn('released holds left by a stopped process', { holds: released });
 
-  const state = opts.state ?? createMemoryState();
+  // With REDIS_URL every process shares limits, counters and cache; without it they are per process.
+  const state =
+    opts.state ??
+    (settings.redisUrl
+      ? await createRedisState({ url: settings.redisUrl, prefix: settings.redisPrefix, logger, slotLeaseMs: settings.slotLeaseMs })
+      : createMemoryState());
   const sandbox = await createSandbox({
-    pluginDirs: opts.pluginDirs ?? [resolve('plugins')],
+    pluginDirs: opts.pluginDirs ?? settings.pluginDirs ?? [resolve('plugins')],
     logger,
     poolSize: settings.sandboxPoolSize,
     resolver: opts.resolver,

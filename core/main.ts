@@ -8,7 +8,7 @@ import { migrateToLatest } from './store/migrate.js';
 import { composeServices, closeServices } from './compose.js';
 import { createApp } from './app.js';
 import { bootstrapFirstStart } from './accounts/bootstrap.js';
-import { releaseExpiredHolds } from './billing/holds.js';
+import { startHoldSweeper } from './billing/holds.js';
 import { parseArgs, UsageError, type ParsedArgs } from './cli/args.js';
 import { credit, keyCreate, keyRevoke, reconcileCommand, userAdd, type Print } from './cli/commands.js';
 
@@ -47,13 +47,10 @@ async function serve(args: ParsedArgs): Promise<number> {
     print(`Console: ${base}/console/`);
     print('');
   }
-  const sweeper = setInterval(() => {
-    releaseExpiredHolds(services.store.db, Date.now()).catch((e: Error) => logger.error('hold sweep failed', { reason: e.message }));
-  }, 30_000);
-  sweeper.unref();
+  const stopSweeper = startHoldSweeper(services.store.db, settings.holdGraceMs, logger);
   const stop = (signal: string): void => {
     logger.info('shutting down', { signal });
-    clearInterval(sweeper);
+    stopSweeper();
     server.close(() => {
       void closeServices(services).then(() => process.exit(0));
     });
@@ -66,7 +63,7 @@ async function serve(args: ParsedArgs): Promise<number> {
 
 async function withDatabase(run: (db: ReturnType<typeof openStore>['db']) => Promise<number>): Promise<number> {
   const settings = readSettings();
-  const store = openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+  const store = openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, schema: settings.databaseSchema });
   try {
     await migrateToLatest(store.db as never, store.dialect);
     return await run(store.db);

@@ -1,6 +1,7 @@
 // Holds reserve a call's price before the plugin runs (available = balance - held), so concurrent calls can
 // never spend the same money twice. Capture turns a hold into one ledger row; release writes nothing.
 import { sql, type Kysely } from 'kysely';
+import type { Logger } from '../http/logger.js';
 import type { Database } from '../store/schema.js';
 import { applyEntry } from './ledger.js';
 import { asMicro } from './money.js';
@@ -58,4 +59,26 @@ export async function releaseExpiredHolds(db: Kysely<Database>, before: number):
     .execute();
   for (const h of expired) await releaseHold(db, h.id);
   return expired.length;
+}
+
+/**
+ * Release scheme with many processes on one database: a hold expires at its call's deadline + HOLD_GRACE_MS,
+ * and every process sweeps expired holds on this interval. A live process always settles its holds before
+ * that (the sandbox enforces the deadline), so only a dead process's holds are ever swept: they are released
+ * within timeout + grace + one interval. Sweeping from several processes at once is safe: releaseHold deletes
+ * the row first, so exactly one of them gives the amount back.
+ */
+export function startHoldSweeper(db: Kysely<Database>, graceMs: number, logger: Logger): () => void {
+  const everyMs = Math.min(30_000, Math.max(250, Math.floor(graceMs / 2)));
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    releaseExpiredHolds(db, Date.now())
+      .then((n) => n > 0 && logger.warn('released holds of a stopped process', { holds: n }))
+      .catch((e: Error) => logger.error('hold sweep failed', { reason: e.message }))
+      .finally(() => (running = false));
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -21,6 +21,16 @@ export interface Settings {
   /** Trust X-Forwarded-For (behind a load balancer). */
   trustProxy: boolean;
   userTokenTtlHours: number;
+  /** PostgreSQL schema to use (search_path); null = the server default. Lets many deployments share one database. */
+  databaseSchema: string | null;
+  /** Prefix of every Redis key and channel, so several deployments (or test runs) can share one Redis. */
+  redisPrefix: string;
+  /** How long a hold may outlive its call's deadline before the sweeper counts its process as dead. */
+  holdGraceMs: number;
+  /** Lease of a Redis slot: a live process renews its slots; a dead one's slots free within this time. */
+  slotLeaseMs: number;
+  /** Folders holding plugin folders (PLUGIN_DIRS, colon-separated); null = ./plugins. */
+  pluginDirs: string[] | null;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -29,6 +39,13 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   return n;
+}
+
+/** The schema name goes into a connection option, so only plain identifiers are accepted. */
+function schemaName(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) throw new Error(`DATABASE_SCHEMA must be a lower-case identifier, got "${raw}"`);
+  return raw;
 }
 
 const LEVELS: readonly Level[] = ['debug', 'info', 'warn', 'error'];
@@ -51,5 +68,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     metricsToken: env.METRICS_TOKEN || null,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     userTokenTtlHours: int(env, 'USER_TOKEN_TTL_HOURS', 24 * 7, 1),
+    databaseSchema: schemaName(env.DATABASE_SCHEMA),
+    redisPrefix: env.REDIS_PREFIX ?? 'tollgate:',
+    holdGraceMs: int(env, 'HOLD_GRACE_MS', 60_000, 0),
+    slotLeaseMs: int(env, 'SLOT_LEASE_MS', 15_000, 300),
+    pluginDirs: env.PLUGIN_DIRS ? env.PLUGIN_DIRS.split(':').filter(Boolean).map((d) => resolve(d)) : null,
   };
 }

@@ -19,6 +19,13 @@ export const ERROR_CATALOGUE = {
   UPSTREAM_FAILED: { status: 502, message: 'The upstream service failed.' },
   UNAVAILABLE: { status: 503, message: 'The service or operation is unavailable right now.' },
   UPSTREAM_TIMEOUT: { status: 504, message: 'The upstream service did not answer in time.' },
+  // Console API (/console/api/*): user tokens, roles and the purchase side.
+  UNAUTHORIZED: { status: 401, message: 'Log in first: send a valid user token as Authorization: Bearer ut_...' },
+  FORBIDDEN: { status: 403, message: 'This needs the admin role.' },
+  ACCOUNT_DISABLED: { status: 403, message: 'This account is disabled.' },
+  RESOURCE_NOT_FOUND: { status: 404, message: 'There is no such resource.' },
+  CONFLICT: { status: 409, message: 'The request conflicts with the current state of the resource.' },
+  TOO_MANY_ATTEMPTS: { status: 429, message: 'Too many failed attempts. Retry after the time in Retry-After.' },
   INTERNAL: { status: 500, message: 'Internal error. Quote the request id when reporting it.' },
 } as const;
 

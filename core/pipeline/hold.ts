@@ -5,9 +5,6 @@ import { toToken } from '../billing/money.js';
 import { placeHold } from '../billing/holds.js';
 import type { Stage } from './call.js';
 
-/** Grace beyond the deadline before a leftover hold counts as abandoned by a dead process. */
-const HOLD_GRACE_MS = 60_000;
-
 export const hold: Stage = async (call, s) => {
   if (call.price === 0 || call.cached) return undefined;
   const op = call.operation!;
@@ -15,7 +12,9 @@ export const hold: Stage = async (call, s) => {
     id: call.requestId,
     userId: call.identity!.userId,
     amount: call.price,
-    expiresAt: Date.now() + op.timeoutMs + HOLD_GRACE_MS,
+    // Grace (HOLD_GRACE_MS) beyond the deadline before a leftover hold counts as abandoned by a dead process;
+    // the hold sweeper of every process releases it then (core/billing/holds.ts).
+    expiresAt: Date.now() + op.timeoutMs + s.settings.holdGraceMs,
   });
   if (!ok) return deny('INSUFFICIENT_BALANCE', `This call costs ${toToken(call.price)} TOKEN and the available balance is lower. Top up to continue.`);
   call.holdId = call.requestId;

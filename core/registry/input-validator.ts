@@ -10,7 +10,8 @@ export interface InputValidator {
 }
 
 function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: false, strict: true, coerceTypes: coerce ? 'array' : false, useDefaults: true });
+  // strictRequired off: `oneOf: [{required: [url]}, {required: [id]}]` is the natural way to say "one of these".
+  const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, coerceTypes: coerce ? 'array' : false, useDefaults: true });
   ajv.addKeyword({ keyword: 'example' });
   ajv.addKeyword({ keyword: 'x-label' });
   return ajv;

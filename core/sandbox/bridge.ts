@@ -7,7 +7,7 @@ import type { HostFetchInit, HostFetchResponse, LogLevel, PluginManifest } from 
 import { DEFAULT_MAX_RESPONSE_BYTES, HostFetchError, hostFetch } from './host-fetch.js';
 import type { Resolver } from './address-policy.js';
 import type { CallTable } from './calls.js';
-import { assetPath, type AssetStore } from './assets.js';
+import { AssetError, assetPath, type AssetStore } from './assets.js';
 import { BUNDLE_GLOBAL } from './bundle.js';
 
 /** A call that fires more requests than this is looping, not looking something up. */
@@ -54,11 +54,14 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
   const { plugin, manifest, calls } = deps;
   const maxResponseBytes = manifest.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
-  const fetchRef = new ivm.Reference(async (callId: unknown, url: unknown, init: unknown): Promise<HostFetchResponse> => {
+  // Async callbacks never reject: isolated-vm attaches its handler to the returned promise late, so a promise
+  // that rejects early is reported as an unhandled rejection on the host (which ends the process). Failures
+  // travel as values ({error} / a string) and the bootstrap throws them inside the isolate.
+  const fetchRef = new ivm.Reference(async (callId: unknown, url: unknown, init: unknown): Promise<HostFetchResponse | { error: string }> => {
     const call = calls.get(callId);
-    if (!call) throw isolateError('fetch refused: this call is over');
+    if (!call) return { error: 'fetch refused: this call is over' };
     if (++call.fetchCount > MAX_FETCHES_PER_CALL) {
-      throw isolateError(`fetch refused: more than ${MAX_FETCHES_PER_CALL} fetches in one call`);
+      return { error: `fetch refused: more than ${MAX_FETCHES_PER_CALL} fetches in one call` };
     }
     try {
       return await hostFetch(String(url), sanitizeInit(init), {
@@ -73,7 +76,7 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
     } catch (err) {
       const e = err instanceof HostFetchError ? err : new HostFetchError('failed', (err as Error).message);
       call.fetchErrors.set(e.message, e.kind);
-      throw isolateError(e.message);
+      return { error: e.message };
     }
   });
 
@@ -87,24 +90,20 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
     call.log[lvl](String(message).slice(0, MAX_LOG_MESSAGE), extra);
   });
 
-  const assetRef = new ivm.Reference(async (callId: unknown, name: unknown) => {
+  // Resolves to the bytes (copied out of the cached ExternalCopy) or to a string: the reason it failed.
+  const assetRef = new ivm.Reference(async (callId: unknown, name: unknown): Promise<ivm.Copy<ArrayBuffer> | string> => {
     const call = calls.get(callId);
-    if (!call) throw isolateError('asset refused: this call is over');
-    let path: string | null;
+    if (!call) return 'asset refused: this call is over';
     try {
-      path = assetPath(manifest, deps.pluginDir, String(name), call.options);
-    } catch (err) {
-      throw isolateError((err as Error).message);
-    }
-    if (path === null || !(await deps.assets.exists(path))) throw isolateError(`asset ${String(name)} is not available`);
-    try {
+      const path = assetPath(manifest, deps.pluginDir, String(name), call.options);
+      if (path === null || !(await deps.assets.exists(path))) return `asset ${String(name)} is not available`;
       return (await deps.assets.bytes(path)).copyInto();
-    } catch {
-      throw isolateError(`asset ${String(name)} cannot be read`);
+    } catch (err) {
+      return err instanceof AssetError ? err.message : `asset ${String(name)} cannot be read`;
     }
   });
 
-  const hasAssetRef = new ivm.Reference(async (callId: unknown, name: unknown) => {
+  const hasAssetRef = new ivm.Reference(async (callId: unknown, name: unknown): Promise<boolean> => {
     const call = calls.get(callId);
     if (!call) return false;
     try {
@@ -162,13 +161,15 @@ const plainInit = (init) => {
   const headers = init.headers && typeof init.headers === 'object' ? plainFields(init.headers) : undefined;
   return { method: init.method, headers, body: init.body, redirect: init.redirect, timeout_ms: init.timeout_ms };
 };
+const unwrapFetch = (r) => { if (typeof r.error === 'string') throw new Error(r.error); return r; };
+const unwrapAsset = (r) => { if (typeof r === 'string') throw new Error(r); return r; };
 return async function invoke(callId, input, options, operation) {
   const host = Object.freeze({
-    fetch: (url, init) => hostFetch.apply(undefined, [callId, String(url), plainInit(init)], FETCH_OPTS),
+    fetch: (url, init) => hostFetch.apply(undefined, [callId, String(url), plainInit(init)], FETCH_OPTS).then(unwrapFetch),
     log: (level, message, fields) => { hostLog(callId, String(level), String(message), plainFields(fields)); },
     options: deepFreeze(options),
     operation,
-    asset: (name) => hostAsset.apply(undefined, [callId, String(name)], ASSET_OPTS),
+    asset: (name) => hostAsset.apply(undefined, [callId, String(name)], ASSET_OPTS).then(unwrapAsset),
     hasAsset: (name) => hostHasAsset.apply(undefined, [callId, String(name)], FETCH_OPTS),
     now: () => hostNow(),
     digest: (algorithm, data, encoding) => hostDigest(String(algorithm), String(data), String(encoding)),

@@ -62,15 +62,28 @@ async function checkUrl(raw: string, policy: FetchPolicy): Promise<URL> {
   return url;
 }
 
-async function readCapped(res: Response, cap: number): Promise<string> {
+async function readCapped(res: Response, cap: number, signal: AbortSignal): Promise<string> {
   const declared = Number(res.headers.get('content-length') ?? '0');
   if (declared > cap) throw new HostFetchError('refused', `response of ${declared} bytes is over the cap of ${cap}`);
   if (!res.body) return '';
   const reader = res.body.getReader();
+  // Not every body source stops on the fetch signal once headers are in (mocks, some dispatchers): a deadline
+  // must still end a slow body, so cancel the reader ourselves.
+  const onAbort = (): void => void reader.cancel().catch(() => undefined);
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await readChunks(reader, cap, signal);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+async function readChunks(reader: ReadableStreamDefaultReader<Uint8Array>, cap: number, signal: AbortSignal): Promise<string> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
+    if (signal.aborted) throw new HostFetchError('timeout', 'the response body did not arrive in time');
     if (done) break;
     total += value.byteLength;
     if (total > cap) {
@@ -92,6 +105,38 @@ function headersOf(res: Response): { headers: Record<string, string>; cookies: s
   return { headers, cookies };
 }
 
+/**
+ * Settles with `p`, or rejects as soon as `signal` aborts, whichever comes first. The deadline must not depend
+ * on the fetch implementation honouring its signal promptly (a proxy dispatcher or a test interceptor may
+ * not); a result that arrives after the abort is discarded, and a late Response's body is cancelled.
+ */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal, onAbort: () => HostFetchError): Promise<T> {
+  const discard = (v: unknown): void => {
+    if (v instanceof Response) void v.body?.cancel().catch(() => undefined);
+  };
+  if (signal.aborted) {
+    p.then(discard, () => undefined);
+    return Promise.reject(onAbort());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => {
+      p.then(discard, () => undefined);
+      reject(onAbort());
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', abort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(e);
+      },
+    );
+  });
+}
+
 export async function hostFetch(rawUrl: string, init: HostFetchInit | undefined, policy: FetchPolicy): Promise<HostFetchResponse> {
   const follow = (init?.redirect ?? 'follow') === 'follow';
   const doFetch = policy.fetchImpl ?? fetch;
@@ -106,7 +151,9 @@ export async function hostFetch(rawUrl: string, init: HostFetchInit | undefined,
       const url = await checkUrl(current, policy);
       let res: Response;
       try {
-        res = await doFetch(url, { method, headers: init?.headers, body, redirect: 'manual', signal });
+        res = await raceAbort(doFetch(url, { method, headers: init?.headers, body, redirect: 'manual', signal }), signal, () =>
+          new HostFetchError('timeout', `${url.host} did not answer in time`),
+        );
       } catch (err) {
         if (signal.aborted) throw new HostFetchError('timeout', `${url.host} did not answer in time`);
         const cause = (err as { cause?: { message?: string } }).cause?.message;
@@ -126,7 +173,7 @@ export async function hostFetch(rawUrl: string, init: HostFetchInit | undefined,
       }
       let text: string;
       try {
-        text = await readCapped(res, policy.maxResponseBytes);
+        text = await readCapped(res, policy.maxResponseBytes, signal);
       } catch (err) {
         if (err instanceof HostFetchError) throw err;
         if (signal.aborted) throw new HostFetchError('timeout', `${url.host} did not finish in time`);

@@ -2,7 +2,7 @@
 // Both go through Kysely with the same migrations; bigint columns come back as exact JS integers on both.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, SqliteDialect, PostgresDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, PostgresDialect, sql } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -21,6 +21,8 @@ export interface StoreOptions {
   dataDir: string;
   /** SQLite file name under dataDir, or ':memory:' (tests). */
   sqliteFile?: string;
+  /** PostgreSQL schema (search_path) for every connection; created when missing. */
+  schema?: string | null;
 }
 
 function openSqlite(opts: StoreOptions): Kysely<Database> {
@@ -39,17 +41,33 @@ function openSqlite(opts: StoreOptions): Kysely<Database> {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
-function openPostgres(url: string): Kysely<Database> {
-  // int8 (bigint, count(*)) arrives as a string; money must stay exact, so parse and refuse anything unsafe.
+/** Errors PostgreSQL raises when two connections create the same schema at once: both mean "it exists". */
+const SCHEMA_RACE = new Set(['42P06', '23505']);
+
+function openPostgres(url: string, schema: string | null): Kysely<Database> {
+  // int8 (bigint, count(*)) and numeric (sum(bigint)) arrive as strings; money must stay exact, so parse and
+  // refuse anything unsafe. A fractional numeric (an average) is not money and stays an ordinary number.
   pg.types.setTypeParser(20, (v: string) => asMicro(v));
-  const pool = new pg.Pool({ connectionString: url, max: 20 });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pg.types.setTypeParser(1700, (v: string) => (/^-?\d+$/.test(v) ? asMicro(v) : Number(v)));
+  const pool = new pg.Pool({ connectionString: url, max: 20, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+  // A pool error on an idle client (server restart) would otherwise crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const onCreateConnection = schema
+    ? async (conn: { executeQuery: (q: CompiledQuery) => Promise<unknown> }): Promise<void> => {
+        try {
+          await conn.executeQuery(CompiledQuery.raw(`create schema if not exists "${schema}"`));
+        } catch (err) {
+          if (!SCHEMA_RACE.has((err as { code?: string }).code ?? '')) throw err;
+        }
+      }
+    : undefined;
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool, onCreateConnection }) });
 }
 
 export function openStore(opts: StoreOptions): Store {
   const isPg = !!opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl);
   if (opts.databaseUrl && !isPg) throw new Error('DATABASE_URL must start with postgres:// (or be unset for SQLite)');
-  const db = isPg ? openPostgres(opts.databaseUrl!) : openSqlite(opts);
+  const db = isPg ? openPostgres(opts.databaseUrl!, opts.schema ?? null) : openSqlite(opts);
   return {
     db,
     dialect: isPg ? 'postgres' : 'sqlite',

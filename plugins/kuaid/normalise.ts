@@ -44,7 +44,9 @@ export const candidateOut = (c: Courier): CandidateOut => ({ com: c.code, compan
 /** Newest first whatever the provider did; only re-sorted when every time parsed (ISO +08:00 sorts as text). */
 export function newestFirst(traces: Trace[]): Trace[] {
   if (traces.some((t) => t.time === null)) return traces;
-  return [...traces].sort((a, b) => (a.time! < b.time! ? 1 : a.time! > b.time! ? -1 : 0));
+  // Array.prototype.sort is stable, so equal times keep the provider's (already newest-first) order.
+  const key = (tr: Trace): string => tr.time ?? '';
+  return [...traces].sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
 }
 
 export interface Answer {

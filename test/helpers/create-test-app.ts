@@ -16,6 +16,7 @@ import { reconcile } from '../../core/billing/reconcile.js';
 import { toMicro } from '../../core/billing/money.js';
 import type { SharedState } from '../../core/state/shared-state.js';
 import { startClient, type TestClient } from './http.js';
+import { openTestBackend } from '../scale/backend.js';
 
 export interface TestAppOptions {
   /** operations.yaml text; default test/fixtures/operations.test.yaml */
@@ -54,7 +55,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     if (opts.operationsYaml) writeFileSync(operationsFile, opts.operationsYaml);
     else copyFileSync(resolve('test/fixtures/operations.test.yaml'), operationsFile);
   }
-  const settings: Settings = { ...readSettings({}), dataDir: dir, operationsFile, sandboxPoolSize: 2, ...opts.settings };
+  // TOLLGATE_TEST_BACKEND=pg-redis: a fresh PostgreSQL schema and Redis prefix instead of SQLite + memory.
+  const backend = await openTestBackend();
+  const settings: Settings = { ...readSettings({}), dataDir: dir, operationsFile, sandboxPoolSize: 2, ...backend?.settings, ...opts.settings };
   const logger = createMemoryLogger('debug');
   const services = await composeServices(settings, {
     logger,
@@ -98,6 +101,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     async close() {
       await client.close();
       await closeServices(services);
+      await backend?.close();
     },
   };
 }

@@ -7,7 +7,8 @@ import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 nock.disableNetConnect();
 let h: TestApp;
 t.before(async () => {
-  h = await createTestApp();
+  // Limits far above the load here: this file is about money, the limits have their own tests.
+  h = await createTestApp({ settings: { rateLimitPerSecond: 10_000, rateLimitBurst: 10_000, maxInFlightPerKey: 1_000 } });
 });
 t.afterEach(async () => {
   nock.cleanAll();
@@ -27,7 +28,7 @@ t.test('a success charges exactly the price and writes one ledger row', async (t
   t.match(res.body.request_id, /^req_/);
   t.equal(res.headers['x-request-id'], res.body.request_id);
   t.match(res.headers['server-timing'], /total;dur=[\d.]+, plugin;dur=[\d.]+/);
-  t.equal(res.headers['x-ratelimit-limit'], '100');
+  t.equal(res.headers['x-ratelimit-limit'], '10000');
   t.same(await h.balance(u.userId), { balance: 990_000, held: 0 });
   const ledger = await h.ledger(u.userId);
   t.equal(ledger.length, 2);
@@ -56,15 +57,6 @@ for (const [name, call, status, code] of failures) {
   });
 }
 
-t.test('upstream 5xx is 502 and costs nothing', async (t) => {
-  const u = await h.user('1');
-  nock('https://api.fixture.test').get('/boom').reply(503, 'down');
-  const res = await h.client.get('/api/echo?fetch=' + encodeURIComponent('https://api.fixture.test/boom'), { 'X-API-Key': u.key });
-  // echo returns the upstream status as data; the upstream-failure mapping is exercised by the hostile plugins
-  t.equal(res.status, 200);
-  t.equal(res.body.data.fetched.status, 503);
-});
-
 t.test('no key and bad key', async (t) => {
   const none = await h.client.get('/api/echo?msg=x');
   t.equal(none.status, 401);
@@ -78,11 +70,13 @@ t.test('no key and bad key', async (t) => {
 t.test('200 concurrent calls against a balance covering 37: exactly 37 succeed', async (t) => {
   const u = await h.user('0.37');
   const results = await Promise.all(Array.from({ length: 200 }, (_, i) => h.client.get(`/api/echo?msg=c${i}`, { 'X-API-Key': u.key })));
-  const ok = results.filter((r) => r.status === 200).length;
+  const ok = results.filter((r) => r.status === 200);
   const poor = results.filter((r) => r.status === 402);
-  const limited = results.filter((r) => r.status === 429);
-  t.equal(ok + poor.length + limited.length, 200);
-  t.ok(poor.every((r) => r.body.error.code === 'INSUFFICIENT_BALANCE'));
-  t.same(await h.balance(u.userId), { balance: 370_000 - ok * 10_000, held: 0 });
-  t.equal((await h.ledger(u.userId)).length, 1 + ok);
+  t.equal(ok.length, 37);
+  t.equal(poor.length, 163);
+  t.ok(poor.every((r) => r.body.error.code === 'INSUFFICIENT_BALANCE' && r.body.deducted === 0));
+  t.same(await h.balance(u.userId), { balance: 0, held: 0 });
+  const charges = (await h.ledger(u.userId)).filter((r) => r.kind === 'charge');
+  t.equal(charges.length, 37);
+  t.ok(charges.every((r) => r.amount === -10_000 && r.balance_after >= 0));
 });

@@ -14,3 +14,15 @@ let seq = 0;
 export function req(plugin: string, input: Record<string, unknown> = {}, extra: Partial<RunRequest> = {}): RunRequest {
   return { plugin, operation: `${plugin}-op`, input, options: {}, timeoutMs: 10_000, requestId: `req_test_${++seq}`, ...extra };
 }
+
+/**
+ * A nock reply that arrives after `ms`: headers and body both wait, like a slow server, and an aborted fetch
+ * rejects at once (nock's own .delay() sends the headers at once and only holds the body back).
+ * The timer is unref'd so a reply nobody waits for does not hold the test process open.
+ */
+export function replyAfter(ms: number, body: string, status = 200): () => Promise<[number, string]> {
+  return async () => {
+    await new Promise((r) => setTimeout(r, ms).unref());
+    return [status, body];
+  };
+}

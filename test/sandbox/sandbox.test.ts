@@ -1,10 +1,10 @@
 // The sandbox facade against hostile plugins: every failure maps to its exact outcome within about the
 // deadline, and the plugin keeps serving afterwards.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import nock from 'nock';
 import { createMemoryLogger } from '../../core/http/logger.js';
 import { createSandbox, type Sandbox } from '../../core/sandbox/sandbox.js';
-import { FIXTURES, fakeResolver, req } from './helpers.js';
+import { FIXTURES, fakeResolver, replyAfter, req } from './helpers.js';
 
 nock.disableNetConnect();
 t.teardown(() => {
@@ -35,13 +35,9 @@ async function timed<T>(p: Promise<T>): Promise<[T, number]> {
   return [v, Date.now() - start];
 }
 
-async function normalStillWorks(t: Tap.Test, plugin: string): Promise<void> {
+async function normalStillWorks(t: Test, plugin: string): Promise<void> {
   const { outcome } = await sb.run(req(plugin, { mode: 'normal' }));
   t.same(outcome, { ok: true, data: { normal: true } }, `${plugin}: the next normal call succeeds`);
-}
-type Tap = typeof t;
-declare namespace Tap {
-  type Test = Parameters<Parameters<typeof t.test>[1]>[0];
 }
 
 t.test('discovers plugin folders, skipping folders without plugin.json', async (t) => {
@@ -156,7 +152,7 @@ t.test('redirect-to-loopback: the redirect hop is checked and refused', async (t
 });
 
 t.test('slow-upstream: UPSTREAM_TIMEOUT at the deadline; the isolate is kept', async (t) => {
-  nock('https://slow.fixture.test').get('/slow').delay(5000).reply(200, 'late');
+  nock('https://slow.fixture.test').get('/slow').reply(replyAfter(5000, 'late'));
   const [{ outcome }, ms] = await timed(sb.run(req('slow-upstream')));
   t.same(outcome, { ok: false, code: 'UPSTREAM_TIMEOUT', message: 'slow-upstream: upstream did not answer within 300 ms' });
   t.ok(ms >= 250 && ms < 3000, `finished in ${ms} ms (deadline 300)`);
@@ -171,7 +167,7 @@ t.test('slow-upstream: UPSTREAM_TIMEOUT at the deadline; the isolate is kept', a
 });
 
 t.test('effective deadline is the smaller of the request and the manifest', async (t) => {
-  nock('https://slow.fixture.test').get('/slow').delay(5000).reply(200, 'late');
+  nock('https://slow.fixture.test').get('/slow').reply(replyAfter(5000, 'late'));
   const [{ outcome }, ms] = await timed(sb.run(req('slow-upstream', {}, { timeoutMs: 120 })));
   t.same(outcome, { ok: false, code: 'UPSTREAM_TIMEOUT', message: 'slow-upstream: upstream did not answer within 120 ms' });
   t.ok(ms < 2000);
@@ -196,7 +192,7 @@ t.test('bad-outcome: malformed outcomes are INTERNAL', async (t) => {
 });
 
 t.test('concurrency: 20 echo calls at once on a pool of 2', async (t) => {
-  nock('https://api.fixture.test').get(/\/c\/\d+/).times(20).delay(30).reply(200, (uri) => uri);
+  for (let i = 0; i < 20; i++) nock('https://api.fixture.test').get(`/c/${i}`).reply(replyAfter(30, `/c/${i}`));
   const results = await Promise.all(
     Array.from({ length: 20 }, (_, i) => sb.run(req('echo', { i, fetch: `https://api.fixture.test/c/${i}` }))),
   );

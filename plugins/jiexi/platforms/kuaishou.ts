@@ -5,7 +5,7 @@
 // 2. /fw/long-video/ is rewritten to /fw/photo/: the long-video page has a different shape.
 // 3. GET the H5 page, sending the 302's cookies back (without them some nodes answer 404).
 // 4. window.INIT_STATE holds the data under obfuscated top-level keys: take the object with `result` + `photo`.
-import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
+import type { Host, PluginFailure, PluginOutcome } from '../../../core/sandbox/contract.js';
 import { hostMatches, parseUrl, resolveLocation, type UrlParts } from '../../_lib/url-lite.js';
 import { HTML_ACCEPT, IPHONE_SAFARI_UA } from '../../_lib/user-agents.js';
 import { parseStateScript } from '../../_lib/state-script.js';
@@ -37,6 +37,7 @@ async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget
       const url = `https://${parts.host}${path}${parts.query ? `?${parts.query}` : ''}`;
       return { ok: true, value: { url, cookie: cookieHeader(cookies) } };
     }
+    // v.kuaishou.com/<code>, www.kuaishou.com/f/<code> or the desktop /short-video/<id> (redirects phones on).
     const isShort = parts.host === 'v.kuaishou.com' || /^\/f\/[A-Za-z0-9_-]+/.test(parts.path) || SHORT_VIDEO.test(parts.path);
     if (!hostMatches(parts.host, LINK_HOSTS) || !isShort) return fail('UNSUPPORTED', 'Not a Kuaishou video link.');
     const url = `https://${parts.host}${parts.path}${parts.query ? `?${parts.query}` : ''}`;
@@ -71,7 +72,7 @@ export function findPhotoState(state: unknown): JsonRecord | null {
 }
 
 /** Maps a non-1 `result` code. Codes from research/video.md §2 (2001/50/2 anti-bot, 223 not found). */
-function resultFailure(result: unknown, message: string | null): PluginOutcome<never> {
+function resultFailure(result: unknown, message: string | null): PluginFailure {
   const detail = message ? ` (${message})` : '';
   if (result === 223) return fail('NOT_FOUND', `Kuaishou: the video does not exist or was deleted (result 223)${detail}.`);
   if (result === 2001) return fail('UPSTREAM_FAILED', `Kuaishou share page: captcha required, IP rate-limited (result 2001)${detail}.`);
@@ -83,7 +84,8 @@ function resultFailure(result: unknown, message: string | null): PluginOutcome<n
 export function photoToData(photo: JsonRecord, fallbackId: string): JiexiData {
   const atlas = rec(at(photo, 'ext_params', 'atlas'));
   const cdn = str(at(atlas, 'cdn', 0));
-  const images = cdn ? arr(at(atlas, 'list')).map(str).filter((p): p is string => p !== null).map((p) => `https://${cdn}${p.startsWith('/') ? '' : '/'}${p}`) : [];
+  const paths = cdn ? arr(at(atlas, 'list')).map(str).filter((p): p is string => p !== null) : [];
+  const images = paths.map((p) => `https://${cdn}${p.startsWith('/') ? '' : '/'}${p}`);
   const durationMs = num(photo.duration);
   const music = str(at(photo, 'soundTrack', 'name'));
   return {

@@ -150,3 +150,10 @@ t.test('findPhotoState scans obfuscated keys, prefers the result+photo object', 
   t.same(findPhotoState({ a: { result: 2001 } }), { result: 2001 });
   t.equal(findPhotoState({ a: { b: 1 } }), null);
 });
+
+t.test('H5 long link is fetched directly (no short-link step, no cookie)', async (t) => {
+  nock('https://v.m.chenzhongtech.com', { badheaders: ['cookie'] }).get(PAGE_PATH).query({ photoId: '3xburnkmj3auazc' }).reply(200, fixture('kuaishou-video.html'));
+  const { outcome, fetched } = await runJiexi(`看看 https://v.m.chenzhongtech.com${PAGE_PATH}?photoId=3xburnkmj3auazc。`);
+  t.equal(dataOf(outcome).id, '3xburnkmj3auazc');
+  t.equal(fetched.length, 1);
+});

@@ -97,7 +97,7 @@ t.test('mergeOpinion puts the second opinion first where it agrees', async (t) =
 });
 
 t.test('detect mode: no upstream, answers the courier and candidates', async (t) => {
-  const sf = detectData(await runKuaid({ no: 'sf1385628716739' }, { mode: 'detect' }, 'kuaid_detect'));
+  const sf = detectData(await runKuaid({ no: 'sf1385628716739' }, { mode: 'detect' }, { operation: 'kuaid_detect' }));
   t.same(sf, {
     no: 'SF1385628716739', com: 'shunfeng', company: '顺丰速运', company_en: 'SF Express',
     needs_phone: true, ambiguous: false, candidates: [{ com: 'shunfeng', company: '顺丰速运' }],

@@ -1,6 +1,8 @@
 // Provider choice and failover, guesses for ambiguous numbers, timeouts, and the unconfigured operation.
 import t from 'tap';
 import nock from 'nock';
+import { createDirectHost } from '../../helpers/direct-host.js';
+import { plugin } from '../../../plugins/kuaid/handler.js';
 import { BOTH_OPTIONS, K100, K100_OPTIONS, KDN, capture, fixture, formFields, runKuaid, trackData, type Seen } from './support.js';
 
 nock.disableNetConnect();
@@ -52,22 +54,31 @@ t.test('every provider down: UPSTREAM_FAILED names each', async (t) => {
   t.match(out, { ok: false, code: 'UPSTREAM_FAILED', message: /kuaidi100: kuaidi100 returnCode 501.*; kdniao: kdniao answered HTTP 502/ });
 });
 
-t.test('slow providers: per-request timeout, failover, UPSTREAM_TIMEOUT when all are slow', async (t) => {
-  const fast = { ...BOTH_OPTIONS, request_timeout_ms: 150 };
-  k100().delay(2000).reply(200, fixture('k100-zto-transit.json'));
+t.test('slow providers: failover, UPSTREAM_TIMEOUT when all are slow', async (t) => {
+  const K100_HOST = 'poll.kuaidi100.com';
+  const KDN_HOST = 'api.kdniao.com';
   kdn().reply(200, fixture('kdn-yto-oldest-first.json'));
-  const data = trackData(await runKuaid({ no: 'YT8962646785389' }, fast));
+  const data = trackData(await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS, { slowHosts: [K100_HOST] }));
   t.equal(data.provider, 'kdniao', 'kuaidi100 timed out, kdniao answered');
 
-  k100().delay(2000).reply(200, fixture('k100-zto-transit.json'));
-  kdn().delay(2000).reply(200, fixture('kdn-yto-oldest-first.json'));
-  const out = await runKuaid({ no: 'YT8962646785389' }, fast);
-  t.match(out, { ok: false, code: 'UPSTREAM_TIMEOUT', message: /kuaidi100 timed out; kdniao: kdniao timed out/ });
+  const out = await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS, { slowHosts: [K100_HOST, KDN_HOST] });
+  t.match(out, { ok: false, code: 'UPSTREAM_TIMEOUT', message: /kuaidi100: kuaidi100 timed out; kdniao: kdniao timed out/ });
 
-  k100().delay(2000).reply(200, fixture('k100-zto-transit.json'));
   kdn().reply(500, 'oops');
-  const mixed = await runKuaid({ no: 'YT8962646785389' }, fast);
+  const mixed = await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS, { slowHosts: [K100_HOST] });
   t.match(mixed, { ok: false, code: 'UPSTREAM_FAILED', message: /timed out.*HTTP 500/ }, 'one slow, one broken: failed');
+});
+
+t.test('each request carries the per-request timeout', async (t) => {
+  const seen: Array<number | undefined> = [];
+  const h = createDirectHost({ plugin: 'kuaid', options: { ...BOTH_OPTIONS, request_timeout_ms: 1234 } });
+  const real = h.fetch;
+  h.fetch = (url, init) => (seen.push(init?.timeout_ms), real(url, init));
+  k100().reply(200, '{"result":false,"returnCode":"502"}');
+  kdn().reply(200, fixture('kdn-state-number.json'));
+  await plugin.run({ no: '773277027280336' }, h);
+  h.dispose();
+  t.same(seen, [1234, 1234]);
 });
 
 t.test('ambiguous numbers: up to two guesses per provider', async (t) => {
@@ -93,6 +104,7 @@ t.test('ambiguous numbers: up to two guesses per provider', async (t) => {
   t.ok(pending.candidates && pending.candidates.length > 2, 'candidates listed for the caller to pick');
 
   // A certain number gets one query only.
+  nock.cleanAll();
   seen.length = 0;
   reply(fixture('k100-error-500.json'));
   const extra = k100().reply(200, fixture('k100-zto-transit.json'));

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { createDirectHost, type DirectHost } from '../../helpers/direct-host.js';
+import { HostFetchError } from '../../../core/sandbox/host-fetch.js';
 import { plugin } from '../../../plugins/kuaid/handler.js';
 import type { PluginOutcome } from '../../../core/sandbox/contract.js';
 import type { KuaidInput } from '../../../plugins/kuaid/input.js';
@@ -46,8 +47,23 @@ export const NOW = Date.UTC(2024, 5, 10, 4, 0, 0);
 
 export type Run = PluginOutcome<KuaidTrackData | KuaidDetectData> & { host: DirectHost };
 
-export async function runKuaid(input: KuaidInput, options: Record<string, unknown>, operation = 'kuaid'): Promise<Run> {
-  const host = createDirectHost({ plugin: 'kuaid', operation, options, now: NOW });
+export interface RunOptions {
+  operation?: string;
+  /**
+   * Hosts that time out. nock's delay() does not honour the fetch abort signal, so a slow upstream is played
+   * by raising the host's own timeout error (HostFetchError 'timeout', "fetch timed out: ...") instead.
+   */
+  slowHosts?: string[];
+}
+
+export async function runKuaid(input: KuaidInput, options: Record<string, unknown>, run: RunOptions = {}): Promise<Run> {
+  const host = createDirectHost({ plugin: 'kuaid', operation: run.operation ?? 'kuaid', options, now: NOW });
+  const realFetch = host.fetch;
+  host.fetch = async (url, init) => {
+    const name = new URL(url).hostname;
+    if (run.slowHosts?.includes(name)) throw new HostFetchError('timeout', `${name} did not answer in time`);
+    return realFetch(url, init);
+  };
   try {
     const out = await plugin.run(input, host);
     return Object.assign(out, { host });

@@ -1,0 +1,60 @@
+// Bearer-token guards for console routes. The token is checked against the database on every request
+// (no cache), so logout, expiry and a disabled account take effect on the very next request.
+import type { Context, Middleware, Next } from 'koa';
+import type { Services } from '../../services.js';
+import type { User } from '../../accounts/users.js';
+import { checkUserToken } from '../../accounts/user-tokens.js';
+import { ApiError } from '../../http/errors.js';
+
+interface ConsoleState {
+  consoleUser?: User;
+  consoleTokenHash?: string;
+}
+
+const REASONS = {
+  malformed: 'The user token is not valid: tokens look like ut_ followed by 43 characters.',
+  unknown: 'The user token is not valid. Log in again.',
+  expired: 'The user token has expired. Log in again.',
+  revoked: 'The user token was revoked (logged out). Log in again.',
+} as const;
+
+export function bearerOf(ctx: Context): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
+  return m?.[1];
+}
+
+export function requireUser(s: Services): Middleware {
+  return async (ctx: Context, next: Next) => {
+    const token = bearerOf(ctx);
+    if (!token) throw new ApiError('UNAUTHORIZED');
+    const check = await checkUserToken(s.store.db, token);
+    if (!check.ok) throw new ApiError('UNAUTHORIZED', REASONS[check.reason]);
+    if (check.user.status !== 'active') throw new ApiError('ACCOUNT_DISABLED');
+    const state = ctx.state as ConsoleState;
+    state.consoleUser = check.user;
+    state.consoleTokenHash = check.tokenHash;
+    await next();
+  };
+}
+
+/** requireUser, then the admin role: anonymous is 401, a logged-in non-admin is 403. */
+export function requireAdmin(s: Services): Middleware {
+  const user = requireUser(s);
+  return (ctx: Context, next: Next) =>
+    user(ctx, async () => {
+      if (userOf(ctx).role !== 'admin') throw new ApiError('FORBIDDEN');
+      await next();
+    });
+}
+
+export function userOf(ctx: Context): User {
+  const user = (ctx.state as ConsoleState).consoleUser;
+  if (!user) throw new Error('console route without requireUser');
+  return user;
+}
+
+export function tokenHashOf(ctx: Context): string {
+  const hash = (ctx.state as ConsoleState).consoleTokenHash;
+  if (!hash) throw new Error('console route without requireUser');
+  return hash;
+}

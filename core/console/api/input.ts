@@ -1,0 +1,90 @@
+// Strict, hand-written checks for console request bodies and query strings: every refusal is 400 INVALID_INPUT
+// naming the field, unknown body fields are refused (a typo in a limit must not silently do nothing).
+import type { Context } from 'koa';
+import { ApiError } from '../../http/errors.js';
+import { toMicro } from '../../billing/money.js';
+
+export type Body = Record<string, unknown>;
+
+export function invalid(message: string): ApiError {
+  return new ApiError('INVALID_INPUT', message);
+}
+
+/** The JSON body as an object holding only `allowed` fields. */
+export function bodyOf(ctx: Context, allowed: readonly string[]): Body {
+  const raw = (ctx.request as { body?: unknown }).body;
+  const body = raw === undefined || raw === null ? {} : raw;
+  if (typeof body !== 'object' || Array.isArray(body)) throw invalid('The request body must be a JSON object.');
+  for (const name of Object.keys(body)) {
+    if (!allowed.includes(name)) throw invalid(`Unknown field '${name}'; allowed: ${allowed.join(', ')}.`);
+  }
+  return body as Body;
+}
+
+export function reqString(b: Body, name: string, max = 200): string {
+  const v = b[name];
+  if (typeof v !== 'string' || v.trim() === '') throw invalid(`'${name}' is required and must be a non-empty string.`);
+  if (v.length > max) throw invalid(`'${name}' must be at most ${max} characters.`);
+  return v;
+}
+
+export function reqEnum<T extends string>(b: Body, name: string, values: readonly T[]): T {
+  const v = b[name];
+  if (typeof v !== 'string' || !values.includes(v as T)) throw invalid(`'${name}' must be one of ${values.join(', ')}.`);
+  return v as T;
+}
+
+export function reqInt(b: Body, name: string, min: number, max: number): number {
+  const v = b[name];
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw invalid(`'${name}' must be an integer from ${min} to ${max}.`);
+  return v;
+}
+
+/** A TOKEN amount (JSON number or decimal string, at most 6 decimals) as micro-TOKEN. */
+export function reqTokens(b: Body, name: string): number {
+  const v = b[name];
+  if (typeof v !== 'number' && typeof v !== 'string') throw invalid(`'${name}' must be a TOKEN amount, e.g. 12.5.`);
+  try {
+    return toMicro(v);
+  } catch {
+    throw invalid(`'${name}' must be a TOKEN amount with at most 6 decimals, e.g. 12.5.`);
+  }
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** ISO 8601 date or date-time -> epoch ms. A bare date means its start in UTC. */
+export function parseIsoDate(v: unknown, name: string): number {
+  if (typeof v !== 'string' || !ISO_DATE.test(v)) throw invalid(`'${name}' must be an ISO 8601 date, e.g. 2030-01-31 or 2030-01-31T12:00:00Z.`);
+  const ms = Date.parse(v);
+  if (Number.isNaN(ms)) throw invalid(`'${name}' is not a real date: ${v}.`);
+  return ms;
+}
+
+/** Positive integer id from a path segment. */
+export function idParam(value: string | undefined, what: string): number {
+  if (!value || !/^[1-9]\d{0,15}$/.test(value)) throw new ApiError('RESOURCE_NOT_FOUND', `There is no ${what} "${String(value).slice(0, 40)}".`);
+  return Number(value);
+}
+
+/** One query-string value (the first if repeated), or undefined when absent or empty. */
+export function queryOf(ctx: Context, name: string): string | undefined {
+  const v = ctx.query[name];
+  const s = Array.isArray(v) ? v[0] : v;
+  return s === undefined || s === '' ? undefined : s;
+}
+
+export function queryInt(ctx: Context, name: string, min: number, max: number, fallback: number): number {
+  const v = queryOf(ctx, name);
+  if (v === undefined) return fallback;
+  if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) throw invalid(`'${name}' must be an integer from ${min} to ${max}.`);
+  return Number(v);
+}
+
+/** A time bound in the query: ISO date/date-time or epoch milliseconds. */
+export function queryTime(ctx: Context, name: string): number | undefined {
+  const v = queryOf(ctx, name);
+  if (v === undefined) return undefined;
+  if (/^\d{10,15}$/.test(v)) return Number(v);
+  return parseIsoDate(v, name);
+}

@@ -1,0 +1,70 @@
+// Rows -> JSON at the console edge: micro-TOKEN become TOKEN numbers, epoch ms become ISO strings. Secrets and
+// hashes never leave through here.
+import type { Selectable } from 'kysely';
+import type { User } from '../../accounts/users.js';
+import type { ApiKeyRow } from '../../accounts/api-keys.js';
+import type { OrdersTable } from '../../store/schema.js';
+import { toToken, asMicro } from '../../billing/money.js';
+
+export function iso(ms: number | string | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
+}
+
+export function presentUser(u: User): Record<string, unknown> {
+  return { id: Number(u.id), email: u.email, role: u.role, status: u.status, created_at: iso(u.created_at) };
+}
+
+export function presentUserWithBalance(u: User): Record<string, unknown> {
+  return { ...presentUser(u), balance: toToken(asMicro(u.balance)), available: toToken(asMicro(u.balance) - asMicro(u.held)) };
+}
+
+function list(json: string | null): string[] | null {
+  return json ? (JSON.parse(json) as string[]) : null;
+}
+
+export function presentKey(k: ApiKeyRow): Record<string, unknown> {
+  const expired = k.expires_at !== null && Number(k.expires_at) <= Date.now();
+  return {
+    id: Number(k.id),
+    name: k.name,
+    prefix: k.prefix,
+    status: k.status === 'active' && expired ? 'expired' : k.status,
+    created_at: iso(k.created_at),
+    last_used_at: iso(k.last_used_at),
+    limits: {
+      allowed_codes: list(k.allowed_codes),
+      ip_allow: list(k.ip_allow),
+      expires_at: iso(k.expires_at),
+      rate_limit_per_sec: k.rate_limit_per_sec,
+      rate_limit_burst: k.rate_limit_burst,
+      max_concurrency: k.max_concurrency,
+      daily_spend_cap: k.daily_spend_cap === null ? null : toToken(asMicro(k.daily_spend_cap)),
+    },
+  };
+}
+
+export function presentOrder(o: Selectable<OrdersTable>): Record<string, unknown> {
+  return {
+    id: Number(o.id),
+    user_id: Number(o.user_id),
+    kind: o.kind,
+    item_id: o.item_id,
+    item_name: o.item_name,
+    amount: toToken(asMicro(o.amount)),
+    provider: o.provider,
+    status: o.status,
+    created_at: iso(o.created_at),
+    paid_at: iso(o.paid_at),
+  };
+}
+
+/** RFC 4180 CSV; a leading =,+,-,@ is quoted with a ' so spreadsheets do not run it as a formula. */
+export function csv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null>>): string {
+  const cell = (v: string | number | null): string => {
+    if (v === null) return '';
+    let s = String(v);
+    if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+}

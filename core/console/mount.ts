@@ -1,0 +1,17 @@
+// Console API routes (/console/api/*) and the web console (/console/) on the app's router.
+// Each area registers its own routes; this file only lists them.
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import type { Services } from '../services.js';
+
+export type RouteModule = (router: Router, s: Services) => void;
+
+/** Console API modules, in no particular order (each owns distinct paths). */
+const API_MODULES: RouteModule[] = [];
+
+export function mountConsole(router: Router, s: Services): void {
+  for (const mount of API_MODULES) mount(router, s);
+}
+
+/** Static web console; registered on the app (not the router) so it can serve files below /console/. */
+export function mountWeb(_app: Koa, _s: Services): void {}

@@ -1,0 +1,74 @@
+// The Lua scripts of the Redis state. Each runs atomically inside Redis, and each reads the clock with TIME,
+// so every gateway process measures buckets and slot expiry against one clock, whatever its own drift.
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+const NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
+/**
+ * Token bucket, the rule of token-bucket.ts: refill `rate`/s up to `burst`, take one token when at least one is
+ * there. Returns the token count before this take as a string (Lua numbers become integers in a reply).
+ * KEYS[1] bucket; ARGV rate, burst.
+ */
+export const TAKE_TOKEN = `${NOW}
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local before = burst
+if b[1] and b[2] then
+  local elapsed = math.max(0, now - tonumber(b[2])) / 1000
+  before = math.min(burst, tonumber(b[1]) + elapsed * rate)
+end
+local after = before
+if before >= 1 then after = before - 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(after), 'ts', now)
+-- A full bucket equals a missing one, so the key may go once it would be full again.
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - after) / rate * 1000) + 1000)
+return tostring(before)
+`;
+
+/**
+ * Take one of ARGV[1] slots in the sorted set KEYS[1] (member = token, score = expiry in ms): expired
+ * members are dropped first, so slots of a dead process free themselves. ARGV limit, leaseMs, token. 1 or 0.
+ */
+export const ACQUIRE_SLOT = `${NOW}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+local lease = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], now + lease, ARGV[3])
+if redis.call('PTTL', KEYS[1]) < lease + 1000 then redis.call('PEXPIRE', KEYS[1], lease + 1000) end
+return 1
+`;
+
+/** Extend the lease of slots this process still holds (XX: a slot already expired stays gone). KEYS[i] / ARGV[i+1]. */
+export const RENEW_SLOTS = `${NOW}
+local lease = tonumber(ARGV[1])
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, 'XX', now + lease, ARGV[i + 1])
+  if redis.call('PTTL', key) < lease + 1000 then redis.call('PEXPIRE', key, lease + 1000) end
+end
+return #KEYS
+`;
+
+/** INCRBY with a TTL set when the counter is new (also when a decrement creates it). KEYS[1]; ARGV by, ttlSeconds. */
+export const INCR = `local v = redis.call('INCRBY', KEYS[1], ARGV[1])
+if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+return v
+`;
+
+export type ScriptRunner = (keys: string[], args: Array<string | number>) => Promise<unknown>;
+
+/** EVALSHA, loading the script once on NOSCRIPT (after a Redis restart or on first use). */
+export function scriptRunner(redis: Redis, lua: string): ScriptRunner {
+  const sha = createHash('sha1').update(lua).digest('hex');
+  return async (keys, args) => {
+    try {
+      return await redis.evalsha(sha, keys.length, ...keys, ...args);
+    } catch (err) {
+      if (!(err as Error).message.startsWith('NOSCRIPT')) throw err;
+      return redis.eval(lua, keys.length, ...keys, ...args);
+    }
+  };
+}

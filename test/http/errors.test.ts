@@ -1,0 +1,20 @@
+// The error catalogue: every code has one status, and README lists every code with its status.
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { ERROR_CATALOGUE, ERROR_CODES } from '../../core/http/errors.js';
+
+t.test('README lists every error code with its status', async (t) => {
+  const readme = readFileSync('README.md', 'utf8');
+  for (const code of ERROR_CODES) {
+    const row = new RegExp(`\\|\\s*${ERROR_CATALOGUE[code].status}\\s*\\|\\s*\`${code}\`\\s*\\|`);
+    t.match(readme, row, `${code} (${ERROR_CATALOGUE[code].status}) is in README's error table`);
+  }
+});
+
+t.test('every code has a public message and a 4xx/5xx status', async (t) => {
+  for (const code of ERROR_CODES) {
+    const { status, message } = ERROR_CATALOGUE[code];
+    t.ok(status >= 400 && status < 600, `${code} status`);
+    t.ok(message.length > 10, `${code} message`);
+  }
+});

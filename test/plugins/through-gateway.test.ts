@@ -1,0 +1,114 @@
+// The shipped plugins through the whole gateway: real operations.yaml, real isolates, nock for upstreams.
+// Proves each bundle runs in the sandbox, errors map to the catalogue, and only successes are charged.
+import t from 'tap';
+import nock from 'nock';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+
+nock.disableNetConnect();
+const fixture = (name: string): string => readFileSync(resolve('test/plugins/jiexi/fixtures', name), 'utf8');
+let h: TestApp;
+t.before(async () => {
+  delete process.env.KUAIDI100_KEY;
+  delete process.env.KUAIDI100_CUSTOMER;
+  delete process.env.KDNIAO_BUSINESS_ID;
+  delete process.env.KDNIAO_API_KEY;
+  h = await createTestApp({ operationsYaml: readFileSync('operations.yaml', 'utf8'), pluginDirs: [resolve('plugins')] });
+});
+t.afterEach(async () => {
+  nock.cleanAll();
+  await h.assertReconciled();
+});
+t.teardown(() => h.close());
+
+t.test('phone: 13800138000 is Beijing, China Mobile, charged 0.005', async (t) => {
+  const u = await h.user('1');
+  const res = await h.client.get('/api/phone?phone=13800138000', { 'X-API-Key': u.key });
+  t.equal(res.status, 200);
+  t.match(res.body.data, { phone: '13800138000', province: '北京', city: '北京', carrier: '中国移动', segment: '138', is_virtual: false });
+  t.equal(res.body.deducted, 0.005);
+  t.equal(res.body.remaining, 0.995);
+});
+
+for (const [input, reason] of [
+  ['1380013800', /too short/],
+  ['23800138000', /1/],
+  ['1380013800a', /letter|digit/],
+] as const) {
+  t.test(`phone: malformed ${input} is 400 INVALID_INPUT, charged 0`, async (t) => {
+    const u = await h.user('1');
+    const res = await h.client.get(`/api/phone?phone=${input}`, { 'X-API-Key': u.key });
+    t.equal(res.status, 400);
+    t.equal(res.body.error.code, 'INVALID_INPUT');
+    t.match(res.body.error.message, reason);
+    t.equal(res.body.deducted, 0);
+    t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+  });
+}
+
+t.test('jiexi: a Bilibili share text through the sandbox', async (t) => {
+  const u = await h.user('1');
+  nock('https://b23.tv').get('/aB3dE5f').reply(302, '', { Location: 'https://www.bilibili.com/video/BV1oM4y1G7LW?p=1' });
+  nock('https://api.bilibili.com').get('/x/web-interface/view').query({ bvid: 'BV1oM4y1G7LW' }).reply(200, fixture('bili-view.json'));
+  nock('https://api.bilibili.com').get('/x/player/playurl').query(true).reply(200, fixture('bili-playurl.json'));
+  const text = '【【日常】在山里住了一周-哔哩哔哩】 https://b23.tv/aB3dE5f';
+  const res = await h.client.get(`/api/jiexi?url=${encodeURIComponent(text)}`, { 'X-API-Key': u.key });
+  t.equal(res.status, 200);
+  t.match(res.body.data, { platform: 'bilibili', id: 'BV1oM4y1G7LW', type: 'video', title: '【日常】在山里住了一周', duration: 300 });
+  t.match(res.body.data.url, /^https:\/\/upos-sz-mirrorcos\.bilivideo\.com\//);
+  t.equal(res.body.deducted, 0.01);
+});
+
+t.test('jiexi: an unsupported site is 422 UNSUPPORTED and never fetched; charged 0', async (t) => {
+  const u = await h.user('1');
+  const trap = nock('https://example.com').get(/.*/).reply(200, 'should not be fetched');
+  const res = await h.client.get(`/api/jiexi?url=${encodeURIComponent('https://example.com/video/1')}`, { 'X-API-Key': u.key });
+  t.equal(res.status, 422);
+  t.equal(res.body.error.code, 'UNSUPPORTED');
+  t.match(res.body.error.message, /抖音/);
+  t.notOk(trap.isDone(), 'no request went out');
+  t.equal(res.body.deducted, 0);
+});
+
+t.test('jiexi: a Bilibili upstream error is 502 / 404 and costs nothing', async (t) => {
+  const u = await h.user('1');
+  nock('https://api.bilibili.com').get('/x/web-interface/view').query(true).reply(200, '{"code":-404,"message":"啥都木有","data":null}');
+  const res = await h.client.get(`/api/jiexi?url=${encodeURIComponent('https://www.bilibili.com/video/BV1oM4y1G7LW')}`, { 'X-API-Key': u.key });
+  t.equal(res.status, 404);
+  t.equal(res.body.error.code, 'NOT_FOUND');
+  nock('https://api.bilibili.com').get('/x/web-interface/view').query(true).reply(500, 'oops');
+  const res2 = await h.client.get(`/api/jiexi?url=${encodeURIComponent('https://www.bilibili.com/video/BV1oM4y1G7LW?x=1')}`, { 'X-API-Key': u.key });
+  t.equal(res2.status, 502);
+  t.equal(res2.body.error.code, 'UPSTREAM_FAILED');
+  t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+});
+
+t.test('kuaid without provider credentials: 503 UNAVAILABLE naming the variables, charged 0', async (t) => {
+  const u = await h.user('1');
+  const res = await h.client.get('/api/kuaid?no=YT8962646785389', { 'X-API-Key': u.key });
+  t.equal(res.status, 503);
+  t.equal(res.body.error.code, 'UNAVAILABLE');
+  t.match(res.body.error.message, /KUAIDI100_CUSTOMER/);
+  t.match(res.body.error.message, /KDNIAO_API_KEY/);
+  t.equal(res.body.deducted, 0);
+});
+
+t.test('kuaid_detect: detection only, at its own price', async (t) => {
+  const u = await h.user('1');
+  const res = await h.client.get('/api/kuaid_detect?no=YT8962646785389', { 'X-API-Key': u.key });
+  t.equal(res.status, 200);
+  t.match(res.body.data, { no: 'YT8962646785389', com: 'yuantong' });
+  t.equal(res.body.deducted, 0.001);
+});
+
+t.test('douyin routes: /api/video/:id needs a numeric id; both routes need a key', async (t) => {
+  const u = await h.user('1');
+  const bad = await h.client.get('/api/video/abc', { 'X-API-Key': u.key });
+  t.equal(bad.status, 400);
+  t.equal(bad.body.error.code, 'INVALID_INPUT');
+  t.equal(bad.body.deducted, 0);
+  const noKey = await h.client.get('/api/parse?url=https://v.douyin.com/abc/');
+  t.equal(noKey.status, 401);
+  t.equal(noKey.body.error.code, 'MISSING_API_KEY');
+});

@@ -1,0 +1,79 @@
+// The test backend switch. TOLLGATE_TEST_BACKEND=pg-redis makes createTestApp run on a fresh PostgreSQL schema
+// and a Redis key prefix of its own (both removed on close); unset, tests run on in-memory SQLite + memory state.
+// Also the reachability probe the scale suites use to decide whether to run or skip.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import type { Settings } from '../../core/config/env.js';
+
+export const PG_URL = process.env.TOLLGATE_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_URL = process.env.TOLLGATE_TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+export interface TestBackend {
+  settings: Partial<Settings>;
+  close(): Promise<void>;
+}
+
+const hostOf = (url: string): string => new URL(url).host;
+
+/** Null when both are reachable, else why not (the message a skipped suite prints). */
+export async function unreachable(): Promise<string | null> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } catch (err) {
+    return `PostgreSQL not reachable at ${hostOf(PG_URL)} (${(err as Error).message})`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    return `Redis not reachable at ${hostOf(REDIS_URL)} (${(err as Error).message})`;
+  } finally {
+    redis.disconnect();
+  }
+  return null;
+}
+
+/** A fresh schema and key prefix; close() drops the schema and deletes the keys. */
+export async function freshPgRedis(): Promise<TestBackend & { schema: string; prefix: string }> {
+  const id = randomBytes(6).toString('hex');
+  const schema = `t_${id}`;
+  const prefix = `tgtest:${id}:`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create schema "${schema}"`);
+  await admin.end();
+  return {
+    schema,
+    prefix,
+    settings: { databaseUrl: PG_URL, databaseSchema: schema, redisUrl: REDIS_URL, redisPrefix: prefix },
+    async close() {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop schema if exists "${schema}" cascade`);
+      await c.end();
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+        if (keys.length) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+      await redis.quit();
+    },
+  };
+}
+
+/** What createTestApp should add to its settings: nothing for the default backend. */
+export async function openTestBackend(): Promise<TestBackend | null> {
+  const name = process.env.TOLLGATE_TEST_BACKEND;
+  if (!name || name === 'sqlite-memory') return null;
+  if (name !== 'pg-redis') throw new Error(`TOLLGATE_TEST_BACKEND must be pg-redis or sqlite-memory, got "${name}"`);
+  return freshPgRedis();
+}
