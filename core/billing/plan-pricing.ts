@@ -1,6 +1,7 @@
 // The Plans policy: an active plan makes calls to its codes free within calls_per_day and within its free
 // concurrency, and cache hits free when cache_free; beyond either, a call is charged per call. Only
-// successful calls use quota: the reservation is given back when the call fails.
+// successful calls use quota: the reservation is given back when the call fails. A plan with calls_per_day 0
+// only counts: its calls are charged, and the successful ones are counted in the same daily counter.
 import { LRUCache } from 'lru-cache';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
@@ -26,7 +27,9 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
 
   const activePlan = async (userId: number): Promise<{ sub: ActiveSubscription; plan: PlanConfig } | null> => {
     let entry = subs.get(userId);
-    if (!entry) subs.set(userId, (entry = { sub: await activeSubscription(db, userId) }));
+    // A cached subscription that ended may have a renewal starting right at its end: look again, do not wait
+    // for the cache entry to age out.
+    if (!entry || (entry.sub && entry.sub.endsAt <= Date.now())) subs.set(userId, (entry = { sub: await activeSubscription(db, userId) }));
     const sub = entry.sub;
     if (!sub || sub.endsAt <= Date.now()) return null;
     const plan = registry().plan(sub.planId);
@@ -35,25 +38,41 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
 
   const dailyKey = (userId: number): string => `quota:${userId}:${chinaDay()}`;
 
-  /** The day's counter lives in shared state; after a restart it is seeded from the call log. */
-  const ensureDaily = async (userId: number): Promise<string> => {
+  /**
+   * The day's counter lives in shared state; after a restart it is seeded from the call log: the calls the
+   * plan made free, or for a counting-only plan the successful calls to its codes.
+   */
+  const ensureDaily = async (userId: number, plan: PlanConfig): Promise<string> => {
     const key = dailyKey(userId);
     if ((await state.get(key)) === null) {
-      const row = await db
+      let q = db
         .selectFrom('call_log')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('user_id', '=', userId)
-        .where('free_reason', '=', 'plan')
-        .where('created_at', '>=', chinaDayStart())
-        .executeTakeFirstOrThrow();
+        .where('created_at', '>=', chinaDayStart());
+      q =
+        plan.quota.callsPerDay === 0
+          ? q.where('error_code', 'is', null).where('operation', 'in', plan.codes.length ? plan.codes : [''])
+          : q.where('free_reason', '=', 'plan');
+      const row = await q.executeTakeFirstOrThrow();
       await state.initCounter(key, Number(row.n), COUNTER_TTL_S);
     }
     return key;
   };
 
+  /** Counting-only plans: count the call now, uncount it if it fails; the call is charged as usual. */
+  const count = async (userId: number, plan: PlanConfig): Promise<PlanGrant> => {
+    const key = await ensureDaily(userId, plan);
+    await state.incr(key, 1, COUNTER_TTL_S);
+    return {
+      planId: plan.id,
+      commit: async () => {},
+      release: async () => void (await state.incr(key, -1, COUNTER_TTL_S)),
+    };
+  };
+
   const reserve = async (userId: number, plan: PlanConfig): Promise<PlanGrant | null> => {
-    if (plan.quota.callsPerDay === 0) return null;
-    const key = await ensureDaily(userId);
+    const key = await ensureDaily(userId, plan);
     const used = await state.incr(key, 1, COUNTER_TTL_S);
     if (used > plan.quota.callsPerDay) {
       await state.incr(key, -1, COUNTER_TTL_S);
@@ -92,6 +111,11 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
       }
       const active = await activePlan(call.identity!.userId);
       if (!active || !active.plan.codes.includes(op.code)) return;
+      if (active.plan.quota.callsPerDay === 0) {
+        // Charged, but counted: the grant only gives the count back if the call fails.
+        call.planGrant = await count(call.identity!.userId, active.plan);
+        return;
+      }
       const grant = await reserve(call.identity!.userId, active.plan);
       if (!grant) return;
       call.planGrant = grant;
@@ -103,7 +127,7 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
       const active = await activePlan(call.identity!.userId);
       if (!active?.plan.quota.cacheFree || !active.plan.codes.includes(call.operation!.code)) return;
       // A free cache hit costs nothing and uses no quota: give back what price() reserved.
-      if (call.planGrant) {
+      if (call.planGrant && call.freeReason === 'plan') {
         await call.planGrant.release();
         call.planGrant = undefined;
       }
@@ -113,7 +137,7 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     async quotaHeaders(call: ApiCall): Promise<Record<string, string>> {
       const active = await activePlan(call.identity!.userId);
       if (!active) return {};
-      const used = (await state.get(dailyKey(call.identity!.userId))) ?? 0;
+      const used = (await state.get(await ensureDaily(call.identity!.userId, active.plan))) ?? 0;
       return {
         'X-Plan': active.plan.id,
         'X-Quota-Limit': String(active.plan.quota.callsPerDay),
@@ -122,7 +146,9 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     },
     invalidate: (userId) => void subs.delete(userId),
     async usedToday(userId) {
-      return (await state.get(await ensureDaily(userId))) ?? 0;
+      const active = await activePlan(userId);
+      if (!active) return 0;
+      return (await state.get(await ensureDaily(userId, active.plan))) ?? 0;
     },
   };
 }

@@ -3,11 +3,30 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import type { Services } from '../services.js';
+import { authRoutes } from './api/auth-routes.js';
+import { meRoutes } from './api/me-routes.js';
+import { keyRoutes } from './api/key-routes.js';
+import { catalogueRoutes } from './api/catalogue-routes.js';
+import { usageRoutes } from './api/usage-routes.js';
+import { orderRoutes } from './api/order-routes.js';
+import { adminRoutes } from './api/admin-routes.js';
+import { redeemAdminRoutes } from './api/redeem-admin-routes.js';
+import { openapiRoutes } from './openapi.js';
 
 export type RouteModule = (router: Router, s: Services) => void;
 
 /** Console API modules, in no particular order (each owns distinct paths). */
-const API_MODULES: RouteModule[] = [];
+const API_MODULES: RouteModule[] = [
+  authRoutes,
+  meRoutes,
+  keyRoutes,
+  catalogueRoutes,
+  usageRoutes,
+  orderRoutes,
+  adminRoutes,
+  redeemAdminRoutes,
+  openapiRoutes,
+];
 
 export function mountConsole(router: Router, s: Services): void {
   for (const mount of API_MODULES) mount(router, s);

@@ -9,6 +9,7 @@ export const HANDLER_FILE = 'handler.ts';
 export const BUNDLE_GLOBAL = '__plugin';
 
 export class BundleError extends Error {
+  override readonly name = 'BundleError';
   constructor(
     readonly plugin: string,
     message: string,

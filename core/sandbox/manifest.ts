@@ -46,6 +46,7 @@ const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
 const validate = ajv.compile<PluginManifest>(manifestSchema);
 
 export class ManifestError extends Error {
+  override readonly name = 'ManifestError';
   constructor(
     readonly file: string,
     readonly pointer: string,

@@ -1,0 +1,81 @@
+// A user's usage and call log, read from call_log: per China day and per operation, and the raw log with
+// filters and id-cursor pagination. Money stays micro-TOKEN here; the console converts at the edge.
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { CallLogTable, Database } from '../store/schema.js';
+import { asMicro } from './money.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+const CHINA_OFFSET_MS = 8 * 3600 * 1000;
+
+/** SQL day number in China time (integer division works alike in SQLite and PostgreSQL for bigint). */
+export const chinaDayNumber = sql<number>`(call_log.created_at + ${CHINA_OFFSET_MS}) / ${DAY_MS}`;
+
+export function dayLabel(dayNumber: number): string {
+  return new Date(Number(dayNumber) * DAY_MS).toISOString().slice(0, 10);
+}
+
+export interface UsageRow {
+  day: string;
+  operation: string | null;
+  calls: number;
+  successes: number;
+  /** micro-TOKEN */
+  charged: number;
+}
+
+export async function usageByDayAndOperation(db: Kysely<Database>, userId: number, since: number): Promise<UsageRow[]> {
+  const rows = await db
+    .selectFrom('call_log')
+    .select([
+      chinaDayNumber.as('day'),
+      'operation',
+      (eb) => eb.fn.countAll<number>().as('calls'),
+      sql<number>`sum(case when error_code is null then 1 else 0 end)`.as('successes'),
+      (eb) => eb.fn.sum<number>('charged').as('charged'),
+    ])
+    .where('user_id', '=', userId)
+    .where('created_at', '>=', since)
+    .groupBy([chinaDayNumber, 'operation'])
+    .orderBy('day')
+    .orderBy('operation')
+    .execute();
+  return rows.map((r) => ({
+    day: dayLabel(r.day),
+    operation: r.operation,
+    calls: Number(r.calls),
+    successes: Number(r.successes),
+    charged: asMicro(r.charged ?? 0),
+  }));
+}
+
+export interface CallFilter {
+  userId: number;
+  code?: string;
+  /** 'success' | 'error' | an HTTP status */
+  status?: 'success' | 'error' | number;
+  from?: number;
+  to?: number;
+  /** Rows with an id below this (the previous page's next_before). */
+  before?: number;
+  limit: number;
+}
+
+export type CallRow = Selectable<CallLogTable>;
+
+export async function listCalls(db: Kysely<Database>, f: CallFilter): Promise<CallRow[]> {
+  let q = db.selectFrom('call_log').selectAll().where('user_id', '=', f.userId);
+  if (f.code !== undefined) q = q.where('operation', '=', f.code);
+  if (f.status === 'success') q = q.where('error_code', 'is', null);
+  else if (f.status === 'error') q = q.where('error_code', 'is not', null);
+  else if (f.status !== undefined) q = q.where('status', '=', f.status);
+  if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
+  if (f.to !== undefined) q = q.where('created_at', '<', f.to);
+  if (f.before !== undefined) q = q.where('id', '<', f.before);
+  return q.orderBy('id', 'desc').limit(f.limit).execute();
+}
+
+export async function listLedger(db: Kysely<Database>, userId: number, limit: number, before?: number) {
+  let q = db.selectFrom('ledger').selectAll().where('user_id', '=', userId);
+  if (before !== undefined) q = q.where('id', '<', before);
+  return q.orderBy('id', 'desc').limit(limit).execute();
+}

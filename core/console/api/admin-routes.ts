@@ -1,0 +1,114 @@
+// /console/api/admin/*: users, grants, orders and their confirmation, statistics. Every route needs the admin
+// role, checked here on the server (anonymous 401, non-admin 403) whatever the web console shows.
+import type Router from '@koa/router';
+import { sql } from 'kysely';
+import type { Services } from '../../services.js';
+import { findUserByEmail, findUserById } from '../../accounts/users.js';
+import { revokeAllUserTokens } from '../../accounts/user-tokens.js';
+import { grantTokens } from '../../billing/grants.js';
+import { InsufficientBalanceError } from '../../billing/ledger.js';
+import { confirmOrder, listOrders, OrderError } from '../../billing/orders.js';
+import { paymentProvider } from '../../billing/payment-provider.js';
+import { adminStats } from '../../billing/stats.js';
+import { chinaDayStart } from '../../billing/china-day.js';
+import { toToken } from '../../billing/money.js';
+import { ItemGoneError } from '../../billing/grants.js';
+import { ApiError } from '../../http/errors.js';
+import { requireAdmin, userOf } from './auth.js';
+import { bodyOf, idParam, invalid, queryInt, queryOf, reqEnum, reqString, reqTokens } from './input.js';
+import { presentOrder, presentUserWithBalance } from './present.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+const ORDER_STATUSES = ['pending', 'paid', 'cancelled'] as const;
+
+export function adminRoutes(router: Router, s: Services): void {
+  const db = s.store.db;
+  const admin = requireAdmin(s);
+
+  router.get('/console/api/admin/users', admin, async (ctx) => {
+    const q = queryOf(ctx, 'q')?.trim().toLowerCase();
+    const limit = queryInt(ctx, 'limit', 1, 500, 100);
+    let query = db.selectFrom('users').selectAll().orderBy('id').limit(limit);
+    // LIKE wildcards in the search text are matched literally.
+    if (q) query = query.where(sql<boolean>`email like ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+    const rows = await query.execute();
+    ctx.body = { users: rows.map(presentUserWithBalance) };
+  });
+
+  router.patch('/console/api/admin/users/:id', admin, async (ctx) => {
+    const id = idParam(ctx.params.id, 'user');
+    const status = reqEnum(bodyOf(ctx, ['status']), 'status', ['active', 'disabled'] as const);
+    if (id === userOf(ctx).id && status === 'disabled') throw new ApiError('CONFLICT', 'Admins cannot disable their own account.');
+    const row = await db.updateTable('users').set({ status }).where('id', '=', id).returningAll().executeTakeFirst();
+    if (!row) throw new ApiError('RESOURCE_NOT_FOUND', `There is no user ${id}.`);
+    if (status === 'disabled') await revokeAllUserTokens(db, id);
+    // Keys are cached per process: drop them here and tell the other processes.
+    s.keys.invalidateUser(id);
+    await s.state.publishRevocation(id);
+    ctx.body = { user: presentUserWithBalance(row) };
+  });
+
+  router.post('/console/api/admin/grants', admin, async (ctx) => {
+    const b = bodyOf(ctx, ['email', 'amount', 'reason']);
+    const email = reqString(b, 'email', 254);
+    const amount = reqTokens(b, 'amount');
+    const reason = reqString(b, 'reason', 500).trim();
+    if (amount === 0) throw invalid(`'amount' must not be 0: positive grants, negative deducts.`);
+    const user = await findUserByEmail(db, email);
+    if (!user) throw new ApiError('RESOURCE_NOT_FOUND', `There is no user with email ${email.slice(0, 80)}.`);
+    try {
+      const { balanceAfter, ref } = await grantTokens(db, { userId: user.id, amount, reason, adminId: userOf(ctx).id });
+      ctx.status = 201;
+      ctx.body = { user_id: user.id, email: user.email, amount: toToken(amount), balance: toToken(balanceAfter), ref };
+    } catch (err) {
+      if (err instanceof InsufficientBalanceError) {
+        throw new ApiError('CONFLICT', `Cannot deduct ${toToken(-amount)} TOKEN: it exceeds the user's available balance.`);
+      }
+      throw err;
+    }
+  });
+
+  router.get('/console/api/admin/orders', admin, async (ctx) => {
+    const status = queryOf(ctx, 'status');
+    if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status)) throw invalid(`'status' must be one of ${ORDER_STATUSES.join(', ')}.`);
+    const limit = queryInt(ctx, 'limit', 1, 500, 100);
+    const before = queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
+    const rows = await listOrders(db, { status: status as (typeof ORDER_STATUSES)[number] | undefined, limit, before });
+    ctx.body = { orders: rows.map(presentOrder) };
+  });
+
+  router.post('/console/api/admin/orders/:id/confirm', admin, async (ctx) => {
+    const id = idParam(ctx.params.id, 'order');
+    const existing = await db.selectFrom('orders').select('provider').where('id', '=', id).executeTakeFirst();
+    if (!existing) throw new ApiError('RESOURCE_NOT_FOUND', `There is no order ${id}.`);
+    const provider = paymentProvider(existing.provider);
+    if (!provider) throw new ApiError('CONFLICT', `Order ${id} uses the payment provider "${existing.provider}", which is not installed.`);
+    try {
+      const c = await confirmOrder(db, s.registry.current, provider, id, { confirmedBy: userOf(ctx).id });
+      if (c.fulfilled) s.plans.invalidate(Number(c.order.user_id));
+      ctx.body = { order: presentOrder(c.order), fulfilled: c.fulfilled };
+    } catch (err) {
+      if (err instanceof OrderError) throw new ApiError(err.reason === 'not_found' ? 'RESOURCE_NOT_FOUND' : 'CONFLICT', err.message);
+      if (err instanceof ItemGoneError) throw new ApiError('CONFLICT', `Order ${id} is for a ${err.kind} that is no longer offered; it stays pending.`);
+      throw err;
+    }
+  });
+
+  router.get('/console/api/admin/stats', admin, async (ctx) => {
+    const days = queryInt(ctx, 'days', 1, 366, 7);
+    await s.callLog.flush();
+    const stats = await adminStats(db, chinaDayStart() - (days - 1) * DAY_MS);
+    const edge = <T extends { revenue: number }>(x: T): T => ({ ...x, revenue: toToken(x.revenue) });
+    ctx.body = {
+      users: stats.users,
+      totals: edge(stats.totals),
+      days: stats.days.map((d) => ({ ...edge(d), top_operations: d.top_operations.map(edge) })),
+    };
+  });
+
+  router.get('/console/api/admin/users/:id', admin, async (ctx) => {
+    const user = await findUserById(db, idParam(ctx.params.id, 'user'));
+    if (!user) throw new ApiError('RESOURCE_NOT_FOUND', `There is no user ${ctx.params.id}.`);
+    ctx.body = { user: presentUserWithBalance(user) };
+  });
+}

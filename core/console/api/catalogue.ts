@@ -1,0 +1,45 @@
+// The public catalogue at the console edge: operations, plans and packages from the live operations.yaml,
+// with prices in TOKEN. Shared by the catalogue routes and the OpenAPI document.
+import type { Operation, Registry } from '../../registry/registry.js';
+import type { PackageConfig, PlanConfig } from '../../config/operations-config.js';
+import { toToken } from '../../billing/money.js';
+
+export function presentOperation(op: Operation): Record<string, unknown> {
+  return {
+    code: op.code,
+    name: op.name,
+    description: op.description,
+    price: toToken(op.priceMicro),
+    cache_ttl: op.cacheTtl,
+    timeout_ms: op.timeoutMs,
+    input: op.input,
+    example: op.example,
+    response_example: op.responseExample,
+    routes: [`GET /api/${op.code}`, `POST /api/${op.code}`, ...op.routes.map((r) => `${r.method} ${r.path}`)],
+  };
+}
+
+export function presentPlan(p: PlanConfig): Record<string, unknown> {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    price: toToken(p.priceMicro),
+    duration_days: p.durationDays,
+    grant_tokens: toToken(p.grantMicro),
+    quota: { calls_per_day: p.quota.callsPerDay, concurrency: p.quota.concurrency, cache_free: p.quota.cacheFree },
+    codes: p.codes,
+  };
+}
+
+export function presentPackage(p: PackageConfig): Record<string, unknown> {
+  return { id: p.id, name: p.name, description: p.description, price: toToken(p.priceMicro), tokens: toToken(p.tokensMicro) };
+}
+
+export function catalogueOf(registry: Registry) {
+  return {
+    operations: registry.list().map(presentOperation),
+    plans: registry.config.plans.map(presentPlan),
+    packages: registry.config.packages.map(presentPackage),
+  };
+}

@@ -1,0 +1,63 @@
+// /console/api/admin/redeem-codes: make batches of single-use codes for a plan or package, list batches,
+// export a batch as CSV (to print or hand to a reseller).
+import type Router from '@koa/router';
+import type { Services } from '../../services.js';
+import { batchCodes, createRedeemBatch, listBatches, RedeemError } from '../../billing/redeem.js';
+import { ApiError } from '../../http/errors.js';
+import { requireAdmin, userOf } from './auth.js';
+import { bodyOf, idParam, invalid, parseIsoDate, queryInt, reqEnum, reqInt, reqString } from './input.js';
+import { csv, iso } from './present.js';
+
+const MAX_BATCH = 1000;
+
+export function redeemAdminRoutes(router: Router, s: Services): void {
+  const db = s.store.db;
+  const admin = requireAdmin(s);
+
+  router.post('/console/api/admin/redeem-codes', admin, async (ctx) => {
+    const b = bodyOf(ctx, ['kind', 'id', 'count', 'expires_at']);
+    const kind = reqEnum(b, 'kind', ['plan', 'package'] as const);
+    const id = reqString(b, 'id', 100);
+    const count = reqInt(b, 'count', 1, MAX_BATCH);
+    let expiresAt: number | null = null;
+    if (b.expires_at !== undefined && b.expires_at !== null) {
+      expiresAt = parseIsoDate(b.expires_at, 'expires_at');
+      if (expiresAt <= Date.now()) throw invalid(`'expires_at' must be in the future.`);
+    }
+    try {
+      const { batchId, codes } = await createRedeemBatch(db, s.registry.current, { kind, itemId: id, count, expiresAt, createdBy: userOf(ctx).id });
+      ctx.status = 201;
+      ctx.body = { batch_id: batchId, kind, id, count, expires_at: iso(expiresAt), codes };
+    } catch (err) {
+      if (err instanceof RedeemError) throw new ApiError('RESOURCE_NOT_FOUND', err.message);
+      throw err;
+    }
+  });
+
+  router.get('/console/api/admin/redeem-codes', admin, async (ctx) => {
+    const rows = await listBatches(db, queryInt(ctx, 'limit', 1, 500, 100));
+    ctx.body = {
+      batches: rows.map((r) => ({
+        batch_id: Number(r.id),
+        kind: r.kind,
+        id: r.item_id,
+        count: Number(r.count),
+        redeemed: Number(r.redeemed),
+        created_at: iso(r.created_at),
+        expires_at: iso(r.expires_at),
+      })),
+    };
+  });
+
+  router.get('/console/api/admin/redeem-codes/:batch.csv', admin, async (ctx) => {
+    const batchId = idParam(ctx.params.batch, 'redeem-code batch');
+    const rows = await batchCodes(db, batchId);
+    if (rows.length === 0) throw new ApiError('RESOURCE_NOT_FOUND', `There is no redeem-code batch ${batchId}.`);
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.set('Content-Disposition', `attachment; filename="redeem-codes-${batchId}.csv"`);
+    ctx.body = csv(
+      ['code', 'kind', 'id', 'created_at', 'expires_at', 'redeemed_by', 'redeemed_at'],
+      rows.map((r) => [r.code, r.kind, r.item_id, iso(r.created_at), iso(r.expires_at), r.redeemed_by === null ? null : Number(r.redeemed_by), iso(r.redeemed_at)]),
+    );
+  });
+}

@@ -1,0 +1,95 @@
+// SIGKILL one of two gateway processes in the middle of load: the other keeps serving, and within the hold grace
+// and slot lease configured here (small) no hold, held amount or in-flight slot of the dead process is left.
+import t from 'tap';
+import { sql } from 'kysely';
+import { Redis } from 'ioredis';
+import { freshPgRedis, unreachable, REDIS_URL } from './backend.js';
+import { countBy, gatewayEnv, load, openTestStore, runCli, scaleOperationsFile, seedUser, startGateway, call, type Gateway } from './support.js';
+
+const GRACE_MS = 1000;
+const LEASE_MS = 1000;
+
+const why = await unreachable();
+if (why) {
+  console.log(`# scale-out process-loss: skipped, ${why}`);
+  t.plan(0, `scale-out process-loss: skipped, ${why}`);
+} else {
+  const backend = await freshPgRedis();
+  const store = await openTestStore(backend.schema);
+  const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile(), { HOLD_GRACE_MS: String(GRACE_MS), SLOT_LEASE_MS: String(LEASE_MS) });
+  const redis = new Redis(REDIS_URL);
+  const gateways: Gateway[] = [];
+  t.teardown(async () => {
+    await Promise.all(gateways.map((g) => g.stop()));
+    redis.disconnect();
+    await store.close();
+    await backend.close();
+  });
+  gateways.push(await startGateway(env));
+  gateways.push(await startGateway(env));
+  const [a, b] = gateways as [Gateway, Gateway];
+
+  const until = async (what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> => {
+    const end = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+
+  t.test('kill -9 one process mid-load: the other serves on, nothing stays held, reconcile passes', async (t) => {
+    const u = await seedUser(store, '100');
+    let killedAt = 0;
+    let heldAtKill: Promise<number> = Promise.resolve(0);
+    // Calls spin 50 ms, so at the kill many of A's calls hold money and in-flight slots (queued for an isolate).
+    const results = await load(
+      300,
+      40,
+      (i) => (!killedAt && i % 2 ? a.port : b.port),
+      '/api/echo?spinMs=50',
+      u.key,
+      (_r, done) => {
+        if (done === 100 && !killedAt) {
+          killedAt = Date.now();
+          a.proc.kill('SIGKILL');
+          heldAtKill = new Promise((r) => a.proc.once('exit', r)).then(async () => {
+            const row = await store.db.selectFrom('holds').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+            return row.n;
+          });
+        }
+      },
+    );
+    const fromB = results.filter((r) => r.port === b.port);
+    t.comment(`results: ${JSON.stringify(countBy(results))}`);
+    t.ok((await heldAtKill) > 0, `the dead process left holds behind (${await heldAtKill})`);
+    t.ok(fromB.length > 150 && fromB.every((r) => r.status === 200), `process B answered every call it got (${fromB.length})`);
+    const cut = results.filter((r) => r.port === a.port && r.status !== 200);
+    t.ok(cut.every((r) => r.status === 0), 'calls to A failed only at the connection (it died)');
+
+    const heldKey = `${backend.prefix}slot:inflight:${u.keyId}`;
+    const liveSlots = async (): Promise<number> => {
+      const [sec] = (await redis.time()) as [string | number, string | number];
+      return redis.zcount(heldKey, `(${Number(sec) * 1000}`, '+inf');
+    };
+
+    // Restart A: it must not release B's holds, and the dead A's holds go by expiry (deadline + grace).
+    gateways[0] = await startGateway(env);
+    await until('holds of the dead process to be released', async () => {
+      const row = await store.db.selectFrom('users').select(['held']).where('id', '=', u.userId).executeTakeFirstOrThrow();
+      const holds = await store.db.selectFrom('holds').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+      return row.held === 0 && holds.n === 0;
+    });
+    t.pass(`no hold and no held amount left, ${Date.now() - killedAt} ms after the kill`);
+    await until('in-flight slots of the dead process to expire', async () => (await liveSlots()) === 0, LEASE_MS * 5);
+    t.pass('no in-flight slot left');
+
+    const after = await call(gateways[0]!.port, '/api/echo?msg=back', u.key);
+    t.equal(after.status, 200, 'the restarted process serves');
+    const user = await store.db.selectFrom('users').select(['balance']).where('id', '=', u.userId).executeTakeFirstOrThrow();
+    const charges = await store.db.selectFrom('ledger').select(sql<number>`count(*)`.as('n')).where('user_id', '=', u.userId).where('kind', '=', 'charge').executeTakeFirstOrThrow();
+    t.equal(user.balance, 100_000_000 - charges.n * 10_000, 'balance = grant - charges');
+    t.ok(charges.n >= results.filter((r) => r.status === 200).length + 1, 'every success was charged (A may have charged calls it could not answer)');
+    const rec = await runCli(env, ['reconcile']);
+    t.equal(rec.code, 0, `reconcile exits 0\n${rec.output}`);
+  });
+}

@@ -1,0 +1,74 @@
+// Two real gateway processes on one PostgreSQL schema and one Redis prefix: billing stays exact when calls for
+// one user land on both at once, and a plan's free concurrency is one limit across both.
+import t from 'tap';
+import { sql } from 'kysely';
+import { freshPgRedis, unreachable } from './backend.js';
+import { countBy, gatewayEnv, load, openTestStore, runCli, scaleOperationsFile, seedUser, startGateway, call, type Gateway } from './support.js';
+
+const why = await unreachable();
+if (why) {
+  console.log(`# scale-out two-processes: skipped, ${why}`);
+  t.plan(0, `scale-out two-processes: skipped, ${why}`);
+} else {
+  const backend = await freshPgRedis();
+  const store = await openTestStore(backend.schema);
+  const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile());
+  let gateways: Gateway[] = [];
+  t.teardown(async () => {
+    await Promise.all(gateways.map((g) => g.stop()));
+    await store.close();
+    await backend.close();
+  });
+  // Start one first: it runs the migrations; the second then finds them applied.
+  gateways.push(await startGateway(env));
+  gateways.push(await startGateway(env));
+  const [a, b] = gateways as [Gateway, Gateway];
+
+  t.test('2,000 calls across both processes against a balance of exactly 500: 500 succeed, balance 0', async (t) => {
+    const u = await seedUser(store, '5');
+    const started = Date.now();
+    const results = await load(2000, 50, (i) => (i % 2 ? b.port : a.port), '/api/echo?msg=x', u.key);
+    t.comment(`2,000 calls in ${Date.now() - started} ms: ${JSON.stringify(countBy(results))}`);
+    t.same(countBy(results), { 200: 500, 402: 1500 });
+    t.ok(results.filter((r) => r.status === 200).every((r) => r.deducted === 0.01), 'every success deducted 0.01');
+    t.ok(new Set(results.filter((r) => r.status === 200).map((r) => r.port)).size === 2, 'both processes charged calls');
+    const user = await store.db.selectFrom('users').select(['balance', 'held']).where('id', '=', u.userId).executeTakeFirstOrThrow();
+    t.same(user, { balance: 0, held: 0 });
+    const charges = await store.db
+      .selectFrom('ledger')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('amount').as('sum')])
+      .where('user_id', '=', u.userId)
+      .where('kind', '=', 'charge')
+      .executeTakeFirstOrThrow();
+    t.same(charges, { n: 500, sum: -5_000_000 }, '500 charge rows of 0.01, exact integers from PostgreSQL');
+    const holds = await store.db.selectFrom('holds').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    t.equal(holds.n, 0, 'no hold left');
+    const rec = await runCli(env, ['reconcile']);
+    t.equal(rec.code, 0, `reconcile exits 0\n${rec.output}`);
+  });
+
+  t.test('a plan with concurrency 3: never more than 3 free calls in flight across both processes', async (t) => {
+    const u = await seedUser(store, '10', 'conc3');
+    let freeTotal = 0;
+    for (let wave = 0; wave < 4; wave++) {
+      // Eight calls that each spin 400 ms, sent at once, four to each process: they all overlap, so the
+      // free ones are exactly the ones holding a plan slot at the same time.
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => call(i % 2 ? b.port : a.port, '/api/echo?spinMs=400', u.key)));
+      const free = results.filter((r) => r.status === 200 && r.deducted === 0).length;
+      const charged = results.filter((r) => r.status === 200 && r.deducted === 0.01).length;
+      t.equal(free + charged, 8, `wave ${wave}: every call succeeded (${JSON.stringify(countBy(results))})`);
+      t.ok(free <= 3 && free >= 1, `wave ${wave}: ${free} free calls in flight at once (limit 3)`);
+      freeTotal += free;
+    }
+    t.ok(freeTotal >= 4, `free calls were granted (${freeTotal} over 4 waves)`);
+    const rec = await runCli(env, ['reconcile']);
+    t.equal(rec.code, 0, 'reconcile exits 0');
+  });
+
+  t.test('/api/health on both reports Redis and PostgreSQL ok', async (t) => {
+    for (const g of [a, b]) {
+      const body = (await (await fetch(`http://127.0.0.1:${g.port}/api/health`)).json()) as { status: string; database: { dialect: string }; state: { backend: string } };
+      t.match(body, { status: 'ok', database: { dialect: 'postgres' }, state: { backend: 'redis' } });
+    }
+  });
+}
