@@ -12,6 +12,7 @@ import { systemResolver, type Resolver } from './address-policy.js';
 import { AssetStore } from './assets.js';
 import { bundlePlugin } from './bundle.js';
 import { IsolatePool } from './isolate-pool.js';
+import { pinnedFetch } from './pinned-fetch.js';
 import { MANIFEST_FILE, loadManifest } from './manifest.js';
 import type { SandboxOutcome } from './outcome.js';
 
@@ -90,7 +91,9 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const size = Math.max(1, opts.poolSize ?? availableParallelism());
   const maxPerIsolate = Math.max(1, opts.maxPerIsolate ?? DEFAULT_MAX_PER_ISOLATE);
   const resolver = opts.resolver ?? systemResolver;
-  const fetchImpl = opts.httpsProxy ? proxyFetch(opts.httpsProxy) : undefined;
+  // With the system resolver (production) the address check also runs at connect time; an injected resolver
+  // (tests) keeps the global fetch, which nock intercepts.
+  const fetchImpl = opts.httpsProxy ? proxyFetch(opts.httpsProxy) : opts.resolver ? undefined : pinnedFetch();
   const assets = new AssetStore();
   const plugins = new Map<string, Loaded>();
   let closed = false;

@@ -6,6 +6,7 @@ import { CompiledQuery, Kysely, SqliteDialect, PostgresDialect, sql } from 'kyse
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 import { asMicro } from '../billing/money.js';
 
 export interface Store {
@@ -38,7 +39,7 @@ function openSqlite(opts: StoreOptions): Kysely<Database> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
 /** Errors PostgreSQL raises when two connections create the same schema at once: both mean "it exists". */
