@@ -7,6 +7,19 @@ import { requestContext } from './http/request-context.js';
 import { health } from './http/health.js';
 import { handleApiCall } from './pipeline/index.js';
 import { mountConsole, mountWeb } from './console/mount.js';
+import { ApiError } from './http/errors.js';
+
+/**
+ * An unknown /console/api path gets the JSON error shape, not Koa's text 404 (and never the web console's page
+ * fallback). A known path with the wrong method was matched by the router and keeps its 405.
+ */
+async function consoleApiNotFound(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  const matched = (ctx as Koa.Context & { matched?: unknown[] }).matched;
+  if (/^\/console\/api(\/|$)/.test(ctx.path) && !matched?.length) {
+    throw new ApiError('RESOURCE_NOT_FOUND', `There is no console API at ${ctx.method} ${ctx.path}.`);
+  }
+  await next();
+}
 
 export function createApp(s: Services): Koa {
   const app = new Koa({ proxy: s.settings.trustProxy });
@@ -31,6 +44,7 @@ export function createApp(s: Services): Koa {
   mountConsole(router, s);
   app.use(router.routes());
   app.use(router.allowedMethods());
+  app.use(consoleApiNotFound);
   mountWeb(app, s);
   app.on('error', (err: Error) => s.logger.error('koa error', { reason: err.message }));
   return app;

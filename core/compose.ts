@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { Settings } from './config/env.js';
 import { createLogger, type Logger } from './http/logger.js';
-import { openStore } from './store/database.js';
+import { openStore, type Store } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
 import { createMemoryState } from './state/memory-state.js';
 import { createRedisState } from './state/redis-state.js';
@@ -37,6 +37,18 @@ export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', impor
 export async function composeServices(settings: Settings, opts: ComposeOptions = {}): Promise<Services> {
   const logger = opts.logger ?? createLogger(settings.logLevel);
   const store = openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, sqliteFile: opts.sqliteFile, schema: settings.databaseSchema });
+  // A failed start (bad operations file, missing plugin) must close what it opened: a PostgreSQL pool or a Redis
+  // connection left open would keep the process alive.
+  const opened: Array<() => Promise<void>> = [() => store.close()];
+  try {
+    return await build(settings, opts, logger, store, opened);
+  } catch (err) {
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function build(settings: Settings, opts: ComposeOptions, logger: Logger, store: Store, opened: Array<() => Promise<void>>): Promise<Services> {
   await migrateToLatest(store.db as never, store.dialect);
   const released = await releaseExpiredHolds(store.db, opts.releaseAllHoldsOnStart ? Infinity : Date.now());
   if (released > 0) logger.warn('released holds left by a stopped process', { holds: released });
@@ -47,6 +59,7 @@ export async function composeServices(settings: Settings, opts: ComposeOptions =
     (settings.redisUrl
       ? await createRedisState({ url: settings.redisUrl, prefix: settings.redisPrefix, logger, slotLeaseMs: settings.slotLeaseMs })
       : createMemoryState());
+  if (!opts.state) opened.push(() => state.close());
   const sandbox = await createSandbox({
     pluginDirs: opts.pluginDirs ?? settings.pluginDirs ?? [resolve('plugins')],
     logger,
@@ -54,6 +67,7 @@ export async function composeServices(settings: Settings, opts: ComposeOptions =
     resolver: opts.resolver,
     httpsProxy: settings.httpsProxy ?? undefined,
   });
+  opened.push(() => sandbox.close());
   const registry = await createRegistryHolder({
     file: settings.operationsFile,
     logger,

@@ -3,7 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from '../http/logger.js';
 import type { Database } from '../store/schema.js';
-import { applyEntry } from './ledger.js';
+import { insertLedgerRow } from './ledger.js';
 import { asMicro } from './money.js';
 
 export interface HoldRequest {
@@ -15,7 +15,19 @@ export interface HoldRequest {
 }
 
 /** Reserve atomically. False when available balance is below the amount. */
-export async function placeHold(db: Kysely<Database>, h: HoldRequest): Promise<boolean> {
+export async function placeHold(db: Kysely<Database>, h: HoldRequest, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<boolean> {
+  if (dialect === 'postgres') {
+    // One statement: the user's row stays locked only while it runs, not for a four-round-trip transaction,
+    // so concurrent calls of one user (from any process) queue on the row far less.
+    const res = await sql<{ id: string }>`
+      with reserved as (
+        update users set held = held + ${h.amount} where id = ${h.userId} and balance - held >= ${h.amount} returning id
+      )
+      insert into holds (id, user_id, amount, created_at, expires_at)
+      select ${h.id}, id, ${h.amount}, ${Date.now()}, ${h.expiresAt} from reserved
+      returning id`.execute(db);
+    return res.rows.length === 1;
+  }
   return db.transaction().execute(async (trx) => {
     const res = await trx
       .updateTable('users')
@@ -36,8 +48,17 @@ export async function captureHold(db: Kysely<Database>, holdId: string, operatio
     if (!hold) throw new Error(`hold ${holdId} is gone (expired and swept?)`);
     const amount = asMicro(hold.amount);
     const userId = Number(hold.user_id);
-    await trx.updateTable('users').set({ held: sql`held - ${amount}` }).where('id', '=', userId).execute();
-    return applyEntry(trx, { userId, amount: -amount, kind: 'charge', ref: holdId, operation });
+    // One UPDATE moves the amount out of both `held` and `balance`: balance - held is unchanged, so the
+    // invariant balance >= held holds without a condition, and the row is touched once.
+    const updated = await trx
+      .updateTable('users')
+      .set({ held: sql`held - ${amount}`, balance: sql`balance - ${amount}` })
+      .where('id', '=', userId)
+      .returning('balance')
+      .executeTakeFirstOrThrow();
+    const balanceAfter = asMicro(updated.balance);
+    await insertLedgerRow(trx, { userId, amount: -amount, kind: 'charge', ref: holdId, operation }, balanceAfter);
+    return balanceAfter;
   });
 }
 

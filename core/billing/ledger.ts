@@ -43,6 +43,12 @@ export async function applyEntry(trx: Db, e: LedgerEntry, now = Date.now()): Pro
     .executeTakeFirst();
   if (!updated) throw new InsufficientBalanceError();
   const balanceAfter = asMicro(updated.balance);
+  await insertLedgerRow(trx, e, balanceAfter, now);
+  return balanceAfter;
+}
+
+/** The ledger row of a balance change already applied in `trx`; a reused reference rolls the change back. */
+export async function insertLedgerRow(trx: Db, e: LedgerEntry, balanceAfter: number, now = Date.now()): Promise<void> {
   const inserted = await trx
     .insertInto('ledger')
     .values({
@@ -59,7 +65,6 @@ export async function applyEntry(trx: Db, e: LedgerEntry, now = Date.now()): Pro
     .returning('id')
     .executeTakeFirst();
   if (!inserted) throw new DuplicateReferenceError(e.ref);
-  return balanceAfter;
 }
 
 /** One entry in its own transaction. Returns the balance after it. */

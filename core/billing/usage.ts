@@ -7,8 +7,11 @@ import { asMicro } from './money.js';
 const DAY_MS = 24 * 3600 * 1000;
 const CHINA_OFFSET_MS = 8 * 3600 * 1000;
 
-/** SQL day number in China time (integer division works alike in SQLite and PostgreSQL for bigint). */
-export const chinaDayNumber = sql<number>`(call_log.created_at + ${CHINA_OFFSET_MS}) / ${DAY_MS}`;
+/**
+ * SQL day number in China time. Integer division works alike in SQLite and PostgreSQL for bigint, but only with
+ * literal integers: better-sqlite3 binds JS numbers as REAL, which would make every row its own "day".
+ */
+export const chinaDayNumber = sql<number>`(call_log.created_at + ${sql.lit(CHINA_OFFSET_MS)}) / ${sql.lit(DAY_MS)}`;
 
 export function dayLabel(dayNumber: number): string {
   return new Date(Number(dayNumber) * DAY_MS).toISOString().slice(0, 10);

@@ -12,6 +12,7 @@ import { orderRoutes } from './api/order-routes.js';
 import { adminRoutes } from './api/admin-routes.js';
 import { redeemAdminRoutes } from './api/redeem-admin-routes.js';
 import { openapiRoutes } from './openapi.js';
+import { serveConsoleWeb } from './web/serve.js';
 
 export type RouteModule = (router: Router, s: Services) => void;
 
@@ -33,4 +34,6 @@ export function mountConsole(router: Router, s: Services): void {
 }
 
 /** Static web console; registered on the app (not the router) so it can serve files below /console/. */
-export function mountWeb(_app: Koa, _s: Services): void {}
+export function mountWeb(app: Koa, s: Services): void {
+  serveConsoleWeb(app, { logger: s.logger });
+}

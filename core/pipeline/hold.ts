@@ -15,7 +15,7 @@ export const hold: Stage = async (call, s) => {
     // Grace (HOLD_GRACE_MS) beyond the deadline before a leftover hold counts as abandoned by a dead process;
     // the hold sweeper of every process releases it then (core/billing/holds.ts).
     expiresAt: Date.now() + op.timeoutMs + s.settings.holdGraceMs,
-  });
+  }, s.store.dialect);
   if (!ok) return deny('INSUFFICIENT_BALANCE', `This call costs ${toToken(call.price)} TOKEN and the available balance is lower. Top up to continue.`);
   call.holdId = call.requestId;
   return undefined;

@@ -2,19 +2,15 @@
 // so several calls share an isolate (one persistent context, so module-scope caches survive), routed to the
 // least-loaded isolate, with a per-isolate cap and a queue beyond it. The host owns the wall clock: isolated-vm's
 // `timeout` covers only synchronous execution, never awaited promises (research/stack.md 1(a), 1(e)).
-import ivm from 'isolated-vm';
+import type ivm from 'isolated-vm';
 import type { Logger } from '../http/logger.js';
 import type { PluginManifest } from './contract.js';
 import type { Resolver } from './address-policy.js';
 import type { AssetStore } from './assets.js';
 import { CallTable, type CallState } from './calls.js';
-import { BOOTSTRAP, createBridge } from './bridge.js';
+import { SlotFactory, type Attempt, type InvokeFn, type Slot } from './isolate-slot.js';
 import { IVM, checkOutcome, errorDetail, errorText, internalOutcome, timeoutOutcome, type SandboxOutcome } from './outcome.js';
 
-type InvokeFn = (callId: number, input: unknown, options: unknown, operation: string) => Promise<unknown>;
-
-/** Top-level bundle code and the bootstrap get this long; a plugin that needs more at load is broken. */
-const BOOT_TIMEOUT_MS = 5000;
 /** After an UPSTREAM_TIMEOUT the aborted fetch rejects inside the isolate; if the call still has not settled
  *  this long after, it is stuck (e.g. caught the abort and looped) and its isolate is replaced. */
 const ZOMBIE_GRACE_MS = 1000;
@@ -45,34 +41,18 @@ export interface PoolCall {
   log: Logger;
 }
 
-interface Attempt {
-  /** The isolate died under this call through no fault of its own: resolve it for a re-run. */
-  victimize(reason: string): void;
-  /** Stop tracking: the isolate is gone, a late rejection from it means nothing. */
-  forget(): void;
-}
-
-interface Slot {
-  readonly id: number;
-  readonly isolate: ivm.Isolate;
-  ready: Promise<ivm.Reference<InvokeFn>>;
-  /** Calls routed here and not yet settled inside the isolate (includes calls already answered by deadline). */
-  load: number;
-  readonly attempts: Set<Attempt>;
-  dead: boolean;
-}
-
 type Exec = { kind: 'done'; outcome: SandboxOutcome } | { kind: 'victim'; reason: string };
 
 export class IsolatePool {
   private readonly calls = new CallTable();
   private readonly slots: Slot[] = [];
   private readonly waiters: Array<{ resolve: (s: Slot | null) => void; timer: NodeJS.Timeout }> = [];
-  private cachedData?: ivm.ExternalCopy<ArrayBuffer>;
-  private nextSlot = 1;
+  private readonly factory: SlotFactory;
   private closed = false;
 
-  constructor(private readonly o: PoolOptions) {}
+  constructor(private readonly o: PoolOptions) {
+    this.factory = new SlotFactory({ ...o, calls: this.calls });
+  }
 
   /** Boots the first isolate, so a bundle that throws at load fails at startup and names the plugin. */
   async start(): Promise<void> {
@@ -100,7 +80,7 @@ export class IsolatePool {
       const r = await this.execute(slot, call);
       if (r.kind === 'done') return r.outcome;
       if (attempt >= 2 || Date.now() >= call.deadlineAt || this.closed) {
-        call.log.error('plugin call failed', { reason: `isolate lost twice: ${r.reason}` });
+        call.log.error('plugin call failed', { reason: attempt >= 2 ? `isolate lost twice: ${r.reason}` : `isolate lost at the deadline: ${r.reason}` });
         return internalOutcome(this.o.plugin);
       }
       // Plugins are read-only lookups, so running an innocent call again is safe.
@@ -118,45 +98,13 @@ export class IsolatePool {
     const until = Date.now() + drainMs;
     while (Date.now() < until && this.slots.some((s) => s.load > 0)) await new Promise((r) => setTimeout(r, 20));
     for (const slot of [...this.slots]) this.kill(slot, 'pool closed', null, false);
-    this.cachedData?.release();
+    this.factory.release();
   }
 
   private spawn(): Slot {
-    const isolate = new ivm.Isolate({
-      memoryLimit: this.o.manifest.memory_mb,
-      onCatastrophicError: (message) => {
-        this.o.logger.error('isolated-vm catastrophic error; aborting the process', { plugin: this.o.plugin, reason: message });
-        (this.o.onCatastrophic ?? (() => process.abort()))(message);
-      },
-    });
-    const slot: Slot = { id: this.nextSlot++, isolate, ready: this.boot(isolate), load: 0, attempts: new Set(), dead: false };
-    slot.ready.catch(() => undefined); // observed in execute()/start(); never an unhandled rejection
+    const slot = this.factory.create();
     this.slots.push(slot);
     return slot;
-  }
-
-  private async boot(isolate: ivm.Isolate): Promise<ivm.Reference<InvokeFn>> {
-    const script = await isolate.compileScript(this.o.code, {
-      filename: `file:///plugins/${this.o.plugin}/handler.js`,
-      ...(this.cachedData ? { cachedData: this.cachedData } : { produceCachedData: true }),
-    });
-    // The typings omit it, but with produceCachedData the Script carries `cachedData` (isolated-vm README).
-    const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
-    if (!this.cachedData && produced) this.cachedData = produced;
-    const context = await isolate.createContext();
-    await script.run(context, { timeout: BOOT_TIMEOUT_MS });
-    script.release();
-    const bridge = createBridge({
-      plugin: this.o.plugin,
-      pluginDir: this.o.pluginDir,
-      manifest: this.o.manifest,
-      calls: this.calls,
-      assets: this.o.assets,
-      resolver: this.o.resolver,
-      fetchImpl: this.o.fetchImpl,
-    });
-    const invoke: unknown = await context.evalClosure(BOOTSTRAP, bridge, { result: { reference: true }, timeout: BOOT_TIMEOUT_MS });
-    return invoke as ivm.Reference<InvokeFn>;
   }
 
   /** Least-loaded live isolate under the cap; grows the pool when every isolate is already busy. */

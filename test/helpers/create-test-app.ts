@@ -66,6 +66,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     resolver: async (host) => opts.dns?.[host] ?? ['93.184.216.34'],
     watchOperations: opts.watch ?? false,
     state: opts.state,
+  }).catch(async (err: unknown) => {
+    await backend?.close();
+    throw err;
   });
   const app = createApp(services);
   const client = await startClient(app);

@@ -18,3 +18,21 @@ t.test('every code has a public message and a 4xx/5xx status', async (t) => {
     t.ok(message.length > 10, `${code} message`);
   }
 });
+
+t.test('every code of the catalogue is produced and asserted by some test', async (t) => {
+  const { readdirSync, statSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.test.ts') && !p.endsWith('errors.test.ts')) files.push(p);
+    }
+  };
+  walk('test');
+  const corpus = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+  for (const code of ERROR_CODES) {
+    t.match(corpus, new RegExp(`['"\`]${code}['"\`]`), `${code} is asserted in a test`);
+  }
+});

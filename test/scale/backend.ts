@@ -14,6 +14,14 @@ export interface TestBackend {
   close(): Promise<void>;
 }
 
+/** This environment without what tap sets for its own children, so a spawned process (or a nested tap) starts clean. */
+export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('TAP') || k.startsWith('_TAPJS_') || k === 'TOLLGATE_TEST_BACKEND') delete env[k];
+  if (env.NODE_OPTIONS?.includes('@tapjs/')) delete env.NODE_OPTIONS;
+  return { ...env, ...extra };
+}
+
 const hostOf = (url: string): string => new URL(url).host;
 
 /** Null when both are reachable, else why not (the message a skipped suite prints). */

@@ -12,7 +12,7 @@ import { createApiKey } from '../../core/accounts/api-keys.js';
 import { postEntry } from '../../core/billing/ledger.js';
 import { extendSubscription } from '../../core/billing/subscriptions.js';
 import { toMicro } from '../../core/billing/money.js';
-import { PG_URL, REDIS_URL } from './backend.js';
+import { PG_URL, REDIS_URL, childEnv } from './backend.js';
 
 export const NODE_ARGS = ['--no-node-snapshot', '--import', 'tsx'];
 
@@ -27,10 +27,7 @@ export function scaleOperationsFile(): string {
 
 /** Environment of a gateway process: money is the only limit (rate and in-flight caps far above the load). */
 export function gatewayEnv(schema: string, prefix: string, operationsFile: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TAP') || k === 'TOLLGATE_TEST_BACKEND') delete env[k];
-  return {
-    ...env,
+  return childEnv({
     PORT: '0',
     DATABASE_URL: PG_URL,
     DATABASE_SCHEMA: schema,
@@ -46,7 +43,7 @@ export function gatewayEnv(schema: string, prefix: string, operationsFile: strin
     SANDBOX_POOL_SIZE: '2',
     LOG_LEVEL: 'warn',
     ...extra,
-  };
+  });
 }
 
 export interface Gateway {

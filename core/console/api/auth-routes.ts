@@ -1,7 +1,7 @@
 // POST /console/api/register, /login, /logout: email + password accounts and their bearer tokens.
 import type Router from '@koa/router';
 import type { Services } from '../../services.js';
-import { createUser, findUserByEmail, isValidEmail, normaliseEmail } from '../../accounts/users.js';
+import { createUser, findUserByEmail, isValidEmail, normaliseEmail, type User } from '../../accounts/users.js';
 import { passwordWeakness, verifyPassword } from '../../accounts/passwords.js';
 import { issueUserToken, revokeUserToken } from '../../accounts/user-tokens.js';
 import { clearLoginFailures, loginRetryAfter, recordLoginFailure } from '../../accounts/login-throttle.js';
@@ -29,7 +29,7 @@ export function authRoutes(router: Router, s: Services): void {
     const weak = passwordWeakness(password);
     if (weak) throw invalid(`Weak password: ${weak}.`);
     if (await findUserByEmail(db, email)) throw new ApiError('CONFLICT', 'An account with this email exists already. Log in instead.');
-    let user;
+    let user: User;
     try {
       user = await createUser(db, email, password, 'user');
     } catch (err) {

@@ -1,6 +1,6 @@
 // The public catalogue at the console edge: operations, plans and packages from the live operations.yaml,
 // with prices in TOKEN. Shared by the catalogue routes and the OpenAPI document.
-import type { Operation, Registry } from '../../registry/registry.js';
+import type { Operation } from '../../registry/registry.js';
 import type { PackageConfig, PlanConfig } from '../../config/operations-config.js';
 import { toToken } from '../../billing/money.js';
 
@@ -34,12 +34,4 @@ export function presentPlan(p: PlanConfig): Record<string, unknown> {
 
 export function presentPackage(p: PackageConfig): Record<string, unknown> {
   return { id: p.id, name: p.name, description: p.description, price: toToken(p.priceMicro), tokens: toToken(p.tokensMicro) };
-}
-
-export function catalogueOf(registry: Registry) {
-  return {
-    operations: registry.list().map(presentOperation),
-    plans: registry.config.plans.map(presentPlan),
-    packages: registry.config.packages.map(presentPackage),
-  };
 }

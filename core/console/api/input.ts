@@ -56,8 +56,11 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(
 /** ISO 8601 date or date-time -> epoch ms. A bare date means its start in UTC. */
 export function parseIsoDate(v: unknown, name: string): number {
   if (typeof v !== 'string' || !ISO_DATE.test(v)) throw invalid(`'${name}' must be an ISO 8601 date, e.g. 2030-01-31 or 2030-01-31T12:00:00Z.`);
+  // Date.parse rolls 2030-02-31 over into March: check the calendar date itself.
+  const [y, m, d] = v.slice(0, 10).split('-').map(Number);
+  const day = new Date(Date.UTC(y, m - 1, d));
   const ms = Date.parse(v);
-  if (Number.isNaN(ms)) throw invalid(`'${name}' is not a real date: ${v}.`);
+  if (Number.isNaN(ms) || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) throw invalid(`'${name}' is not a real date: ${v}.`);
   return ms;
 }
 

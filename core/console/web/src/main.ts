@@ -1,0 +1,85 @@
+// Entry point of the web console: picks the page for the URL, guards pages that need a login (or the admin
+// role), and re-renders when the language changes. Each page renders into a fresh <main>, so a slow page that
+// finishes after the user moved on writes into a detached element and is simply dropped.
+import { h, clear } from './dom.js';
+import { t, onLangChange, getLang, type MessageKey } from './i18n/index.js';
+import { setUnauthorizedHandler, ApiFailure } from './api.js';
+import { getToken, getUser, isAdmin } from './session.js';
+import { currentRoute, navigate, startRouter, link, type Route } from './router.js';
+import { authFrame, mountInto, shell } from './layout.js';
+import { errorText, notice, pageHeader, loading } from './ui.js';
+import { renderAuth } from './pages/auth.js';
+import { renderDashboard } from './pages/dashboard.js';
+import { renderKeys } from './pages/keys.js';
+import { renderDocs } from './pages/docs.js';
+import { renderDebugger } from './pages/debugger.js';
+import { renderUsage } from './pages/usage.js';
+import { renderBilling } from './pages/billing.js';
+import { renderAdmin } from './pages/admin.js';
+
+interface PageDef {
+  title: MessageKey;
+  auth: boolean;
+  admin?: boolean;
+  render(main: HTMLElement, r: Route): Promise<void> | void;
+}
+
+const PAGES: Record<string, PageDef> = {
+  '': { title: 'nav.dashboard', auth: true, render: renderDashboard },
+  keys: { title: 'nav.keys', auth: true, render: renderKeys },
+  docs: { title: 'nav.docs', auth: false, render: renderDocs },
+  debugger: { title: 'nav.debugger', auth: true, render: renderDebugger },
+  usage: { title: 'nav.usage', auth: true, render: renderUsage },
+  billing: { title: 'nav.billing', auth: true, render: renderBilling },
+  admin: { title: 'nav.admin', auth: true, admin: true, render: renderAdmin },
+};
+
+const appEl = document.getElementById('app') ?? document.body;
+
+function render(route: Route): void {
+  const first = route.parts[0] ?? '';
+  document.documentElement.lang = getLang() === 'zh' ? 'zh-CN' : 'en';
+  const loggedIn = Boolean(getToken() && getUser());
+  if (first === 'login' || first === 'register') {
+    if (loggedIn) return navigate('', true);
+    const { root, main } = authFrame();
+    document.title = `${t(first === 'login' ? 'auth.login' : 'auth.register')} · Tollgate`;
+    renderAuth(main, first, route.query.get('next'));
+    mountInto(appEl, root);
+    return;
+  }
+  const page = PAGES[first];
+  if (page?.auth && !loggedIn) {
+    const next = first ? `?next=${encodeURIComponent(location.pathname + location.search)}` : '';
+    return navigate(`login${next}`, true);
+  }
+  const { root, main } = shell(page ? first : '');
+  mountInto(appEl, root);
+  if (!page) {
+    document.title = 'Tollgate';
+    main.append(pageHeader(t('notFound.title')), h('p', null, t('notFound.text'), ' ', link('', t('nav.dashboard'))));
+    return;
+  }
+  document.title = `${t(page.title)} · Tollgate`;
+  if (page.admin && !isAdmin()) {
+    main.append(pageHeader(t(page.title)), notice('err', t('err.FORBIDDEN')));
+    return;
+  }
+  main.append(loading());
+  const content = h('div', { class: 'page', attrs: { 'data-page': first || 'dashboard' } });
+  void Promise.resolve()
+    .then(() => page.render(content, route))
+    .then(
+      () => clear(main, content),
+      (err: unknown) => {
+        if (err instanceof ApiFailure && err.status === 401) return; // the unauthorized handler took over
+        clear(main, pageHeader(t(page.title)), notice('err', t('common.loadFailed'), ' ', errorText(err)));
+      },
+    );
+}
+
+setUnauthorizedHandler(() => navigate(`login?next=${encodeURIComponent(location.pathname)}`, true));
+onLangChange(() => render(currentRoute()));
+
+
+startRouter(render);

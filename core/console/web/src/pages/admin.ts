@@ -1,0 +1,78 @@
+// Admin area: statistics, users and grants, redeem-code batches, order confirmation. The links only show for
+// admins, but the protection is the server's: every /console/api/admin route answers 403 to anyone else.
+import { h, clear } from '../dom.js';
+import { t } from '../i18n/index.js';
+import { get } from '../api.js';
+import { link } from '../router.js';
+import { card, pageHeader, stat, table } from '../ui.js';
+import { dailyChart } from '../chart.js';
+import { int, lastDays, tokens } from '../format.js';
+import { renderAdminUsers } from './admin-users.js';
+import { renderAdminCodes } from './admin-codes.js';
+import { renderAdminOrders } from './admin-orders.js';
+import type { Route } from '../router.js';
+import type { MessageKey } from '../i18n/index.js';
+import type { Stats } from '../types.js';
+
+const SECTIONS: Array<[string, MessageKey]> = [
+  ['', 'admin.stats'],
+  ['users', 'admin.users'],
+  ['codes', 'admin.codes'],
+  ['orders', 'admin.orders'],
+];
+
+async function renderStats(main: HTMLElement): Promise<void> {
+  const stats = await get<Stats>('admin/stats?days=30');
+  const days = lastDays(30);
+  const byDay = new Map(stats.days.map((d) => [d.day, d]));
+  const chartSlot = h('div');
+  main.append(
+    h(
+      'div',
+      { class: 'stats' },
+      stat(t('admin.totalUsers'), int(stats.users)),
+      stat(t('admin.calls30'), int(stats.totals.calls), t('admin.successes', { n: int(stats.totals.successes) })),
+      stat(t('admin.revenue30'), tokens(stats.totals.revenue), 'TOKEN'),
+    ),
+    card(t('admin.chartTitle'), chartSlot),
+    card(
+      t('admin.perDay'),
+      table(
+        [t('col.day'), t('col.calls'), t('col.successes'), t('col.revenue'), t('admin.topOps')],
+        [...stats.days].reverse().map((d) => [d.day, int(d.calls), int(d.successes), tokens(d.revenue), h('span', { class: 'small' }, d.top_operations.map((o) => `${o.operation ?? '—'} ${int(o.calls)}`).join(' · '))]),
+        t('admin.noCalls'),
+      ),
+    ),
+  );
+  clear(
+    chartSlot,
+    dailyChart({
+      days,
+      bars: days.map((d) => byDay.get(d)?.calls ?? 0),
+      line: days.map((d) => byDay.get(d)?.revenue ?? 0),
+      barLabel: t('chart.calls'),
+      lineLabel: t('chart.revenue'),
+      emptyText: t('admin.noCalls'),
+    }),
+  );
+}
+
+export async function renderAdmin(main: HTMLElement, route: Route): Promise<void> {
+  const section = route.parts[1] ?? '';
+  const nav = h(
+    'nav',
+    { class: 'subnav' },
+    SECTIONS.map(([path, key]) => {
+      const a = link(path ? `admin/${path}` : 'admin', t(key));
+      if (path === section) a.classList.add('active');
+      return a;
+    }),
+  );
+  main.append(pageHeader(t('admin.title'), t('admin.subtitle')), nav);
+  const body = h('div');
+  main.append(body);
+  if (section === 'users') await renderAdminUsers(body);
+  else if (section === 'codes') await renderAdminCodes(body);
+  else if (section === 'orders') await renderAdminOrders(body);
+  else await renderStats(body);
+}

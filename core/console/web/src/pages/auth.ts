@@ -1,0 +1,61 @@
+// Log in and register: one card with two modes. Success stores the token for this tab and opens the
+// dashboard (new accounts see the quick-start steps there).
+import { h, fieldValue } from '../dom.js';
+import { t } from '../i18n/index.js';
+import { post } from '../api.js';
+import { setSession, type SessionUser } from '../session.js';
+import { link, navigate } from '../router.js';
+import { field, input, messageSlot, busy } from '../ui.js';
+import { forgetMe } from '../layout.js';
+
+export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: string | null): void {
+  const msg = messageSlot();
+  const submit = h('button', { class: 'btn btn-primary btn-block', attrs: { type: 'submit', 'data-testid': 'auth-submit' } }, mode === 'login' ? t('auth.login') : t('auth.createAccount'));
+  const form: HTMLFormElement = h(
+    'form',
+    {
+      class: 'auth-form',
+      attrs: { novalidate: true },
+      on: {
+        submit: (ev) => {
+          ev.preventDefault();
+          void busy(submit, async () => {
+            const email = fieldValue(form, 'email');
+            const password = (form.elements.namedItem('password') as HTMLInputElement).value;
+            if (!email || !password) return msg.error(new Error(t('auth.fillBoth')));
+            try {
+              const r = await post<{ token: string; user: SessionUser }>(mode, { email, password });
+              setSession(r.token, r.user);
+              forgetMe();
+              const target = next && next.startsWith('/console/') && !next.startsWith('//') ? next.slice('/console/'.length) : mode === 'register' ? '?welcome=1' : '';
+              navigate(target, true);
+            } catch (err) {
+              msg.error(err);
+            }
+          });
+        },
+      },
+    },
+    field(t('auth.email'), input('email', { type: 'email', autocomplete: 'email', required: true, placeholder: 'you@example.com' }), undefined, true),
+    field(
+      t('auth.password'),
+      input('password', { type: 'password', autocomplete: mode === 'login' ? 'current-password' : 'new-password', required: true, minlength: 8 }),
+      mode === 'register' ? t('auth.passwordRule') : undefined,
+      true,
+    ),
+    msg.el,
+    submit,
+  );
+  main.append(
+    h(
+      'div',
+      { class: 'auth-card card' },
+      h('h1', null, mode === 'login' ? t('auth.welcomeBack') : t('auth.createTitle')),
+      h('p', { class: 'muted' }, t('auth.tagline')),
+      form,
+      h('p', { class: 'auth-switch' }, mode === 'login' ? t('auth.noAccount') : t('auth.haveAccount'), ' ', link(mode === 'login' ? 'register' : 'login', mode === 'login' ? t('auth.register') : t('auth.login'))),
+      h('p', { class: 'auth-switch' }, link('docs', t('auth.browseDocs'))),
+    ),
+  );
+  (form.elements.namedItem('email') as HTMLInputElement).focus();
+}

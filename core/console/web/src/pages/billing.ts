@@ -1,0 +1,128 @@
+// Billing: balance, plans and packages to order, a redeem-code box, my orders and the ledger (every change
+// to the balance, newest first).
+import { h, clear, fieldValue, type Child } from '../dom.js';
+import { t, tMaybe } from '../i18n/index.js';
+import { get, post, query } from '../api.js';
+import { badge, busy, button, card, field, input, messageSlot, notice, pageHeader, stat, table } from '../ui.js';
+import { dateTime, date, int, tokens } from '../format.js';
+import { loadMe } from '../layout.js';
+import type { LedgerEntry, Order, Package, Plan } from '../types.js';
+
+export function orderStatus(o: Order): HTMLElement {
+  const kind = o.status === 'paid' ? 'ok' : o.status === 'pending' ? 'warn' : 'muted';
+  return badge(tMaybe(`order.${o.status}`) ?? o.status, kind);
+}
+
+function ledgerKind(kind: string): string {
+  return tMaybe(`ledger.${kind}`) ?? kind;
+}
+
+export async function renderBilling(main: HTMLElement): Promise<void> {
+  const [me, plans, packages] = await Promise.all([loadMe(true), get<{ plans: Plan[] }>('plans'), get<{ packages: Package[] }>('packages')]);
+  const msg = messageSlot();
+  const summary = h('div', { class: 'stats' });
+  const ordersSlot = h('div');
+  const ledgerSlot = h('div');
+  const ledgerMore = h('div', { class: 'form-actions' });
+  let ledgerRows: Child[][] = [];
+  let ledgerBefore: number | null = null;
+
+  const showSummary = (m: typeof me): void =>
+    clear(
+      summary,
+      stat(t('dash.available'), tokens(m.available), m.balance !== m.available ? t('dash.heldNote', { balance: tokens(m.balance) }) : 'TOKEN', 'billing-available'),
+      stat(t('dash.plan'), m.plan?.name ?? t('dash.noPlan'), m.plan?.ends_at ? t('dash.until', { date: date(m.plan.ends_at) }) : t('dash.payPerCall')),
+    );
+  const loadOrders = async (): Promise<void> => {
+    const orders = (await get<{ orders: Order[] }>('orders')).orders;
+    clear(ordersSlot, table([t('col.order'), t('col.item'), t('col.amount'), t('col.status'), t('col.created'), t('col.paid')], orders.map((o) => [`#${o.id}`, o.item_name, `¥${tokens(o.amount)}`, orderStatus(o), dateTime(o.created_at), dateTime(o.paid_at)]), t('billing.noOrders'), 'orders-table'));
+  };
+  const loadLedger = async (append: boolean): Promise<void> => {
+    const r = await get<{ entries: LedgerEntry[]; next_before: number | null }>(`ledger${query({ limit: 50, before: append ? ledgerBefore : undefined })}`);
+    const rows = r.entries.map((e) => [dateTime(e.created_at), ledgerKind(e.kind), h('span', { class: e.amount < 0 ? 'neg' : 'pos' }, `${e.amount > 0 ? '+' : ''}${tokens(e.amount)}`), tokens(e.balance_after), h('span', { class: 'small' }, e.operation ?? e.note ?? e.ref)]);
+    ledgerRows = append ? [...ledgerRows, ...rows] : rows;
+    ledgerBefore = r.next_before;
+    clear(ledgerSlot, table([t('col.time'), t('col.kind'), t('col.amount'), t('col.balanceAfter'), t('col.detail')], ledgerRows, t('billing.noLedger'), 'ledger-table'));
+    clear(ledgerMore, ledgerBefore ? button(t('usage.more'), () => loadLedger(true)) : null);
+  };
+  const refreshAll = async (): Promise<void> => {
+    showSummary(await loadMe(true));
+    await Promise.all([loadOrders(), loadLedger(false)]);
+  };
+  const order = async (kind: 'plan' | 'package', id: string): Promise<void> => {
+    try {
+      const r = await post<{ order: Order; payment: { message: string; url?: string } }>('orders', { kind, id });
+      msg.ok(h('span', null, t('billing.ordered', { id: r.order.id, amount: tokens(r.order.amount) }), ' ', r.payment.url ? h('a', { attrs: { href: r.payment.url, rel: 'noopener' } }, t('billing.payNow')) : t('billing.manualPay')));
+      await loadOrders();
+    } catch (err) {
+      msg.error(err);
+    }
+  };
+
+  const redeemBtn = h('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'redeem-submit' } }, t('billing.redeem'));
+  const redeemForm: HTMLFormElement = h(
+    'form',
+    {
+      class: 'inline-form',
+      on: {
+        submit: (ev) => {
+          ev.preventDefault();
+          void busy(redeemBtn, async () => {
+            try {
+              const r = await post<{ tokens: number; balance: number | null; plan_ends_at: string | null }>('redeem', { code: fieldValue(redeemForm, 'code') });
+              msg.ok(r.plan_ends_at ? t('billing.redeemedPlan', { date: date(r.plan_ends_at), tokens: tokens(r.tokens) }) : t('billing.redeemed', { tokens: tokens(r.tokens) }));
+              redeemForm.reset();
+              await refreshAll();
+            } catch (err) {
+              msg.error(err);
+            }
+          });
+        },
+      },
+    },
+    field(t('billing.code'), input('code', { autocomplete: 'off', spellcheck: 'false', placeholder: t('billing.codePlaceholder'), 'data-testid': 'redeem-code' })),
+    redeemBtn,
+  );
+
+  const planCards = plans.plans.map((p) =>
+    h(
+      'div',
+      { class: 'price-card' },
+      h('h3', null, p.name),
+      h('div', { class: 'price' }, `¥${tokens(p.price)}`, h('span', { class: 'muted small' }, ` / ${t('billing.days', { n: p.duration_days })}`)),
+      p.description ? h('p', { class: 'muted small' }, p.description) : null,
+      h(
+        'ul',
+        { class: 'features' },
+        h('li', null, t('billing.perDay', { n: int(p.quota.calls_per_day) })),
+        h('li', null, t('billing.concurrency', { n: p.quota.concurrency })),
+        h('li', null, p.quota.cache_free ? t('billing.cacheFree') : t('billing.cacheCharged')),
+        p.grant_tokens > 0 ? h('li', null, t('billing.grant', { n: tokens(p.grant_tokens) })) : null,
+        h('li', { class: 'muted small' }, p.codes.join(', ')),
+      ),
+      button(t('billing.subscribe'), () => order('plan', p.id), 'btn btn-primary btn-block', { 'data-testid': `order-plan-${p.id}` }),
+    ),
+  );
+  const packageCards = packages.packages.map((p) =>
+    h(
+      'div',
+      { class: 'price-card' },
+      h('h3', null, p.name),
+      h('div', { class: 'price' }, `¥${tokens(p.price)}`),
+      h('p', { class: 'muted small' }, p.description ?? t('billing.tokensFor', { n: tokens(p.tokens) })),
+      button(t('billing.buy'), () => order('package', p.id), 'btn btn-block', { 'data-testid': `order-package-${p.id}` }),
+    ),
+  );
+  main.append(
+    pageHeader(t('billing.title'), t('billing.subtitle')),
+    summary,
+    msg.el,
+    card(t('billing.redeemTitle'), h('p', { class: 'muted small' }, t('billing.redeemText')), redeemForm),
+    card(t('billing.plans'), planCards.length ? h('div', { class: 'price-grid' }, planCards) : notice('info', t('billing.noPlans'))),
+    card(t('billing.packages'), packageCards.length ? h('div', { class: 'price-grid' }, packageCards) : notice('info', t('billing.noPackages'))),
+    card(t('billing.orders'), ordersSlot),
+    card(t('billing.ledger'), ledgerSlot, ledgerMore),
+  );
+  showSummary(me);
+  await Promise.all([loadOrders(), loadLedger(false)]);
+}

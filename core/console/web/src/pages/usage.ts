@@ -1,0 +1,110 @@
+// Usage and call log: 30-day chart and per-operation totals, then the call log with filters, paging and a
+// CSV export fetched with the Authorization header (the token never goes into a link).
+import { h, clear, fieldValue, type Child } from '../dom.js';
+import { t, tMaybe } from '../i18n/index.js';
+import { download, get, query } from '../api.js';
+import { badge, busy, card, errorText, field, input, messageSlot, notice, pageHeader, select, table } from '../ui.js';
+import { dailyChart } from '../chart.js';
+import { dateTime, int, ms, tokens } from '../format.js';
+import { dailyUsage } from '../usage-data.js';
+import type { Call, Operation } from '../types.js';
+
+function callRow(c: Call): Child[] {
+  const free = c.free_reason ? tMaybe(`free.${c.free_reason}`) ?? c.free_reason : null;
+  return [
+    h('span', { class: 'nowrap' }, dateTime(c.created_at)),
+    h('code', null, c.operation ?? '—'),
+    badge(String(c.status), c.status < 300 ? 'ok' : c.status < 500 ? 'warn' : 'err'),
+    c.error_code ? h('code', { class: 'small' }, c.error_code) : h('span', { class: 'muted' }, '—'),
+    h('span', null, tokens(c.charged), free ? h('span', { class: 'muted small' }, ` (${free})`) : null),
+    c.cached ? t('common.yes') : t('common.no'),
+    ms(c.duration_ms),
+    h('code', { class: 'small' }, c.request_id),
+  ];
+}
+
+export async function renderUsage(main: HTMLElement): Promise<void> {
+  const [series, ops] = await Promise.all([dailyUsage(30), get<{ operations: Operation[] }>('operations')]);
+  const msg = messageSlot();
+  const logSlot = h('div');
+  const more = h('div', { class: 'form-actions' });
+  let rows: Child[][] = [];
+
+  const filterForm: HTMLFormElement = h(
+    'form',
+    { class: 'filters', on: { submit: (ev) => (ev.preventDefault(), void load(false)) } },
+    field(t('usage.operation'), select('code', [['', t('usage.all')], ...ops.operations.map((o) => [o.code, o.code] as [string, string])])),
+    field(
+      t('usage.status'),
+      select('status', [
+        ['', t('usage.all')],
+        ['success', t('usage.success')],
+        ['error', t('usage.error')],
+        ['402', '402'],
+        ['429', '429'],
+      ]),
+    ),
+    field(t('usage.from'), input('from', { type: 'date' })),
+    field(t('usage.to'), input('to', { type: 'date' })),
+    h('div', { class: 'filter-actions' }, h('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'apply-filters' } }, t('usage.apply'))),
+  );
+  const filters = (): Record<string, string | undefined> => {
+    const to = fieldValue(filterForm, 'to');
+    // The "to" date is inclusive for people and exclusive for the API: send the next midnight.
+    const toNext = to ? new Date(new Date(`${to}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined;
+    const from = fieldValue(filterForm, 'from');
+    return { code: fieldValue(filterForm, 'code') || undefined, status: fieldValue(filterForm, 'status') || undefined, from: from ? new Date(`${from}T00:00:00`).toISOString() : undefined, to: toNext };
+  };
+  let nextBefore: number | null = null;
+  const load = async (append: boolean): Promise<void> => {
+    try {
+      const r = await get<{ calls: Call[]; next_before: number | null }>(`calls${query({ ...filters(), limit: 50, before: append ? nextBefore : undefined })}`);
+      rows = append ? [...rows, ...r.calls.map(callRow)] : r.calls.map(callRow);
+      nextBefore = r.next_before;
+      clear(logSlot, table([t('col.time'), t('col.operation'), t('col.httpStatus'), t('col.error'), t('col.charged'), t('col.cached'), t('col.duration'), t('col.requestId')], rows, t('usage.noCalls'), 'calls-table'));
+      const moreBtn: HTMLButtonElement = h('button', { class: 'btn', attrs: { type: 'button' }, on: { click: () => void busy(moreBtn, () => load(true)) } }, t('usage.more'));
+      clear(more, nextBefore ? moreBtn : null);
+      msg.clear();
+    } catch (err) {
+      msg.error(err);
+    }
+  };
+  const exportBtn: HTMLButtonElement = h(
+    'button',
+    {
+      class: 'btn btn-ghost',
+      attrs: { type: 'button', 'data-testid': 'export-csv' },
+      on: {
+        click: () =>
+          void busy(exportBtn, async () => {
+            try {
+              await download(`calls.csv${query(filters())}`, `tollgate-calls-${new Date().toISOString().slice(0, 10)}.csv`);
+            } catch (err) {
+              msg.error(err);
+            }
+          }),
+      },
+    },
+    t('usage.export'),
+  );
+  const chartSlot = h('div');
+  main.append(
+    pageHeader(t('usage.title'), t('usage.subtitle')),
+    card(t('dash.chartTitle'), chartSlot),
+    card(
+      t('usage.byOperation'),
+      table(
+        [t('col.operation'), t('col.calls'), t('col.successes'), t('col.charged')],
+        series.usage.by_operation.map((o) => [h('code', null, o.operation ?? '—'), int(o.calls), int(o.successes), tokens(o.charged)]),
+        t('usage.noCalls'),
+      ),
+    ),
+    card(h('span', { class: 'card-title-row' }, t('usage.callLog'), exportBtn), filterForm, msg.el, logSlot, more),
+  );
+  try {
+    clear(chartSlot, dailyChart({ days: series.days, bars: series.calls, line: series.spend, barLabel: t('chart.calls'), lineLabel: t('chart.spend'), emptyText: t('usage.noCalls') }));
+  } catch (err) {
+    clear(chartSlot, notice('err', errorText(err)));
+  }
+  await load(false);
+}

@@ -1,0 +1,156 @@
+// Shapes of the console API's answers (core/console/api/*), as far as the pages read them.
+import type { SessionUser } from './session.js';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
+
+export interface JsonSchema {
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: JsonValue[];
+  oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+  default?: JsonValue;
+  items?: JsonSchema;
+  format?: string;
+}
+
+export interface Operation {
+  code: string;
+  name: string;
+  description: string;
+  price: number;
+  cache_ttl: number;
+  timeout_ms: number;
+  input: JsonSchema;
+  example: Record<string, JsonValue> | null;
+  response_example: JsonValue | null;
+  routes: string[];
+}
+
+export interface Me {
+  user: SessionUser;
+  balance: number;
+  available: number;
+  plan: { id: string; name: string; ends_at: string | null } | null;
+  quota: { calls_per_day: number; concurrency: number; cache_free: boolean; used_today: number; remaining_today: number } | null;
+}
+
+export interface KeyLimits {
+  allowed_codes: string[] | null;
+  ip_allow: string[] | null;
+  expires_at: string | null;
+  rate_limit_per_sec: number | null;
+  rate_limit_burst: number | null;
+  max_concurrency: number | null;
+  daily_spend_cap: number | null;
+}
+
+export interface ApiKey {
+  id: number;
+  name: string;
+  prefix: string;
+  status: 'active' | 'disabled' | 'expired';
+  created_at: string | null;
+  last_used_at: string | null;
+  limits: KeyLimits;
+}
+
+export interface DayUsage {
+  day: string;
+  calls: number;
+  successes: number;
+  charged: number;
+}
+
+export interface Usage {
+  days: number;
+  from: string;
+  by_day: DayUsage[];
+  by_operation: Array<{ operation: string | null; calls: number; successes: number; charged: number }>;
+}
+
+export interface Call {
+  id: number;
+  request_id: string;
+  created_at: string;
+  operation: string | null;
+  key_id: number | null;
+  status: number;
+  error_code: string | null;
+  charged: number;
+  cached: boolean;
+  free_reason: string | null;
+  duration_ms: number | null;
+  ip: string | null;
+}
+
+export interface LedgerEntry {
+  id: number;
+  created_at: string;
+  kind: string;
+  amount: number;
+  balance_after: number;
+  ref: string;
+  operation: string | null;
+  note: string | null;
+}
+
+export interface Plan {
+  id: string;
+  name: string;
+  description?: string;
+  price: number;
+  duration_days: number;
+  grant_tokens: number;
+  quota: { calls_per_day: number; concurrency: number; cache_free: boolean };
+  codes: string[];
+}
+
+export interface Package {
+  id: string;
+  name: string;
+  description?: string;
+  price: number;
+  tokens: number;
+}
+
+export interface Order {
+  id: number;
+  user_id: number;
+  kind: 'plan' | 'package';
+  item_id: string;
+  item_name: string;
+  amount: number;
+  provider: string;
+  status: 'pending' | 'paid' | 'cancelled';
+  created_at: string | null;
+  paid_at: string | null;
+}
+
+export interface AdminUser extends SessionUser {
+  balance: number;
+  available: number;
+}
+
+export interface RedeemBatch {
+  batch_id: number;
+  kind: 'plan' | 'package';
+  id: string;
+  count: number;
+  redeemed: number;
+  created_at: string | null;
+  expires_at: string | null;
+}
+
+export interface Stats {
+  users: number;
+  totals: { calls: number; successes: number; revenue: number };
+  days: Array<{ day: string; calls: number; successes: number; revenue: number; top_operations: Array<{ operation: string | null; calls: number; revenue: number }> }>;
+}

@@ -1,0 +1,142 @@
+// Small building blocks shared by the pages: cards, tables, fields, buttons with busy state, notices, copy.
+import { h, clear, type Child } from './dom.js';
+import { getLang, t, tMaybe } from './i18n/index.js';
+import { ApiFailure } from './api.js';
+
+export function card(title: Child, ...children: Child[]): HTMLElement {
+  return h('section', { class: 'card' }, title ? h('h2', { class: 'card-title' }, title) : null, ...children);
+}
+
+export function pageHeader(title: string, subtitle?: string, ...actions: Child[]): HTMLElement {
+  return h('header', { class: 'page-head' }, h('div', null, h('h1', null, title), subtitle ? h('p', { class: 'muted' }, subtitle) : null), actions.length ? h('div', { class: 'page-actions' }, ...actions) : null);
+}
+
+export function stat(label: string, value: Child, sub?: Child, id?: string): HTMLElement {
+  return h('div', { class: 'stat', attrs: { 'data-stat': id } }, h('div', { class: 'stat-label' }, label), h('div', { class: 'stat-value' }, value), sub ? h('div', { class: 'stat-sub' }, sub) : null);
+}
+
+/** A table that scrolls sideways inside its card on narrow screens instead of widening the page. */
+export function table(headers: string[], rows: Child[][], empty?: string, testId?: string): HTMLElement {
+  if (rows.length === 0) return h('p', { class: 'empty', attrs: { 'data-testid': testId } }, empty ?? t('common.empty'));
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      { attrs: { 'data-testid': testId } },
+      h('thead', null, h('tr', null, headers.map((x) => h('th', null, x)))),
+      h('tbody', null, rows.map((r) => h('tr', null, r.map((c) => h('td', null, c))))),
+    ),
+  );
+}
+
+export function field(label: string, control: HTMLElement, hint?: Child, required = false): HTMLElement {
+  return h('label', { class: 'field' }, h('span', { class: 'field-label' }, label, required ? h('span', { class: 'req', attrs: { title: t('common.required') } }, ' *') : null), control, hint ? h('span', { class: 'hint' }, hint) : null);
+}
+
+export function input(name: string, attrs: Record<string, string | number | boolean | undefined> = {}): HTMLInputElement {
+  return h('input', { attrs: { name, id: `f-${name}`, type: 'text', ...attrs } });
+}
+
+export function select(name: string, options: Array<[string, string]>, value?: string): HTMLSelectElement {
+  return h('select', { attrs: { name, id: `f-${name}` } }, options.map(([v, label]) => h('option', { attrs: { value: v, selected: v === value } }, label)));
+}
+
+export function button(label: string, onClick: (ev: MouseEvent) => void | Promise<void>, kind = 'btn', attrs: Record<string, string> = {}): HTMLButtonElement {
+  const b: HTMLButtonElement = h('button', { class: kind, attrs: { type: 'button', ...attrs }, on: { click: (ev) => void busy(b, () => onClick(ev)) } }, label);
+  return b;
+}
+
+/** Disables the control while the action runs, so a double click does not order twice. */
+export async function busy(el: HTMLButtonElement, fn: () => void | Promise<void>): Promise<void> {
+  if (el.disabled) return;
+  el.disabled = true;
+  el.classList.add('busy');
+  try {
+    await fn();
+  } finally {
+    el.disabled = false;
+    el.classList.remove('busy');
+  }
+}
+
+export function badge(text: string, kind: 'ok' | 'warn' | 'err' | 'info' | 'muted' = 'info'): HTMLElement {
+  return h('span', { class: `badge badge-${kind}` }, text);
+}
+
+export function errorText(err: unknown): string {
+  if (err instanceof ApiFailure) {
+    // The server's messages are English and specific; in Chinese the code's meaning comes first.
+    const known = getLang() === 'zh' ? tMaybe(`err.${err.code}`) : undefined;
+    return known ? `${known}（${err.message}）` : err.message || err.code;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function notice(kind: 'ok' | 'warn' | 'err' | 'info', ...children: Child[]): HTMLElement {
+  return h('div', { class: `notice notice-${kind}`, attrs: { role: kind === 'err' ? 'alert' : 'status' } }, ...children);
+}
+
+/** A slot that shows the outcome of an action: ok or error, replaced by the next one. */
+export function messageSlot(): { el: HTMLElement; ok(text: Child): void; error(err: unknown): void; clear(): void } {
+  const el = h('div', { class: 'msg-slot', attrs: { 'aria-live': 'polite' } });
+  return {
+    el,
+    ok: (text) => clear(el, notice('ok', text)),
+    error: (err) => clear(el, notice('err', errorText(err))),
+    clear: () => clear(el),
+  };
+}
+
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // Clipboard API refused (insecure origin, permissions): select a hidden textarea and copy the old way.
+    const ta = h('textarea', { class: 'offscreen', attrs: { readonly: true } });
+    ta.value = text;
+    document.body.appendChild(ta);
+    ta.select();
+    const ok = document.execCommand('copy');
+    ta.remove();
+    return ok;
+  }
+}
+
+export function copyButton(getText: () => string, label = t('common.copy')): HTMLButtonElement {
+  const b: HTMLButtonElement = h(
+    'button',
+    {
+      class: 'btn btn-small btn-ghost',
+      attrs: { type: 'button' },
+      on: {
+        click: () => {
+          void copyText(getText()).then((ok) => {
+            b.textContent = ok ? t('common.copied') : t('common.copyFailed');
+            setTimeout(() => (b.textContent = label), 1500);
+          });
+        },
+      },
+    },
+    label,
+  );
+  return b;
+}
+
+export function loading(): HTMLElement {
+  return h('div', { class: 'loading', attrs: { role: 'status' } }, t('common.loading'));
+}
+
+export function tabs<K extends string>(items: Array<[K, string]>, active: K, onPick: (k: K) => void): HTMLElement {
+  const bar = h('div', { class: 'tabs', attrs: { role: 'tablist' } });
+  const render = (current: K): void =>
+    clear(
+      bar,
+      items.map(([k, label]) =>
+        h('button', { class: k === current ? 'tab active' : 'tab', attrs: { type: 'button', role: 'tab', 'aria-selected': k === current ? 'true' : 'false', 'data-tab': k }, on: { click: () => (render(k), onPick(k)) } }, label),
+      ),
+    );
+  render(active);
+  return bar;
+}

@@ -1,0 +1,79 @@
+// Building one isolate for a plugin: memory limit, the compiled bundle (with V8 code cache after the first),
+// one persistent context (module-scope caches survive between calls), and the bootstrap that returns `invoke`.
+import ivm from 'isolated-vm';
+import type { Logger } from '../http/logger.js';
+import type { PluginManifest } from './contract.js';
+import { BOOTSTRAP, createBridge, type BridgeDeps } from './bridge.js';
+
+export type InvokeFn = (callId: number, input: unknown, options: unknown, operation: string) => Promise<unknown>;
+
+/** Top-level bundle code and the bootstrap get this long; a plugin that needs more at load is broken. */
+const BOOT_TIMEOUT_MS = 5000;
+
+export interface Attempt {
+  /** The isolate died under this call through no fault of its own: resolve it for a re-run. */
+  victimize(reason: string): void;
+  /** Stop tracking: the isolate is gone, a late rejection from it means nothing. */
+  forget(): void;
+}
+
+export interface Slot {
+  readonly id: number;
+  readonly isolate: ivm.Isolate;
+  readonly ready: Promise<ivm.Reference<InvokeFn>>;
+  /** Calls routed here and not yet settled inside the isolate (includes calls already answered by deadline). */
+  load: number;
+  readonly attempts: Set<Attempt>;
+  dead: boolean;
+}
+
+export interface SlotSpec extends BridgeDeps {
+  code: string;
+  manifest: PluginManifest;
+  logger: Logger;
+  /** isolated-vm says state is unrecoverable after a catastrophic error: default logs and aborts the process. */
+  onCatastrophic?: (message: string) => void;
+}
+
+export class SlotFactory {
+  private cachedData?: ivm.ExternalCopy<ArrayBuffer>;
+  private nextId = 1;
+
+  constructor(private readonly spec: SlotSpec) {}
+
+  create(): Slot {
+    const { spec } = this;
+    const isolate = new ivm.Isolate({
+      memoryLimit: spec.manifest.memory_mb,
+      onCatastrophicError: (message) => {
+        spec.logger.error('isolated-vm catastrophic error; aborting the process', { plugin: spec.plugin, reason: message });
+        (spec.onCatastrophic ?? (() => process.abort()))(message);
+      },
+    });
+    const ready = this.boot(isolate);
+    ready.catch(() => undefined); // observed by whoever awaits the slot; never an unhandled rejection
+    return { id: this.nextId++, isolate, ready, load: 0, attempts: new Set(), dead: false };
+  }
+
+  release(): void {
+    this.cachedData?.release();
+    this.cachedData = undefined;
+  }
+
+  private async boot(isolate: ivm.Isolate): Promise<ivm.Reference<InvokeFn>> {
+    const { spec } = this;
+    const script = await isolate.compileScript(spec.code, {
+      filename: `file:///plugins/${spec.plugin}/handler.js`,
+      ...(this.cachedData ? { cachedData: this.cachedData } : { produceCachedData: true }),
+    });
+    // The typings omit it, but with produceCachedData the Script carries `cachedData` (isolated-vm README).
+    const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
+    if (!this.cachedData && produced) this.cachedData = produced;
+    const context = await isolate.createContext();
+    await script.run(context, { timeout: BOOT_TIMEOUT_MS });
+    script.release();
+    const bridge = createBridge(spec);
+    const invoke: unknown = await context.evalClosure(BOOTSTRAP, bridge, { result: { reference: true }, timeout: BOOT_TIMEOUT_MS });
+    return invoke as ivm.Reference<InvokeFn>;
+  }
+}

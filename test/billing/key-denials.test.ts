@@ -1,0 +1,54 @@
+// Each kind of refused key has its own error code and costs nothing: disabled, expired, wrong IP, an operation
+// the key may not call. The test client always comes from 127.0.0.1.
+import t, { type Test } from 'tap';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+
+let h: TestApp;
+t.before(async () => {
+  h = await createTestApp();
+});
+t.afterEach(() => h.assertReconciled());
+t.teardown(() => h.close());
+
+async function refused(t: Test, key: string, userId: number, status: number, code: string, message: string): Promise<void> {
+  const res = await h.client.get('/api/echo?msg=x', { 'X-API-Key': key });
+  t.equal(res.status, status);
+  t.same(res.body.error, { code, message });
+  t.equal(res.body.deducted, 0);
+  t.equal(res.body.remaining, 1);
+  t.same(await h.balance(userId), { balance: 1_000_000, held: 0 });
+  t.equal((await h.ledger(userId)).length, 1, 'only the grant');
+  const log = await h.callLog(userId);
+  t.match(log[log.length - 1], { status, error_code: code, charged: 0 });
+}
+
+t.test('disabled key: 403 KEY_DISABLED', async (t) => {
+  const u = await h.user('1');
+  await h.services.store.db.updateTable('api_keys').set({ status: 'disabled' }).where('id', '=', u.keyId).execute();
+  await refused(t, u.key, u.userId, 403, 'KEY_DISABLED', 'This API key is disabled.');
+});
+
+t.test('expired key: 403 KEY_EXPIRED', async (t) => {
+  const at = Date.now() - 1000;
+  const u = await h.user('1', { expires_at: at });
+  await refused(t, u.key, u.userId, 403, 'KEY_EXPIRED', `This API key expired at ${new Date(at).toISOString()}.`);
+});
+
+t.test('allow-list 10.0.0.0/8 denies 127.0.0.1: 403 IP_NOT_ALLOWED', async (t) => {
+  const u = await h.user('1', { ip_allow: ['10.0.0.0/8'] });
+  await refused(t, u.key, u.userId, 403, 'IP_NOT_ALLOWED', 'This API key may not be used from 127.0.0.1.');
+});
+
+t.test('allow-list 127.0.0.0/8 lets 127.0.0.1 through', async (t) => {
+  const u = await h.user('1', { ip_allow: ['10.0.0.0/8', '127.0.0.0/8'] });
+  const res = await h.client.get('/api/echo?msg=x', { 'X-API-Key': u.key });
+  t.equal(res.status, 200);
+  t.equal(res.body.deducted, 0.01);
+});
+
+t.test('operation outside allowed_codes: 403 OPERATION_NOT_ALLOWED', async (t) => {
+  const u = await h.user('1', { allowed_codes: ['item'] });
+  await refused(t, u.key, u.userId, 403, 'OPERATION_NOT_ALLOWED', 'This API key may not call "echo".');
+  const ok = await h.client.get('/api/items/42', { 'X-API-Key': u.key });
+  t.equal(ok.status, 200, 'an allowed operation works');
+});

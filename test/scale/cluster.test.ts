@@ -1,0 +1,76 @@
+// `npm run cluster` (core/cluster.ts): refuses to start without PostgreSQL and Redis, serves with N workers on
+// one shared port, and restarts a worker that dies.
+import t from 'tap';
+import { spawn, execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { freshPgRedis, unreachable } from './backend.js';
+import { gatewayEnv, NODE_ARGS, runCli, scaleOperationsFile } from './support.js';
+
+const freePort = (): Promise<number> =>
+  new Promise((r) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => r(port));
+    });
+  });
+
+const workersOf = (pid: number): number[] => {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+};
+
+const waitFor = async (what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+};
+
+t.test('refuses to start without DATABASE_URL and REDIS_URL, saying why', async (t) => {
+  const env = { ...gatewayEnv('x', 'x', 'x'), DATABASE_URL: '', REDIS_URL: '' };
+  const proc = spawn(process.execPath, [...NODE_ARGS, 'core/cluster.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  proc.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  const code = await new Promise((r) => proc.once('exit', r));
+  t.equal(code, 2);
+  t.match(err, /needs DATABASE_URL=postgres:\/\/\.\.\. and REDIS_URL=redis:\/\/\.\.\./);
+});
+
+const why = await unreachable();
+if (why) {
+  console.log(`# scale-out cluster: serving part skipped, ${why}`);
+  t.test('cluster serving', { skip: `scale-out cluster: skipped, ${why}` }, () => undefined);
+} else {
+  t.test('two workers share one port; a killed worker is restarted', async (t) => {
+    const backend = await freshPgRedis();
+    const port = await freePort();
+    const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile(), { PORT: String(port), CLUSTER_SIZE: '2' });
+    const primary = spawn(process.execPath, [...NODE_ARGS, 'core/cluster.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    primary.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    primary.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    t.teardown(async () => {
+      primary.kill('SIGTERM');
+      await new Promise((r) => (primary.exitCode === null ? primary.once('exit', r) : r(null)));
+      await backend.close();
+    });
+    const health = async (): Promise<boolean> => (await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200;
+    await waitFor('the cluster to start', async () => /cluster of 2 workers/.test(out));
+    t.ok(await health(), 'serves on the shared port');
+    const before = workersOf(primary.pid!);
+    t.equal(before.length, 2, 'two workers');
+    process.kill(before[0]!, 'SIGKILL');
+    await waitFor('the worker to be replaced', async () => {
+      const now = workersOf(primary.pid!);
+      return now.length === 2 && !now.includes(before[0]!) && /restarting/.test(out) && /listening on/.test(out.split('restarting').pop()!);
+    });
+    t.pass('the dead worker was replaced');
+    for (let i = 0; i < 6; i++) t.ok(await health(), `health ${i} through the shared port`);
+    const rec = await runCli(env, ['reconcile']);
+    t.equal(rec.code, 0, 'reconcile exits 0');
+  });
+}

@@ -1,0 +1,131 @@
+// The Redis SharedState: same answers as the memory state (bucket, slots, counters, cache, revocation), shared
+// by two instances, and the degrade path: with its Redis gone it answers from memory, warns once, reports
+// degraded, and goes back to Redis when it returns. Uses a private redis-server so it can be stopped.
+import t from 'tap';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { createRedisState } from '../../core/state/redis-state.js';
+import { createMemoryLogger } from '../../core/http/logger.js';
+import type { SharedState } from '../../core/state/shared-state.js';
+
+const hasServer = spawnSync('redis-server', ['--version']).status === 0;
+
+const freePort = (): Promise<number> =>
+  new Promise((r) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => r(port));
+    });
+  });
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    proc.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${out}`)));
+  });
+  return proc;
+}
+
+const waitFor = async (check: () => Promise<boolean>, ms = 5000): Promise<boolean> => {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+};
+
+if (!hasServer) {
+  console.log('# scale-out redis-state: skipped, no redis-server binary on PATH to start a private Redis');
+  t.plan(0, 'scale-out redis-state: skipped, no redis-server binary on PATH');
+} else {
+  const port = await freePort();
+  let server = await startRedis(port);
+  const url = `redis://127.0.0.1:${port}`;
+  const prefix = `rs-${randomBytes(4).toString('hex')}:`;
+  const logger = createMemoryLogger('debug');
+  const states: SharedState[] = [];
+  const open = async (): Promise<SharedState> => {
+    const s = await createRedisState({ url, prefix, logger, slotLeaseMs: 400, connectWaitMs: 3000 });
+    states.push(s);
+    return s;
+  };
+  t.teardown(async () => {
+    await Promise.all(states.map((s) => s.close()));
+    server.kill('SIGKILL');
+  });
+  const a = await open();
+  const b = await open();
+
+  t.test('token bucket: one bucket across two processes, same rule as the memory state', async (t) => {
+    const taken = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).takeToken('rl:k1', 1, 5)));
+    t.equal(taken.filter((d) => d.allowed).length, 5, 'burst of 5 shared');
+    const denied = taken.find((d) => !d.allowed)!;
+    t.match(denied, { limit: 5, remaining: 0, retryAfterSeconds: 1 });
+  });
+
+  t.test('slots: a limit across both; release frees; a lapsed lease frees', async (t) => {
+    const s1 = await a.acquireSlot('inflight:k', 2, 60_000);
+    const s2 = await b.acquireSlot('inflight:k', 2, 60_000);
+    t.ok(s1 && s2);
+    t.equal(await a.acquireSlot('inflight:k', 2, 60_000), null, 'third is refused');
+    await b.releaseSlot('inflight:k', s2!);
+    const s3 = await a.acquireSlot('inflight:k', 2, 60_000);
+    t.ok(s3, 'a released slot is free again');
+    // Renewed while held: still taken after several leases.
+    await new Promise((r) => setTimeout(r, 1000));
+    t.equal(await b.acquireSlot('inflight:k', 2, 60_000), null, 'held slots are renewed past their lease');
+    // A TTL shorter than the lease is honoured as is (no renewal).
+    const short = await a.acquireSlot('short', 1, 200);
+    t.ok(short);
+    await new Promise((r) => setTimeout(r, 300));
+    t.ok(await b.acquireSlot('short', 1, 200), 'an expired slot frees itself');
+  });
+
+  t.test('counters and cache', async (t) => {
+    await a.initCounter('q:1', 7, 60);
+    await b.initCounter('q:1', 0, 60);
+    t.equal(await b.get('q:1'), 7, 'initCounter sets only once');
+    t.equal(await b.incr('q:1', 1, 60), 8);
+    t.equal(await a.incr('q:1', -1, 60), 7);
+    t.equal(await a.get('missing'), null);
+    await a.cacheSet('c:x', '{"v":1}', 60);
+    t.equal(await b.cacheGet('c:x'), '{"v":1}', 'shared cache tier');
+  });
+
+  t.test('revocation reaches the other process', async (t) => {
+    const seen: number[] = [];
+    b.onRevocation((id) => seen.push(id));
+    await a.publishRevocation(42);
+    t.ok(await waitFor(async () => seen.includes(42), 1000), 'within one second');
+  });
+
+  t.test('Redis down: per-process fallback, one warning, degraded; back: shared again', async (t) => {
+    const warnsBefore = logger.lines.filter((l) => l.level === 'warn').length;
+    server.kill('SIGKILL');
+    await new Promise((r) => server.once('exit', r));
+    t.ok(await waitFor(async () => !!(await a.health()).degraded), 'health reports degraded');
+    const d = await a.takeToken('rl:down', 10, 10);
+    t.equal(d.allowed, true, 'rate limit still answers');
+    const slot = await a.acquireSlot('inflight:down', 1, 60_000);
+    t.ok(slot, 'slots still answer');
+    t.equal(await a.acquireSlot('inflight:down', 1, 60_000), null, 'with per-process limits');
+    for (let i = 0; i < 20; i++) await a.incr('q:down', 1, 60);
+    t.equal(await a.get('q:down'), 20);
+    const warns = logger.lines.filter((l) => l.level === 'warn').slice(warnsBefore);
+    t.equal(warns.filter((l) => String(l.msg ?? l.message).includes('Redis unreachable')).length, 2, 'one warning per process (two instances here)');
+
+    server = await startRedis(port);
+    t.ok(await waitFor(async () => !(await a.health()).degraded && !(await b.health()).degraded, 5000), 'health ok again');
+    await a.releaseSlot('inflight:down', slot!);
+    t.ok(await a.acquireSlot('inflight:up', 1, 60_000));
+    t.equal(await b.acquireSlot('inflight:up', 1, 60_000), null, 'limits are shared again');
+    t.ok(logger.lines.some((l) => String(l.msg ?? l.message).includes('Redis is back')), 'recovery is logged');
+  });
+}
