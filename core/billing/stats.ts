@@ -1,9 +1,8 @@
 // Admin statistics from call_log: calls, successes and revenue (what calls were charged) per China day, and
 // the top operations of each day by calls. Revenue is micro-TOKEN; the console converts at the edge.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { asMicro } from './money.js';
-import { chinaDayNumber, dayLabel } from './usage.js';
+import { callsByDayAndOperation } from './usage.js';
 
 export interface DayStats {
   day: string;
@@ -20,27 +19,15 @@ export interface Stats {
 }
 
 export async function adminStats(db: Kysely<Database>, since: number, topN = 5): Promise<Stats> {
-  const rows = await db
-    .selectFrom('call_log')
-    .select([
-      chinaDayNumber.as('day'),
-      'operation',
-      (eb) => eb.fn.countAll<number>().as('calls'),
-      sql<number>`sum(case when error_code is null then 1 else 0 end)`.as('successes'),
-      (eb) => eb.fn.sum<number>('charged').as('revenue'),
-    ])
-    .where('created_at', '>=', since)
-    .groupBy([chinaDayNumber, 'operation'])
-    .execute();
+  const rows = await callsByDayAndOperation(db, since);
   const byDay = new Map<string, DayStats>();
   for (const r of rows) {
-    const day = dayLabel(r.day);
+    const day = r.day;
     let d = byDay.get(day);
     if (!d) byDay.set(day, (d = { day, calls: 0, successes: 0, revenue: 0, top_operations: [] }));
-    const calls = Number(r.calls);
-    const revenue = asMicro(r.revenue ?? 0);
+    const { calls, charged: revenue } = r;
     d.calls += calls;
-    d.successes += Number(r.successes);
+    d.successes += r.successes;
     d.revenue += revenue;
     d.top_operations.push({ operation: r.operation, calls, revenue });
   }

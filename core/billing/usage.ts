@@ -26,8 +26,9 @@ export interface UsageRow {
   charged: number;
 }
 
-export async function usageByDayAndOperation(db: Kysely<Database>, userId: number, since: number): Promise<UsageRow[]> {
-  const rows = await db
+/** Calls per China day and operation since `since`: one user's (console usage) or everyone's (admin stats). */
+export async function callsByDayAndOperation(db: Kysely<Database>, since: number, userId?: number): Promise<UsageRow[]> {
+  let q = db
     .selectFrom('call_log')
     .select([
       chinaDayNumber.as('day'),
@@ -36,12 +37,9 @@ export async function usageByDayAndOperation(db: Kysely<Database>, userId: numbe
       sql<number>`sum(case when error_code is null then 1 else 0 end)`.as('successes'),
       (eb) => eb.fn.sum<number>('charged').as('charged'),
     ])
-    .where('user_id', '=', userId)
-    .where('created_at', '>=', since)
-    .groupBy([chinaDayNumber, 'operation'])
-    .orderBy('day')
-    .orderBy('operation')
-    .execute();
+    .where('created_at', '>=', since);
+  if (userId !== undefined) q = q.where('user_id', '=', userId);
+  const rows = await q.groupBy([chinaDayNumber, 'operation']).orderBy('day').orderBy('operation').execute();
   return rows.map((r) => ({
     day: dayLabel(r.day),
     operation: r.operation,
@@ -49,6 +47,10 @@ export async function usageByDayAndOperation(db: Kysely<Database>, userId: numbe
     successes: Number(r.successes),
     charged: asMicro(r.charged ?? 0),
   }));
+}
+
+export function usageByDayAndOperation(db: Kysely<Database>, userId: number, since: number): Promise<UsageRow[]> {
+  return callsByDayAndOperation(db, since, userId);
 }
 
 export interface CallFilter {
