@@ -2,7 +2,7 @@
 // one minified JS file, one CSS file (both named by content hash, so they can be cached forever) and an
 // index.html that points at them. Runs on every npm install (postinstall) and, when dist is missing, on the
 // first console request (core/console/web/serve.ts).
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -51,8 +51,11 @@ export async function buildConsoleBundle(outDir = DEFAULT_CONSOLE_DIST, opts: { 
       .replace('%CSS%', escapeAttr(`/console/assets/${css}`))
       .replace('%JS%', escapeAttr(`/console/assets/${js}`));
     writeFileSync(join(tmp, 'index.html'), html);
-    rmSync(outDir, { recursive: true, force: true });
+    // Move the old build aside first: the gap between the two renames is the only moment without a dist.
+    const old = `${outDir}.old-${process.pid}-${Date.now()}`;
+    if (existsSync(outDir)) renameSync(outDir, old);
     renameSync(tmp, outDir);
+    rmSync(old, { recursive: true, force: true });
     const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
     if (!opts.quiet) console.log(`[tollgate] console bundle: ${js} + ${css} (${Math.round(bytes / 1024)} KiB) in ${outDir}`);
     return { outDir, js, css, bytes };

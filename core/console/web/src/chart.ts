@@ -14,12 +14,23 @@ export interface ChartSeries {
   formatLine?: (n: number) => string;
 }
 
-/** 0, 1, 2, 5, 10, 20, 50 ... so axis labels are round numbers. */
-export function niceMax(n: number): number {
-  if (n <= 0) return 1;
-  const p = 10 ** Math.floor(Math.log10(n));
-  for (const m of [1, 2, 2.5, 5, 10]) if (n <= m * p) return m * p;
-  return 10 * p;
+/**
+ * The top of an axis with four equal steps, each a round number (1, 2, 2.5, 5 x 10^k), so labels never repeat;
+ * counts use whole steps only (no "0.5 calls").
+ */
+export function niceMax(n: number, integer = false): number {
+  const need = Math.max(n, 0) / 4;
+  if (need === 0) return integer ? 4 : 1;
+  const p = 10 ** Math.floor(Math.log10(need));
+  let step = 10 * p;
+  for (const m of [1, 2, 2.5, 5]) {
+    if (need <= m * p) {
+      step = m * p;
+      break;
+    }
+  }
+  if (integer) step = Math.max(1, Math.ceil(step));
+  return step * 4;
 }
 
 export function dailyChart(s: ChartSeries): HTMLElement {
@@ -31,7 +42,7 @@ export function dailyChart(s: ChartSeries): HTMLElement {
   const ph = H - pad.t - pad.b;
   const n = Math.max(1, s.days.length);
   const bw = pw / n;
-  const maxBar = niceMax(Math.max(0, ...s.bars));
+  const maxBar = niceMax(Math.max(0, ...s.bars), true);
   const maxLine = niceMax(Math.max(0, ...s.line));
   const fmtLine = s.formatLine ?? tokens;
   const y = (v: number, max: number): number => pad.t + ph - (v / max) * ph;

@@ -109,7 +109,7 @@ export async function renderBilling(main: HTMLElement): Promise<void> {
       { class: 'price-card' },
       h('h3', null, p.name),
       h('div', { class: 'price' }, `¥${tokens(p.price)}`),
-      h('p', { class: 'muted small' }, p.description ?? t('billing.tokensFor', { n: tokens(p.tokens) })),
+      h('p', { class: 'muted small' }, p.description || t('billing.tokensFor', { n: tokens(p.tokens) })),
       button(t('billing.buy'), () => order('package', p.id), 'btn btn-block', { 'data-testid': `order-package-${p.id}` }),
     ),
   );

@@ -7,6 +7,7 @@ import { badge, busy, card, errorText, field, input, messageSlot, notice, pageHe
 import { dailyChart } from '../chart.js';
 import { dateTime, int, ms, tokens } from '../format.js';
 import { dailyUsage } from '../usage-data.js';
+import { loadMe } from '../layout.js';
 import type { Call, Operation } from '../types.js';
 
 function callRow(c: Call): Child[] {
@@ -24,7 +25,7 @@ function callRow(c: Call): Child[] {
 }
 
 export async function renderUsage(main: HTMLElement): Promise<void> {
-  const [series, ops] = await Promise.all([dailyUsage(30), get<{ operations: Operation[] }>('operations')]);
+  const [series, ops] = await Promise.all([dailyUsage(30), get<{ operations: Operation[] }>('operations'), loadMe(true)]);
   const msg = messageSlot();
   const logSlot = h('div');
   const more = h('div', { class: 'form-actions' });
@@ -99,7 +100,7 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
         t('usage.noCalls'),
       ),
     ),
-    card(h('span', { class: 'card-title-row' }, t('usage.callLog'), exportBtn), filterForm, msg.el, logSlot, more),
+    card(null, h('div', { class: 'card-title-row' }, h('h2', { class: 'card-title' }, t('usage.callLog')), exportBtn), filterForm, msg.el, logSlot, more),
   );
   try {
     clear(chartSlot, dailyChart({ days: series.days, bars: series.calls, line: series.spend, barLabel: t('chart.calls'), lineLabel: t('chart.spend'), emptyText: t('usage.noCalls') }));

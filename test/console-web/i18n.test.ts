@@ -1,0 +1,92 @@
+// The console's dictionaries: zh and en have the same keys and no empty value, every t('key') in the sources
+// exists, every error code of the catalogue has a translation, and the page sources carry no user-visible
+// literal text of their own (heuristic: Chinese characters or an English phrase in a string literal).
+import t from 'tap';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { zh } from '../../core/console/web/src/i18n/zh.js';
+import { en } from '../../core/console/web/src/i18n/en.js';
+import { ERROR_CATALOGUE, ERROR_CODES } from '../../core/http/errors.js';
+
+const SRC = 'core/console/web/src';
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** Source without comments, so prose in comments is not mistaken for UI text. */
+function code(path: string): string {
+  return readFileSync(path, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .split('\n')
+    .map((l) => (l.trim().startsWith('//') ? '' : l.replace(/\s\/\/\s.*$/, '')))
+    .join('\n');
+}
+
+/** String literals and the literal parts of template strings. */
+function literals(src: string): string[] {
+  const out: string[] = [];
+  for (const m of src.matchAll(/'((?:\\.|[^'\\\n])*)'|"((?:\\.|[^"\\\n])*)"|`((?:\\.|[^`\\])*)`/g)) {
+    const text = m[1] ?? m[2] ?? (m[3] ?? '').replace(/\$\{[^}]*\}/g, ' ');
+    out.push(text);
+  }
+  return out;
+}
+
+const files = tsFiles(SRC);
+const uiFiles = files.filter((f) => !f.includes(`${SRC}/i18n/`) && !f.endsWith('codegen.ts'));
+
+t.test('zh and en have the same keys, none empty', async (t) => {
+  t.same(Object.keys(en).sort(), Object.keys(zh).sort());
+  for (const [k, v] of [...Object.entries(zh), ...Object.entries(en)]) if (v.trim() === '') t.fail(`empty text for ${k}`);
+  t.ok(Object.keys(zh).length > 200);
+});
+
+t.test('placeholders match between languages', async (t) => {
+  const vars = (s: string): string[] => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  for (const k of Object.keys(zh) as Array<keyof typeof zh>) t.same(vars(en[k]), vars(zh[k]), `placeholders of ${k}`);
+});
+
+t.test('every t() key used in the sources exists', async (t) => {
+  const missing: string[] = [];
+  for (const f of files) {
+    for (const m of code(f).matchAll(/\bt\('([^']+)'/g)) if (!(m[1] in zh)) missing.push(`${relative(SRC, f)}: ${m[1]}`);
+  }
+  t.same(missing, []);
+});
+
+t.test('every error code and ledger kind has a translation', async (t) => {
+  for (const code of ERROR_CODES) t.ok(`err.${code}` in zh, `err.${code}`);
+  for (const kind of ['charge', 'topup', 'grant', 'refund', 'adjustment', 'plan_grant', 'package', 'redeem']) t.ok(`ledger.${kind}` in zh, `ledger.${kind}`);
+});
+
+t.test('no user-visible literal text outside the dictionaries', async (t) => {
+  const found: string[] = [];
+  for (const f of uiFiles) {
+    for (const s of literals(code(f))) {
+      const chinese = /[\u3400-\u9fff]/.test(s);
+      // "Two words, the first capitalised" is how prose looks; CSS classes, headers and codes do not.
+      const english = /(^|[\s(])[A-Z][a-z]+ [A-Za-z]{2,}/.test(s) && !/^[\w-]+: /.test(s);
+      if (chinese || english) found.push(`${relative(SRC, f)}: ${s}`);
+    }
+  }
+  t.same(found, []);
+});
+
+t.test('no HTML injection or eval paths in the console sources', async (t) => {
+  for (const f of files) {
+    const src = code(f);
+    t.notMatch(src, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function/, relative(SRC, f));
+    t.notMatch(src, /setAttribute\('style'|attrs: \{[^}]*\bstyle:/, `${relative(SRC, f)} sets no inline style (CSP)`);
+  }
+});
+
+t.test('the docs list every /api error code with its catalogue status', async (t) => {
+  const CONSOLE_ONLY = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_DISABLED', 'RESOURCE_NOT_FOUND', 'CONFLICT', 'TOO_MANY_ATTEMPTS']);
+  const listed = [...readFileSync(join(SRC, 'pages/docs.ts'), 'utf8').matchAll(/\['([A-Z_]+)', (\d{3})\]/g)].map((m) => [m[1], Number(m[2])]);
+  const expected = ERROR_CODES.filter((c) => !CONSOLE_ONLY.has(c)).map((c) => [c, ERROR_CATALOGUE[c].status]);
+  t.same([...listed].sort(), [...expected].sort());
+});
