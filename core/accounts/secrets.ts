@@ -20,6 +20,18 @@ export function newUserToken(): string {
   return `ut_${randomBytes(32).toString('base64url')}`;
 }
 
+// Request ids need to be unique, not secret: draw them from a pooled random buffer instead of a
+// synchronous randomBytes() call on every request.
+const ID_BYTES = 12;
+let pool: Buffer = Buffer.alloc(0);
+let offset = 0;
+
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('base64url')}`;
+  if (offset + ID_BYTES > pool.length) {
+    pool = randomBytes(ID_BYTES * 512);
+    offset = 0;
+  }
+  const id = pool.toString('base64url', offset, offset + ID_BYTES);
+  offset += ID_BYTES;
+  return `req_${id}`;
 }

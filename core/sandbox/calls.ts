@@ -57,7 +57,9 @@ export class CallTable {
   /** Ends a call: later host callbacks for it are refused and its pending fetches are aborted. */
   close(state: CallState): void {
     this.calls.delete(state.id);
-    state.controller.abort();
+    // Creating the abort reason (a DOMException with a stack) is measurable per call; with nothing in flight
+    // there is nothing to stop, and later fetches of a closed call are refused anyway.
+    if (state.pendingFetches > 0) state.controller.abort();
   }
 
   get size(): number {
