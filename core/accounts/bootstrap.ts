@@ -22,6 +22,16 @@ function password(): string {
 /** Returns null when the database already has users (not a first start). */
 export async function bootstrapFirstStart(db: Kysely<Database>, env: NodeJS.ProcessEnv = process.env): Promise<BootstrapResult | null> {
   if ((await countUsers(db)) > 0) return null;
+  try {
+    return await createFirstUsers(db, env);
+  } catch (err) {
+    // Several processes starting on one empty database race here; the unique email lets exactly one win.
+    if ((await countUsers(db)) > 0) return null;
+    throw err;
+  }
+}
+
+async function createFirstUsers(db: Kysely<Database>, env: NodeJS.ProcessEnv): Promise<BootstrapResult> {
   const adminEmail = env.ADMIN_EMAIL || 'admin@localhost';
   const adminPassword = env.ADMIN_PASSWORD || password();
   const demoEmail = 'demo@localhost';
