@@ -34,8 +34,8 @@ export function jsString(s: string): string {
   return JSON.stringify(s);
 }
 
-/** Python 3: double-quoted, UTF-8 source (PEP 3120), so only backslash, quote and control characters are escaped. */
-export function pyString(s: string): string {
+/** Double-quoted with backslash, quote and control characters escaped C-style (\n, \r, \t, \xHH); non-ASCII stays. */
+function cStyleString(s: string): string {
   const body = s.replace(/[\\"\u0000-\u001f\u007f]/g, (c) => {
     if (c === '\\' || c === '"') return `\\${c}`;
     if (c === '\n') return '\\n';
@@ -44,6 +44,11 @@ export function pyString(s: string): string {
     return `\\x${hex(c, 2)}`;
   });
   return `"${body}"`;
+}
+
+/** Python 3: double-quoted, UTF-8 source (PEP 3120), so only backslash, quote and control characters are escaped. */
+export function pyString(s: string): string {
+  return cStyleString(s);
 }
 
 /** A Python literal for a JSON value: true/false/null become True/False/None. */
@@ -64,14 +69,7 @@ export function phpString(s: string): string {
 
 /** Go interpreted string literal; Go source is UTF-8 by definition, so non-ASCII stays readable. */
 export function goString(s: string): string {
-  const body = s.replace(/[\\"\u0000-\u001f\u007f]/g, (c) => {
-    if (c === '\\' || c === '"') return `\\${c}`;
-    if (c === '\n') return '\\n';
-    if (c === '\r') return '\\r';
-    if (c === '\t') return '\\t';
-    return `\\x${hex(c, 2)}`;
-  });
-  return `"${body}"`;
+  return cStyleString(s);
 }
 
 /** Go raw string when possible (readable JSON); raw strings cannot hold a backtick and drop carriage returns. */
