@@ -1,0 +1,17 @@
+// /api/health: 200 with the database reachable, 503 with status "down" once the database is gone.
+import t from 'tap';
+import { createTestApp } from '../helpers/create-test-app.js';
+
+t.test('health turns 503 when the database is down', async (t) => {
+  const h = await createTestApp();
+  t.teardown(() => h.close()); // closing an already destroyed database is a no-op in Kysely
+  const up = await h.client.get('/api/health');
+  t.equal(up.status, 200);
+  t.equal(up.body.database.status, 'ok');
+  // Really close the database connection underneath the running app.
+  await h.services.store.db.destroy();
+  const down = await h.client.get('/api/health');
+  t.equal(down.status, 503);
+  t.match(down.body, { status: 'down', database: { status: 'down' } });
+  t.type(down.body.database.error, 'string');
+});
