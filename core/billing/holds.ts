@@ -1,6 +1,7 @@
 // Holds reserve a call's price before the plugin runs (available = balance - held), so concurrent calls can
 // never spend the same money twice. Capture turns a hold into one ledger row; release writes nothing.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { runBilling } from './billing-sql.js';
 import type { Logger } from '../http/logger.js';
 import type { Database } from '../store/schema.js';
 import { insertLedgerRow } from './ledger.js';
@@ -29,35 +30,28 @@ export async function placeHold(db: Kysely<Database>, h: HoldRequest, dialect: '
     return res.rows.length === 1;
   }
   return db.transaction().execute(async (trx) => {
-    const res = await trx
-      .updateTable('users')
-      .set({ held: sql`held + ${h.amount}` })
-      .where('id', '=', h.userId)
-      .where(sql<boolean>`balance - held >= ${h.amount}`)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return false;
-    await trx.insertInto('holds').values({ id: h.id, user_id: h.userId, amount: h.amount, created_at: Date.now(), expires_at: h.expiresAt }).execute();
+    const res = await runBilling(trx, 'reserve', [h.amount, h.userId, h.amount]);
+    if (Number(res.numAffectedRows ?? 0n) !== 1) return false;
+    await runBilling(trx, 'insertHold', [h.id, h.userId, h.amount, Date.now(), h.expiresAt]);
     return true;
   });
+}
+
+/** Take the hold row (exactly one caller gets it), or null when it is already gone. */
+async function takeHold(trx: Transaction<Database>, holdId: string): Promise<{ userId: number; amount: number } | null> {
+  const res = await runBilling<{ user_id: unknown; amount: unknown }>(trx, 'takeHold', [holdId]);
+  const row = res.rows[0];
+  return row ? { userId: Number(row.user_id), amount: asMicro(row.amount) } : null;
 }
 
 /** Turn the hold into a charge: one ledger row (ref = hold id = request id). Returns the balance after. */
 export async function captureHold(db: Kysely<Database>, holdId: string, operation: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const hold = await trx.deleteFrom('holds').where('id', '=', holdId).returning(['user_id', 'amount']).executeTakeFirst();
+    const hold = await takeHold(trx, holdId);
     if (!hold) throw new Error(`hold ${holdId} is gone (expired and swept?)`);
-    const amount = asMicro(hold.amount);
-    const userId = Number(hold.user_id);
-    // One UPDATE moves the amount out of both `held` and `balance`: balance - held is unchanged, so the
-    // invariant balance >= held holds without a condition, and the row is touched once.
-    const updated = await trx
-      .updateTable('users')
-      .set({ held: sql`held - ${amount}`, balance: sql`balance - ${amount}` })
-      .where('id', '=', userId)
-      .returning('balance')
-      .executeTakeFirstOrThrow();
-    const balanceAfter = asMicro(updated.balance);
-    await insertLedgerRow(trx, { userId, amount: -amount, kind: 'charge', ref: holdId, operation }, balanceAfter);
+    const updated = await runBilling<{ balance: unknown }>(trx, 'spendHeld', [hold.amount, hold.amount, hold.userId]);
+    const balanceAfter = asMicro(updated.rows[0].balance);
+    await insertLedgerRow(trx, { userId: hold.userId, amount: -hold.amount, kind: 'charge', ref: holdId, operation }, balanceAfter);
     return balanceAfter;
   });
 }
@@ -65,9 +59,8 @@ export async function captureHold(db: Kysely<Database>, holdId: string, operatio
 /** Give the reserved amount back. Writes no ledger row. Idempotent. */
 export async function releaseHold(db: Kysely<Database>, holdId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const hold = await trx.deleteFrom('holds').where('id', '=', holdId).returning(['user_id', 'amount']).executeTakeFirst();
-    if (!hold) return;
-    await trx.updateTable('users').set({ held: sql`held - ${asMicro(hold.amount)}` }).where('id', '=', Number(hold.user_id)).execute();
+    const hold = await takeHold(trx, holdId);
+    if (hold) await runBilling(trx, 'unreserve', [hold.amount, hold.userId]);
   });
 }
 

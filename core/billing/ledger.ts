@@ -1,6 +1,7 @@
 // The append-only ledger. Every balance change is one row carrying the balance after it and a unique
 // reference, written in the same transaction as the balance update: balance == sum(ledger) always holds.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { runBilling } from './billing-sql.js';
 import type { Database, LedgerKind } from '../store/schema.js';
 import { asMicro } from './money.js';
 
@@ -34,37 +35,17 @@ type Db = Kysely<Database> | Transaction<Database>;
  */
 export async function applyEntry(trx: Db, e: LedgerEntry, now = Date.now()): Promise<number> {
   if (!Number.isSafeInteger(e.amount)) throw new RangeError(`ledger amount must be an integer, got ${e.amount}`);
-  const updated = await trx
-    .updateTable('users')
-    .set({ balance: sql`balance + ${e.amount}` })
-    .where('id', '=', e.userId)
-    .where(sql<boolean>`balance + ${e.amount} >= held`)
-    .returning('balance')
-    .executeTakeFirst();
-  if (!updated) throw new InsufficientBalanceError();
-  const balanceAfter = asMicro(updated.balance);
+  const updated = await runBilling<{ balance: unknown }>(trx, 'changeBalance', [e.amount, e.userId, e.amount]);
+  if (updated.rows.length === 0) throw new InsufficientBalanceError();
+  const balanceAfter = asMicro(updated.rows[0].balance);
   await insertLedgerRow(trx, e, balanceAfter, now);
   return balanceAfter;
 }
 
 /** The ledger row of a balance change already applied in `trx`; a reused reference rolls the change back. */
 export async function insertLedgerRow(trx: Db, e: LedgerEntry, balanceAfter: number, now = Date.now()): Promise<void> {
-  const inserted = await trx
-    .insertInto('ledger')
-    .values({
-      user_id: e.userId,
-      amount: e.amount,
-      balance_after: balanceAfter,
-      kind: e.kind,
-      ref: e.ref,
-      operation: e.operation ?? null,
-      note: e.note ?? null,
-      created_at: now,
-    })
-    .onConflict((oc) => oc.column('ref').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (!inserted) throw new DuplicateReferenceError(e.ref);
+  const inserted = await runBilling(trx, 'insertLedger', [e.userId, e.amount, balanceAfter, e.kind, e.ref, e.operation ?? null, e.note ?? null, now]);
+  if (inserted.rows.length === 0) throw new DuplicateReferenceError(e.ref);
 }
 
 /** One entry in its own transaction. Returns the balance after it. */

