@@ -20,6 +20,7 @@ import { capture, release } from './settle.js';
 import { respond } from './respond.js';
 import { logCall } from './call-log.js';
 import { beginCall } from './begin-call.js';
+import { isDatabaseUnavailable } from '../store/database-errors.js';
 
 const BEFORE_SETTLE: Stage[] = [authenticate, resolveOperation, validateInput, beginIdempotency, admit, price, readCache, hold, runPlugin];
 
@@ -39,7 +40,7 @@ export async function handleApiCall(ctx: Context, s: Services): Promise<void> {
     denial = await runStages(call, s);
   } catch (err) {
     s.logger.error('api call failed', { request_id: call.requestId, operation: call.operation?.code, reason: (err as Error).stack ?? String(err) });
-    denial = deny('INTERNAL');
+    denial = isDatabaseUnavailable(err) ? deny('UNAVAILABLE', 'The billing database is unavailable right now; nothing was charged. Retry shortly.', 5) : deny('INTERNAL');
   }
   // Whatever happened, no hold, quota or slot outlives the call.
   try {

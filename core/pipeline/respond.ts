@@ -9,7 +9,12 @@ import type { Services } from '../services.js';
 async function remainingOf(call: ApiCall, s: Services): Promise<number | undefined> {
   if (call.balanceAfter !== undefined) return call.balanceAfter;
   if (!call.identity) return undefined;
-  return (await balanceOf(s.store.db, call.identity.userId)).balance;
+  try {
+    return (await balanceOf(s.store.db, call.identity.userId)).balance;
+  } catch {
+    // The answer must go out even when the database is what failed; `remaining` is then simply absent.
+    return undefined;
+  }
 }
 
 export async function respond(ctx: Context, call: ApiCall, s: Services, denial: Denial | undefined): Promise<{ status: number; body: string }> {
