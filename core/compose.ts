@@ -17,6 +17,7 @@ import { createCallLogWriter } from './store/call-log-writer.js';
 import { createPlans } from './billing/plan-pricing.js';
 import { releaseExpiredHolds } from './billing/holds.js';
 import { createMetrics } from './http/metrics.js';
+import { SingleFlight } from './pipeline/single-flight.js';
 import type { Services } from './services.js';
 
 export interface ComposeOptions {
@@ -88,6 +89,7 @@ async function build(settings: Settings, opts: ComposeOptions, logger: Logger, s
     callLog: createCallLogWriter(store.db, logger),
     plans: createPlans(store.db, state, () => registry.current),
     metrics: createMetrics(),
+    flights: new SingleFlight(),
     version: VERSION,
     startedAt: Date.now(),
   };

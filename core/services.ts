@@ -9,6 +9,8 @@ import type { KeyCache } from './accounts/key-cache.js';
 import type { CallLogWriter } from './store/call-log-writer.js';
 import type { PlanPricing } from './billing/plan-pricing.js';
 import type { Metrics } from './http/metrics.js';
+import type { RunResult } from './sandbox/sandbox.js';
+import type { SingleFlight } from './pipeline/single-flight.js';
 
 export interface Services {
   settings: Settings;
@@ -21,6 +23,8 @@ export interface Services {
   callLog: CallLogWriter;
   plans: PlanPricing;
   metrics: Metrics;
+  /** Identical calls in flight share one plugin run (per process). */
+  flights: SingleFlight<RunResult>;
   version: string;
   startedAt: number;
 }

@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 
 export const readCache: Stage = async (call, s) => {
   const op = call.operation!;
-  call.cacheKey = `c:${op.code}:${hashOf(op.plugin, op.options, call.input)}`;
+  call.cacheKey = `c:${op.code}:${hashOf(op.optionsHash, call.input)}`;
   if (op.cacheTtl === 0) return undefined;
   const hit = await s.state.cacheGet(call.cacheKey);
   if (hit === undefined) return undefined;

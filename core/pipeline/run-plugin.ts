@@ -1,17 +1,13 @@
 // Stage: run the operation's plugin in the sandbox under the operation's deadline. The plugin returns an
 // outcome; a failure outcome becomes a Denial with the plugin's public message.
 import { deny, type ErrorCode } from '../http/errors.js';
-import type { RunResult } from '../sandbox/sandbox.js';
-import { SingleFlight } from './single-flight.js';
 import type { Stage } from './call.js';
-
-const flights = new SingleFlight<RunResult>();
 
 export const runPlugin: Stage = async (call, s) => {
   if (call.cached) return undefined;
   const op = call.operation!;
   const started = process.hrtime.bigint();
-  const { outcome } = await flights.run(call.cacheKey!, () =>
+  const { outcome } = await s.flights.run(call.cacheKey!, () =>
     s.sandbox.run({
       plugin: op.plugin,
       operation: op.code,

@@ -17,14 +17,15 @@ function makeAjv(coerce: boolean): Ajv {
   return ajv;
 }
 
-// One Ajv per flavour for the whole process: compiling into a shared instance is what keeps validation fast.
-let stringsAjv = makeAjv(true);
-let jsonAjv = makeAjv(false);
+/** One Ajv per flavour for one config load: every operation's schemas compile into it, and a reload starts a
+ * fresh pair, so schemas of removed operations never pile up. */
+export interface ValidatorCompilers {
+  strings: Ajv;
+  json: Ajv;
+}
 
-/** Called before each config load so schemas of removed operations do not pile up in the Ajv caches. */
-export function resetValidatorCache(): void {
-  stringsAjv = makeAjv(true);
-  jsonAjv = makeAjv(false);
+export function createValidatorCompilers(): ValidatorCompilers {
+  return { strings: makeAjv(true), json: makeAjv(false) };
 }
 
 function field(e: ErrorObject): string {
@@ -53,12 +54,12 @@ export function describeError(e: ErrorObject): string {
   }
 }
 
-export function compileInputValidator(code: string, schema: InputSchema): InputValidator {
+export function compileInputValidator(compilers: ValidatorCompilers, code: string, schema: InputSchema): InputValidator {
   let strings: ValidateFunction;
   let json: ValidateFunction;
   try {
-    strings = stringsAjv.compile(schema);
-    json = jsonAjv.compile(schema);
+    strings = compilers.strings.compile(schema);
+    json = compilers.json.compile(schema);
   } catch (err) {
     throw new Error(`operation "${code}": input schema does not compile: ${(err as Error).message}`);
   }

@@ -3,10 +3,13 @@
 import { basename } from 'node:path';
 import type { OperationConfig, OperationsConfig, PlanConfig, PackageConfig } from '../config/operations-config.js';
 import { ConfigError } from '../config/operations-loader.js';
-import { compileInputValidator, resetValidatorCache, type InputValidator } from './input-validator.js';
+import { compileInputValidator, createValidatorCompilers, type InputValidator } from './input-validator.js';
+import { hashOf } from '../pipeline/canonical.js';
 
 export interface Operation extends OperationConfig {
   validator: InputValidator;
+  /** Plugin and options, hashed once per load: part of every cache key, so not recomputed per call. */
+  optionsHash: string;
 }
 
 interface RouteMatcher {
@@ -49,7 +52,7 @@ function compileRoute(path: string): { regex: RegExp; params: string[] } {
 }
 
 export function buildRegistry(config: OperationsConfig, pluginExists: (name: string) => boolean, version: number): Registry {
-  resetValidatorCache();
+  const compilers = createValidatorCompilers();
   const file = basename(config.file);
   const ops = new Map<string, Operation>();
   const routes: RouteMatcher[] = [];
@@ -59,12 +62,12 @@ export function buildRegistry(config: OperationsConfig, pluginExists: (name: str
     }
     let validator: InputValidator;
     try {
-      validator = compileInputValidator(op.code, op.input);
+      validator = compileInputValidator(compilers, op.code, op.input);
     } catch (err) {
       throw new ConfigError(`${file}: operation "${op.code}" at /operations/${i}/input: ${(err as Error).message}`);
     }
     if (!op.enabled) return;
-    ops.set(op.code, { ...op, validator });
+    ops.set(op.code, { ...op, validator, optionsHash: hashOf(op.plugin, op.options) });
     for (const r of op.routes) {
       const { regex, params } = compileRoute(r.path);
       routes.push({ method: r.method, regex, params, code: op.code });
