@@ -9,7 +9,8 @@ export interface LoadResult {
   total: number;
 }
 
-export async function drive(port: number, keys: string[], seconds: number, connections: number): Promise<LoadResult> {
+/** `repeat`: cycle through this many numbers (cache hits once each was seen); 0: a new number every request. */
+export async function drive(port: number, keys: string[], seconds: number, connections: number, repeat = 0): Promise<LoadResult> {
   let i = 0;
   const statuses: Record<string, number> = {};
   const instance = autocannon({
@@ -22,7 +23,8 @@ export async function drive(port: number, keys: string[], seconds: number, conne
         setupRequest: (req: autocannon.Request) => {
           i++;
           // Varied numbers (mostly cache misses) from many keys, like real traffic.
-          const phone = `13${String(800000000 + ((i * 7919) % 199999999)).padStart(9, '0')}`;
+          const n = repeat > 0 ? i % repeat : i;
+          const phone = `13${String(800000000 + ((n * 7919) % 199999999)).padStart(9, '0')}`;
           return { ...req, path: `/api/phone?phone=${phone}`, headers: { ...req.headers, 'x-api-key': keys[i % keys.length] } };
         },
       },

@@ -2,25 +2,43 @@
 // Koa handler returning the same JSON, measured in the same run; then reconcile, and the charged total against
 // the count of successful calls; then phone lookups per second inside the isolate against plain Node.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openStore } from '../core/store/database.js';
 import { migrateToLatest } from '../core/store/migrate.js';
 import { createUser } from '../core/accounts/users.js';
+import { hashPassword } from '../core/accounts/passwords.js';
 import { createApiKey } from '../core/accounts/api-keys.js';
 import { postEntry } from '../core/billing/ledger.js';
+import { extendSubscription } from '../core/billing/subscriptions.js';
 import { reconcile } from '../core/billing/reconcile.js';
-import { toToken } from '../core/billing/money.js';
+import { toToken } from '../core/kernel/money.js';
 import { drive, type LoadResult } from './load.js';
 import { benchPhoneLookup } from './phone-lookup.js';
+import { summariseProfile } from './profile-summary.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const KEYS = 50;
+const CACHED_NUMBERS = 200;
+/** `npm run bench -- --profile`: the gateway writes a CPU profile of the measured load, summarised at the end. */
+const PROFILE = process.argv.includes('--profile');
 
-function start(args: string[], env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** A port nobody listens on now: other benches may run on this machine at the same time. */
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer().once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => ok(port));
+    });
+  });
+}
+
+function start(args: string[], env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--no-node-snapshot', ...nodeArgs, '--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((ok, fail) => {
     child.stdout!.on('data', (d: Buffer) => {
       if (/listening/.test(d.toString())) ok(child);
@@ -39,25 +57,52 @@ async function main(): Promise<void> {
   await migrateToLatest(store.db as never, 'sqlite');
   const keys: string[] = [];
   const userIds: number[] = [];
+  // One scrypt (N=2^17, ~0.25 s) shared by every bench user instead of one each: they never log in.
+  const passwordHash = await hashPassword('password123');
   for (let i = 0; i < KEYS; i++) {
-    const user = await createUser(store.db, `bench${i}@example.com`, 'password123');
+    const user = await createUser(store.db, `bench${i}@example.com`, 'password123', 'user', passwordHash);
     await postEntry(store.db, { userId: user.id, amount: 1_000_000_000, kind: 'grant', ref: `bench:${i}` });
     keys.push((await createApiKey(store.db, user.id, 'bench')).secret);
     userIds.push(user.id);
   }
+  // The same number of users on the Pro plan (20,000 free calls a day, cache hits free).
+  const planKeys: string[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    const user = await createUser(store.db, `plan${i}@example.com`, 'password123', 'user', passwordHash);
+    await store.db.transaction().execute((trx) => extendSubscription(trx, user.id, 'pro', 30, `bench-plan:${i}`));
+    planKeys.push((await createApiKey(store.db, user.id, 'bench-plan')).secret);
+  }
   await store.close();
 
   const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', MAX_IN_FLIGHT_PER_KEY: '1000', LOG_LEVEL: 'warn' };
-  const bare = await start([resolve('bench/bare-koa.ts')], { PORT: '18081' });
-  const gateway = await start([resolve('core/main.ts'), 'serve'], { ...env, PORT: '18080', OPERATIONS_FILE: resolve('operations.yaml') });
+  const [barePort, gatewayPort] = [await freePort(), await freePort()];
+  const bare = await start([resolve('bench/bare-koa.ts')], { PORT: String(barePort) });
+  const profileDir = join(dataDir, 'profile');
+  const profileArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const gatewayEnv = { ...env, PORT: String(gatewayPort), OPERATIONS_FILE: resolve('operations.yaml') };
+  const gateway = await start([resolve('core/main.ts'), 'serve'], gatewayEnv, profileArgs).catch((err: Error) => {
+    bare.kill('SIGTERM');
+    throw err;
+  });
   try {
-    await drive(18080, keys, 2, CONNECTIONS); // warm-up: isolates, JIT, caches
-    const baseline = await drive(18081, keys, SECONDS, CONNECTIONS);
-    const tollgate = await drive(18080, keys, SECONDS, CONNECTIONS);
-    console.log(`load: ${SECONDS}s, ${CONNECTIONS} connections, ${KEYS} keys, GET /api/phone with varied numbers`);
+    await drive(gatewayPort, keys, 2, CONNECTIONS); // warm-up: isolates, JIT, caches
+    const baseline = await drive(barePort, keys, SECONDS, CONNECTIONS);
+    const tollgate = await drive(gatewayPort, keys, SECONDS, CONNECTIONS);
+    const quota = await drive(gatewayPort, planKeys, SECONDS, CONNECTIONS);
+    await drive(gatewayPort, planKeys, 1, CONNECTIONS, CACHED_NUMBERS); // fill the cache with these numbers
+    const cacheHits = await drive(gatewayPort, planKeys, SECONDS, CONNECTIONS, CACHED_NUMBERS);
+    // Other work on the machine moves absolute figures; the ratios are measured under the same load.
+    console.log(`load: ${SECONDS}s, ${CONNECTIONS} connections, ${KEYS} keys per row, GET /api/phone; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(line('bare koa', baseline));
-    console.log(line('tollgate', tollgate));
-    console.log(`ratio: tollgate serves ${(tollgate.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)}x the bare Koa throughput; p99 ${tollgate.p99} vs ${baseline.p99} ms`);
+    const rows: Array<[string, LoadResult, string, number]> = [
+      ['billed', tollgate, 'new number each call, no plan: hold, plugin, capture + ledger + call log', 0.4],
+      ['quota', quota, 'new number each call inside the Pro plan count quota', 0.4],
+      ['cache hit', cacheHits, `${CACHED_NUMBERS} numbers repeated, Pro plan (cache hits free)`, 0.6],
+    ];
+    for (const [name, r, what, goal] of rows) {
+      const ratio = r.requestsPerSecond / baseline.requestsPerSecond;
+      console.log(`${line(name, r)}  ratio ${ratio.toFixed(3)} (goal ${goal})  ${what}`);
+    }
   } finally {
     gateway.kill('SIGTERM');
     bare.kill('SIGTERM');
@@ -71,6 +116,12 @@ async function main(): Promise<void> {
   console.log(`reconcile: ${report.ok ? 'ok' : 'FAILED'} (${report.users} users)`);
   console.log(`charged: ${toToken(-Number(charged.sum))} TOKEN in ${charged.rows} ledger rows; ${successes.n} charged successful calls x 0.005 = ${toToken(Number(successes.n) * 5000)} TOKEN`);
   await check.close();
+
+  if (PROFILE) {
+    // One profile per thread; the gateway's main thread is the busiest.
+    const summaries = readdirSync(profileDir).map((f) => summariseProfile(join(profileDir, f)));
+    console.log(summaries.sort((a, b) => b.busy - a.busy)[0].text);
+  }
 
   const phone = await benchPhoneLookup();
   console.log(`phone lookups inside the isolate: ${phone.lookupsPerSecond.toFixed(0)}/s; plain Node baseline ${phone.baselinePerSecond.toFixed(0)}/s; ratio ${(phone.lookupsPerSecond / phone.baselinePerSecond).toFixed(2)}`);

@@ -6,8 +6,13 @@ import type { Services } from './services.js';
 import { requestContext } from './http/request-context.js';
 import { health } from './http/health.js';
 import { handleApiCall } from './pipeline/index.js';
+import { BALANCE_PATH, handleBalanceByKey } from './pipeline/balance-by-key.js';
 import { mountConsole, mountWeb } from './console/mount.js';
 import { ApiError } from './http/errors.js';
+import { clientIpMiddleware, compileClientIp } from './http/client-ip.js';
+import { onBodyParseError } from './http/body-errors.js';
+import { metricsRoute } from './http/metrics-endpoint.js';
+import { paymentNotifyMiddleware } from './billing/payments/notify-route.js';
 
 /**
  * An unknown /console/api path gets the JSON error shape, not Koa's text 404 (and never the web console's page
@@ -21,26 +26,35 @@ async function consoleApiNotFound(ctx: Koa.Context, next: Koa.Next): Promise<voi
   await next();
 }
 
+/**
+ * @koa/router answers HEAD on every GET route, so HEAD /api/{code} would run and bill a call whose body is never
+ * sent. Dropping HEAD from the route's methods (once, at build) makes the router answer 405 with Allow: GET, POST.
+ */
+function refuseHead(router: Router, path: string): void {
+  for (const layer of router.stack) {
+    if (layer.path === path) layer.methods = layer.methods.filter((m) => m !== 'HEAD');
+  }
+}
+
 export function createApp(s: Services): Koa {
-  const app = new Koa({ proxy: s.settings.trustProxy });
+  // Koa's own proxy mode believes the left-most X-Forwarded-For entry; the client IP is set by clientIpMiddleware.
+  const app = new Koa({ proxy: s.settings.trustProxy !== null });
   const router = new Router();
 
   router.get('/api/health', (ctx) => health(ctx, s));
-  router.get('/metrics', (ctx) => {
-    const token = s.settings.metricsToken;
-    if (token && ctx.get('authorization') !== `Bearer ${token}`) {
-      ctx.status = 401;
-      ctx.body = 'metrics need Authorization: Bearer <METRICS_TOKEN>\n';
-      return;
-    }
-    ctx.type = 'text/plain; version=0.0.4';
-    ctx.body = s.metrics.render({ tollgate_uptime_seconds: Math.round((Date.now() - s.startedAt) / 1000) });
-  });
+  router.get('/metrics', metricsRoute(s));
+  // Before the catch-all: free balance look-up by key (no operation can own /api/_...).
+  router.get(BALANCE_PATH, (ctx) => handleBalanceByKey(ctx, s));
+  router.post(BALANCE_PATH, (ctx) => handleBalanceByKey(ctx, s));
   router.get('/api/{*rest}', (ctx) => handleApiCall(ctx, s));
   router.post('/api/{*rest}', (ctx) => handleApiCall(ctx, s));
+  refuseHead(router, '/api/{*rest}');
 
   app.use(requestContext(s.logger));
-  app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '256kb', formLimit: '256kb', encoding: 'utf-8' }));
+  app.use(clientIpMiddleware(compileClientIp(s.settings.trustProxy)));
+  // Payment notifications are verified over their raw bytes, so they are answered before the body parser runs.
+  app.use(paymentNotifyMiddleware(s));
+  app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '256kb', formLimit: '256kb', encoding: 'utf-8', onError: onBodyParseError }));
   mountConsole(router, s);
   app.use(router.routes());
   app.use(router.allowedMethods());

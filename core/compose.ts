@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { Settings } from './config/env.js';
-import { createLogger, type Logger } from './http/logger.js';
+import { createLogger, type Logger } from './kernel/logger.js';
 import { openStore, type Store } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
 import { createMemoryState } from './state/memory-state.js';
@@ -16,9 +16,17 @@ import { createKeyCache } from './accounts/key-cache.js';
 import { createCallLogWriter } from './store/call-log-writer.js';
 import { createPlans } from './billing/plan-pricing.js';
 import { releaseExpiredHolds } from './billing/holds.js';
-import { createMetrics } from './http/metrics.js';
-import { SingleFlight } from './pipeline/single-flight.js';
+import { releasePendingClaims } from './pipeline/idempotency.js';
+import { createMetrics } from './kernel/metrics.js';
+import { SingleFlight } from './kernel/single-flight.js';
+import { createPayments } from './billing/payments/registry.js';
+import { createMailer } from './accounts/mail/mailer.js';
 import type { Services } from './services.js';
+import { pinnedFetch } from './sandbox/pinned-fetch.js';
+import { systemResolver } from './sandbox/address-policy.js';
+import { createWebhooks } from './notify/webhooks/webhooks.js';
+import { createBalanceAlerts } from './notify/alerts/balance-alerts.js';
+import { emitOrderPaid } from './notify/order-paid.js';
 
 export interface ComposeOptions {
   logger?: Logger;
@@ -37,7 +45,10 @@ export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', impor
 
 export async function composeServices(settings: Settings, opts: ComposeOptions = {}): Promise<Services> {
   const logger = opts.logger ?? createLogger(settings.logLevel);
-  const store = openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, sqliteFile: opts.sqliteFile, schema: settings.databaseSchema });
+  const store = openStore({
+    databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, sqliteFile: opts.sqliteFile, schema: settings.databaseSchema,
+    connectTimeoutMs: settings.dbConnectTimeoutMs, statementTimeoutMs: settings.dbStatementTimeoutMs,
+  });
   // A failed start (bad operations file, missing plugin) must close what it opened: a PostgreSQL pool or a Redis
   // connection left open would keep the process alive.
   const opened: Array<() => Promise<void>> = [() => store.close()];
@@ -53,12 +64,16 @@ async function build(settings: Settings, opts: ComposeOptions, logger: Logger, s
   await migrateToLatest(store.db as never, store.dialect);
   const released = await releaseExpiredHolds(store.db, opts.releaseAllHoldsOnStart ? Infinity : Date.now());
   if (released > 0) logger.warn('released holds left by a stopped process', { holds: released });
+  // Idempotency claims of calls that died with the last run: retries may run again at once (their leases would
+  // end anyway; on a shared database the leases alone decide).
+  const claims = opts.releaseAllHoldsOnStart ? await releasePendingClaims(store.db) : 0;
+  if (claims > 0) logger.warn('released Idempotency-Key claims left by a stopped process', { claims });
 
   // With REDIS_URL every process shares limits, counters and cache; without it they are per process.
   const state =
     opts.state ??
     (settings.redisUrl
-      ? await createRedisState({ url: settings.redisUrl, prefix: settings.redisPrefix, logger, slotLeaseMs: settings.slotLeaseMs })
+      ? await createRedisState({ url: settings.redisUrl, prefix: settings.redisPrefix, logger, slotLeaseMs: settings.slotLeaseMs, commandTimeoutMs: settings.redisCommandTimeoutMs })
       : createMemoryState());
   if (!opts.state) opened.push(() => state.close());
   const sandbox = await createSandbox({
@@ -78,6 +93,10 @@ async function build(settings: Settings, opts: ComposeOptions, logger: Logger, s
   });
   const keys = createKeyCache(store.db);
   state.onRevocation((userId) => keys.invalidateUser(userId));
+  // Webhook targets pass the plugins' address policy, checked again at connect time by the pinned fetch.
+  const webhooks = createWebhooks({ db: store.db, logger, fetch: pinnedFetch(), resolver: opts.resolver ?? systemResolver });
+  const alerts = createBalanceAlerts({ db: store.db, logger, webhooks, sendMail: (m) => services.mailer.send(m) });
+  await alerts.refresh();
   const services: Services = {
     settings,
     logger,
@@ -90,14 +109,21 @@ async function build(settings: Settings, opts: ComposeOptions, logger: Logger, s
     plans: createPlans(store.db, state, () => registry.current),
     metrics: createMetrics(),
     flights: new SingleFlight(),
+    payments: createPayments(settings.payments),
+    webhooks,
+    alerts,
+    mailer: createMailer(store.db, settings.mail, logger),
     version: VERSION,
     startedAt: Date.now(),
   };
+  // Credited orders become order.paid webhooks; read through `services` so a swapped webhook service is used.
+  services.payments.onOrderCredited.push((e) => emitOrderPaid(store.db, services.webhooks, e));
   return services;
 }
 
 export async function closeServices(s: Services): Promise<void> {
   s.registry.close();
+  s.mailer.close();
   await s.callLog.close();
   await s.sandbox.close();
   await s.state.close();

@@ -1,25 +1,38 @@
 // Composition root and CLI: env -> store -> registry -> services -> app -> listen.
-//   tollgate serve [--port N] | migrate | user add | credit | key create | key revoke | reconcile
-import type { Server } from 'node:http';
+//   tollgate serve [--port N] | migrate | user add | credit | key create | key revoke | reconcile | phone-data check
 import { readSettings } from './config/env.js';
-import { createLogger } from './http/logger.js';
+import { createLogger } from './kernel/logger.js';
 import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
 import { composeServices, closeServices } from './compose.js';
 import { createApp } from './app.js';
+import { createGatewayServer, listen } from './http/http-server.js';
+import { createMetricsServer } from './http/metrics-endpoint.js';
 import { bootstrapFirstStart } from './accounts/bootstrap.js';
 import { startHoldSweeper } from './billing/holds.js';
+import { startCallLogRetention } from './store/call-log-retention.js';
+import { startPaymentSweeper } from './billing/payments/sweeper.js';
+import { settleDeps } from './billing/payments/notify-route.js';
+import { paymentsSync } from './cli/payments-sync.js';
+import { startExpiryNotices } from './notify/expiry-notices.js';
 import { parseArgs, UsageError, type ParsedArgs } from './cli/args.js';
 import { credit, keyCreate, keyRevoke, reconcileCommand, userAdd, type Print } from './cli/commands.js';
+import { phoneDataCheck } from './cli/phone-data.js';
+import { userPasswd } from './cli/user-passwd.js';
+import { keyRotate } from './cli/key-rotate.js';
 
 const USAGE = `usage: tollgate <command>
   serve [--port N]
   migrate
   user add --email E --password P [--admin]
+  user passwd --email E [--password P] [--reset-2fa]   (no --password: a generated one is printed once)
   credit --email E --amount 12.5 [--reason R]
   key create --email E [--name N]
   key revoke --prefix P
-  reconcile`;
+  key rotate --prefix P [--grace-hours 24]   (new secret on the last line; the old one works for the grace hours)
+  reconcile
+  payments sync [--order ID]                (query pending orders at their payment providers now)
+  phone-data check <file>                   (validate a phone.dat for the phone operation)`;
 
 const print: Print = (line) => void process.stdout.write(`${line}\n`);
 
@@ -31,10 +44,14 @@ async function serve(args: ParsedArgs): Promise<number> {
   const services = await composeServices(settings, { logger, releaseAllHoldsOnStart: !settings.databaseUrl });
   const first = await bootstrapFirstStart(services.store.db);
   const app = createApp(services);
-  const server: Server = app.listen(settings.port);
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : settings.port;
+  const { server } = createGatewayServer(app.callback(), settings.edge, settings.trustProxy, logger);
+  const port = await listen(server, settings.port);
+  const metricsServer = settings.edge.metricsListen ? createMetricsServer(services) : null;
+  if (metricsServer && settings.edge.metricsListen) {
+    const { host, port: metricsPort } = settings.edge.metricsListen;
+    await listen(metricsServer, metricsPort, host);
+    print(`Metrics on http://${host.includes(':') ? `[${host}]` : host}:${metricsPort}/metrics`);
+  }
   const base = `http://localhost:${port}`;
   print(`Tollgate ${services.version} listening on ${base} (${services.store.dialect}, ${services.registry.current.list().length} operations)`);
   if (first) {
@@ -48,9 +65,18 @@ async function serve(args: ParsedArgs): Promise<number> {
     print('');
   }
   const stopSweeper = startHoldSweeper(services.store.db, settings.holdGraceMs, logger);
+  const stopRetention = startCallLogRetention(services.store.db, settings.callLogRetentionDays, logger);
+  const stopPayments = startPaymentSweeper(settleDeps(services), settings.payments.sweepSeconds);
+  const stopWebhooks = services.webhooks.start();
+  const stopNotices = startExpiryNotices(services.store.db, services.webhooks, logger);
   const stop = (signal: string): void => {
     logger.info('shutting down', { signal });
     stopSweeper();
+    stopRetention();
+    stopPayments();
+    stopWebhooks();
+    stopNotices();
+    metricsServer?.close();
     server.close(() => {
       void closeServices(services).then(() => process.exit(0));
     });
@@ -83,14 +109,28 @@ export async function runCli(argv: string[]): Promise<number> {
       return withDatabase(async () => (print('migrations applied'), 0));
     case 'user add':
       return withDatabase((db) => userAdd(db, args, print));
+    case 'user passwd':
+      return withDatabase((db) => userPasswd(db, args, print));
     case 'credit':
       return withDatabase((db) => credit(db, args, print));
     case 'key create':
       return withDatabase((db) => keyCreate(db, args, print));
     case 'key revoke':
       return withDatabase((db) => keyRevoke(db, args, print));
+    case 'key rotate':
+      return withDatabase((db) => keyRotate(db, args, print));
+    case 'payments sync': {
+      const services = await composeServices(readSettings(), { watchOperations: false });
+      try {
+        return await paymentsSync(services, args, print);
+      } finally {
+        await closeServices(services);
+      }
+    }
     case 'reconcile':
       return withDatabase((db) => reconcileCommand(db, print));
+    case 'phone-data check':
+      return phoneDataCheck(args, print);
     default:
       throw new UsageError(`unknown command: ${args.words.join(' ')}`);
   }

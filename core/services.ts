@@ -1,6 +1,6 @@
 // Everything a request needs, built once in main.ts (or by the test helper) and passed in: no singletons.
 import type { Settings } from './config/env.js';
-import type { Logger } from './http/logger.js';
+import type { Logger } from './kernel/logger.js';
 import type { Store } from './store/database.js';
 import type { SharedState } from './state/shared-state.js';
 import type { Sandbox } from './sandbox/sandbox.js';
@@ -8,9 +8,13 @@ import type { RegistryHolder } from './config/hot-reload.js';
 import type { KeyCache } from './accounts/key-cache.js';
 import type { CallLogWriter } from './store/call-log-writer.js';
 import type { PlanPricing } from './billing/plan-pricing.js';
-import type { Metrics } from './http/metrics.js';
+import type { Metrics } from './kernel/metrics.js';
 import type { RunResult } from './sandbox/sandbox.js';
-import type { SingleFlight } from './pipeline/single-flight.js';
+import type { SingleFlight } from './kernel/single-flight.js';
+import type { Payments } from './billing/payments/registry.js';
+import type { Webhooks } from './notify/webhooks/webhooks.js';
+import type { BalanceAlerts } from './notify/alerts/balance-alerts.js';
+import type { Mailer } from './accounts/mail/mailer.js';
 
 export interface Services {
   settings: Settings;
@@ -25,6 +29,14 @@ export interface Services {
   metrics: Metrics;
   /** Identical calls in flight share one plugin run (per process). */
   flights: SingleFlight<RunResult>;
+  /** Payment instances, notify URLs and the onOrderCredited hooks (core/billing/payments/registry.ts). */
+  payments: Payments;
+  /** SMTP or the outbox table, chosen by env (core/accounts/mail/mailer.ts). */
+  mailer: Mailer;
+  /** Outbound webhooks: `emit(event, data, userId?)` queues; a worker per process sends (core/notify/webhooks). */
+  webhooks: Webhooks;
+  /** Low-balance alerts: `observe(userId, before, after)` after a committed balance change. */
+  alerts: BalanceAlerts;
   version: string;
   startedAt: number;
 }

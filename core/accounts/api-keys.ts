@@ -1,9 +1,11 @@
 // API keys: several per user, secret shown once, only its SHA-256 stored, optional per-key limits.
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { ApiKeysTable, Database } from '../store/schema.js';
+import { MAX_MICRO } from '../kernel/money.js';
 import { keyDisplayPrefix, newApiKeySecret, sha256Hex } from './secrets.js';
 
-export type ApiKeyRow = Selectable<ApiKeysTable>;
+// The previous secret's hash never leaves this module.
+export type ApiKeyRow = Omit<Selectable<ApiKeysTable>, 'prev_key_hash'>;
 
 export interface KeyLimits {
   allowed_codes?: string[] | null;
@@ -30,6 +32,24 @@ export interface KeyIdentity {
   maxConcurrency: number | null;
   dailySpendCap: number | null;
 }
+
+// The spend cap is read as text and converted here: a cap written before amounts were range-checked may exceed
+// 2^53, and PostgreSQL's int8 parser (core/store/database.ts) refuses such a value, which broke listing the keys.
+const COLUMNS = [
+  'id', 'user_id', 'name', 'prefix', 'key_hash', 'status', 'created_at', 'last_used_at', 'expires_at',
+  'allowed_codes', 'ip_allow', 'rate_limit_per_sec', 'rate_limit_burst', 'max_concurrency', 'deleted_at', 'prev_expires_at',
+] as const;
+const capAsText = sql<string | null>`cast(daily_spend_cap as text)`;
+
+/** A stored cap in micro-TOKEN; one beyond the maximum an amount may have counts as the maximum. */
+export function readCap(value: string | number | null): number | null {
+  if (value === null) return null;
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n >= 0 && n <= MAX_MICRO ? n : MAX_MICRO;
+}
+
+type RawKeyRow = Omit<ApiKeyRow, 'daily_spend_cap'> & { daily_spend_cap: string | null };
+const withCap = (row: RawKeyRow): ApiKeyRow => ({ ...row, daily_spend_cap: readCap(row.daily_spend_cap) });
 
 function limitColumns(limits: KeyLimits): Updateable<ApiKeysTable> {
   const out: Updateable<ApiKeysTable> = {};
@@ -68,11 +88,13 @@ export async function createApiKey(
       max_concurrency: null,
       daily_spend_cap: null,
       deleted_at: null,
+      prev_key_hash: null,
+      prev_expires_at: null,
       ...limitColumns(limits),
     })
-    .returningAll()
+    .returning([...COLUMNS, capAsText.as('daily_spend_cap')])
     .executeTakeFirstOrThrow();
-  return { key, secret };
+  return { key: withCap(key), secret };
 }
 
 export async function updateApiKey(
@@ -85,16 +107,54 @@ export async function updateApiKey(
   if (changes.name !== undefined) set.name = changes.name;
   if (changes.status !== undefined) set.status = changes.status;
   if (Object.keys(set).length === 0) {
-    return db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await db
+      .selectFrom('api_keys')
+      .select([...COLUMNS, capAsText.as('daily_spend_cap')])
+      .where('id', '=', keyId)
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row && withCap(row);
   }
-  return db
+  const row = await db
     .updateTable('api_keys')
     .set(set)
     .where('id', '=', keyId)
     .where('user_id', '=', userId)
     .where('deleted_at', 'is', null)
-    .returningAll()
+    .returning([...COLUMNS, capAsText.as('daily_spend_cap')])
     .executeTakeFirst();
+  return row && withCap(row);
+}
+
+/**
+ * A new secret for the same key (id, name, limits and history stay). The old secret keeps working until
+ * now + graceMs, as the key's `prev_key_hash`; 0 ends it at once. Rotating again within the grace period
+ * retires the older secret: only the latest two are ever valid.
+ */
+export async function rotateApiKey(
+  db: Kysely<Database>,
+  userId: number,
+  keyId: number,
+  graceMs: number,
+  now = Date.now(),
+): Promise<{ key: ApiKeyRow; secret: string } | undefined> {
+  const secret = newApiKeySecret();
+  const row = await db
+    .updateTable('api_keys')
+    .set({
+      // SET reads the row as it was before the update (SQLite and PostgreSQL alike): this is the old hash.
+      prev_key_hash: graceMs > 0 ? sql<string>`key_hash` : null,
+      prev_expires_at: graceMs > 0 ? now + graceMs : null,
+      key_hash: sha256Hex(secret),
+      prefix: keyDisplayPrefix(secret),
+    })
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .returning([...COLUMNS, capAsText.as('daily_spend_cap')])
+    .executeTakeFirst();
+  return row && { key: withCap(row), secret };
 }
 
 /** Soft delete: the row stays for the call log's sake, the key never authenticates again. */
@@ -110,7 +170,14 @@ export async function deleteApiKey(db: Kysely<Database>, userId: number, keyId: 
 }
 
 export async function listApiKeys(db: Kysely<Database>, userId: number): Promise<ApiKeyRow[]> {
-  return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).where('deleted_at', 'is', null).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('api_keys')
+    .select([...COLUMNS, capAsText.as('daily_spend_cap')])
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  return rows.map(withCap);
 }
 
 function parseList(json: string | null): string[] | null {
@@ -132,18 +199,24 @@ export async function loadKeyIdentity(db: Kysely<Database>, secretHash: string):
       'api_keys.rate_limit_per_sec as rateLimitPerSec',
       'api_keys.rate_limit_burst as rateLimitBurst',
       'api_keys.max_concurrency as maxConcurrency',
-      'api_keys.daily_spend_cap as dailySpendCap',
+      sql<string | null>`cast(api_keys.daily_spend_cap as text)`.as('dailySpendCap'),
+      'api_keys.key_hash as keyHash',
+      'api_keys.prev_expires_at as prevExpiresAt',
     ])
-    .where('api_keys.key_hash', '=', secretHash)
+    // A rotated key's previous secret matches too; its grace end acts as an expiry (403 KEY_EXPIRED after it).
+    .where((eb) => eb.or([eb('api_keys.key_hash', '=', secretHash), eb('api_keys.prev_key_hash', '=', secretHash)]))
     .where('api_keys.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!row) return null;
+  const { keyHash, prevExpiresAt, ...rest } = row;
+  let expiresAt = row.expiresAt === null ? null : Number(row.expiresAt);
+  if (keyHash !== secretHash && prevExpiresAt !== null) expiresAt = Math.min(expiresAt ?? Infinity, Number(prevExpiresAt));
   return {
-    ...row,
+    ...rest,
     keyId: Number(row.keyId),
     userId: Number(row.userId),
-    expiresAt: row.expiresAt === null ? null : Number(row.expiresAt),
-    dailySpendCap: row.dailySpendCap === null ? null : Number(row.dailySpendCap),
+    expiresAt,
+    dailySpendCap: readCap(row.dailySpendCap),
     allowedCodes: parseList(row.allowedCodes),
     ipAllow: parseList(row.ipAllow),
   };

@@ -5,7 +5,7 @@ import type { Database } from '../store/schema.js';
 import { countUsers, createUser } from './users.js';
 import { createApiKey } from './api-keys.js';
 import { postEntry } from '../billing/ledger.js';
-import { toMicro } from '../billing/money.js';
+import { toMicro } from '../kernel/money.js';
 
 export interface BootstrapResult {
   adminEmail: string;

@@ -2,28 +2,23 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, UsersTable } from '../store/schema.js';
 import { hashPassword } from './passwords.js';
+import { normaliseEmail } from './emails.js';
+
+export { emailProblem, isValidEmail, normaliseEmail } from './emails.js';
 
 export type User = Selectable<UsersTable>;
-
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,63}$|^[^\s@]{1,64}@localhost$/;
-
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-export function isValidEmail(email: string): boolean {
-  return email.length <= 254 && EMAIL.test(email);
-}
 
 export async function createUser(
   db: Kysely<Database>,
   email: string,
   password: string,
   role: 'user' | 'admin' = 'user',
+  /** A hash made earlier by hashPassword (tests reuse one instead of paying scrypt per user). */
+  passwordHash?: string,
 ): Promise<User> {
   const row = await db
     .insertInto('users')
-    .values({ email: normaliseEmail(email), password_hash: await hashPassword(password), role, status: 'active', created_at: Date.now() })
+    .values({ email: normaliseEmail(email), password_hash: passwordHash ?? (await hashPassword(password)), role, status: 'active', created_at: Date.now() })
     .returningAll()
     .executeTakeFirstOrThrow();
   return row;

@@ -17,6 +17,14 @@ const STATEMENTS = {
   insertLedger:
     'insert into ledger (user_id, amount, balance_after, kind, ref, operation, note, created_at) ' +
     'values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (ref) do nothing returning id',
+  /** A charged call's log row goes in with its charge, so the log can never lose a billed call. */
+  insertCallLog:
+    'insert into call_log (request_id, user_id, key_id, operation, status, error_code, charged, cached, free_reason, ' +
+    'duration_ms, plugin_ms, ip, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  /** The idempotent response, stored with the charge; only the call still owning the claim may complete it. */
+  completeClaim:
+    "update idempotency set state = 'done', status = ?, response = ?, expires_at = ?, owner = null " +
+    "where user_id = ? and idem_key = ? and owner = ? and state = 'pending'",
 } as const;
 
 export type BillingStatement = keyof typeof STATEMENTS;

@@ -2,10 +2,11 @@
 // never spend the same money twice. Capture turns a hold into one ledger row; release writes nothing.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { runBilling } from './billing-sql.js';
-import type { Logger } from '../http/logger.js';
+import type { Logger } from '../kernel/logger.js';
 import type { Database } from '../store/schema.js';
 import { insertLedgerRow } from './ledger.js';
-import { asMicro } from './money.js';
+import { asMicro } from '../kernel/money.js';
+import { inTransaction } from '../store/group-commit.js';
 
 export interface HoldRequest {
   id: string;
@@ -29,7 +30,8 @@ export async function placeHold(db: Kysely<Database>, h: HoldRequest, dialect: '
       returning id`.execute(db);
     return res.rows.length === 1;
   }
-  return db.transaction().execute(async (trx) => {
+  // Holds, captures and releases of one event-loop turn share one commit (core/store/group-commit.ts).
+  return inTransaction(db, async (trx) => {
     const res = await runBilling(trx, 'reserve', [h.amount, h.userId, h.amount]);
     if (Number(res.numAffectedRows ?? 0n) !== 1) return false;
     await runBilling(trx, 'insertHold', [h.id, h.userId, h.amount, Date.now(), h.expiresAt]);
@@ -44,21 +46,82 @@ async function takeHold(trx: Transaction<Database>, holdId: string): Promise<{ u
   return row ? { userId: Number(row.user_id), amount: asMicro(row.amount) } : null;
 }
 
+/** More writes that must commit or roll back with the charge (the call-log row, the idempotent response). */
+export type WithCharge = (trx: Transaction<Database>, balanceAfter: number) => Promise<void>;
+
 /** Turn the hold into a charge: one ledger row (ref = hold id = request id). Returns the balance after. */
-export async function captureHold(db: Kysely<Database>, holdId: string, operation: string): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+export async function captureHold(db: Kysely<Database>, holdId: string, operation: string, withCharge?: WithCharge): Promise<number> {
+  return inTransaction(db, async (trx) => {
     const hold = await takeHold(trx, holdId);
     if (!hold) throw new Error(`hold ${holdId} is gone (expired and swept?)`);
     const updated = await runBilling<{ balance: unknown }>(trx, 'spendHeld', [hold.amount, hold.amount, hold.userId]);
     const balanceAfter = asMicro(updated.rows[0].balance);
     await insertLedgerRow(trx, { userId: hold.userId, amount: -hold.amount, kind: 'charge', ref: holdId, operation }, balanceAfter);
+    if (withCharge) await withCharge(trx, balanceAfter);
     return balanceAfter;
+  });
+}
+
+/** The call-log row a PostgreSQL capture writes in its own statement (charged = the hold's amount). */
+export interface CaptureLogRow {
+  requestId: string;
+  userId: number | null;
+  keyId: number | null;
+  operation: string | null;
+  cached: number;
+  durationMs: number;
+  pluginMs: number | null;
+  ip: string | null;
+  createdAt: number;
+}
+
+/**
+ * PostgreSQL: the whole capture (hold taken, balance debited, ledger row, call-log row) as one statement, so a
+ * billed call costs one round trip to commit instead of five. A statement is atomic on its own; writes that must
+ * join it (`withCharge`) put it in a transaction. A reused ledger reference fails the statement (unique_violation).
+ */
+export async function captureHoldPg(
+  db: Kysely<Database>,
+  holdId: string,
+  operation: string,
+  log: CaptureLogRow,
+  withCharge?: WithCharge,
+  before?: (trx: Transaction<Database>) => Promise<void>,
+): Promise<number> {
+  const run = async (q: Kysely<Database>): Promise<number> => {
+    const now = Date.now();
+    const res = await sql<{ balance: unknown }>`
+      with h as (delete from holds where id = ${holdId} returning user_id, amount),
+      u as (
+        update users set held = users.held - h.amount, balance = users.balance - h.amount from h
+        where users.id = h.user_id returning users.id as user_id, users.balance as balance, h.amount as amount
+      ),
+      l as (
+        insert into ledger (user_id, amount, balance_after, kind, ref, operation, note, created_at)
+        select user_id, -amount, balance, 'charge', ${holdId}::text, ${operation}::text, null, ${now}::bigint from u returning id
+      ),
+      c as (
+        insert into call_log (request_id, user_id, key_id, operation, status, error_code, charged, cached, free_reason, duration_ms, plugin_ms, ip, created_at)
+        select ${log.requestId}::text, ${log.userId}::bigint, ${log.keyId}::bigint, ${log.operation}::text, 200, null, amount, ${log.cached}::int, null,
+          ${log.durationMs}::float8, ${log.pluginMs}::float8, ${log.ip}::text, ${log.createdAt}::bigint from u returning id
+      )
+      select u.balance from u, l, c`.execute(q);
+    const row = res.rows[0];
+    if (!row) throw new Error(`hold ${holdId} is gone (expired and swept?)`);
+    const balanceAfter = asMicro(row.balance);
+    if (withCharge) await withCharge(q as Transaction<Database>, balanceAfter);
+    return balanceAfter;
+  };
+  if (!withCharge && !before) return run(db);
+  return db.transaction().execute(async (trx) => {
+    if (before) await before(trx);
+    return run(trx);
   });
 }
 
 /** Give the reserved amount back. Writes no ledger row. Idempotent. */
 export async function releaseHold(db: Kysely<Database>, holdId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const hold = await takeHold(trx, holdId);
     if (hold) await runBilling(trx, 'unreserve', [hold.amount, hold.userId]);
   });

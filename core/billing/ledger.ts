@@ -3,7 +3,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import { runBilling } from './billing-sql.js';
 import type { Database, LedgerKind } from '../store/schema.js';
-import { asMicro } from './money.js';
+import { asMicro } from '../kernel/money.js';
+import { inTransaction } from '../store/group-commit.js';
 
 export class InsufficientBalanceError extends Error {
   constructor() {
@@ -48,9 +49,17 @@ export async function insertLedgerRow(trx: Db, e: LedgerEntry, balanceAfter: num
   if (inserted.rows.length === 0) throw new DuplicateReferenceError(e.ref);
 }
 
-/** One entry in its own transaction. Returns the balance after it. */
-export async function postEntry(db: Kysely<Database>, e: LedgerEntry): Promise<number> {
-  return db.transaction().execute((trx) => applyEntry(trx, e));
+/** One entry in its own transaction, with any writes that must commit with it. Returns the balance after it. */
+export async function postEntry(
+  db: Kysely<Database>,
+  e: LedgerEntry,
+  withEntry?: (trx: Transaction<Database>, balanceAfter: number) => Promise<void>,
+): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const balanceAfter = await applyEntry(trx, e);
+    if (withEntry) await withEntry(trx, balanceAfter);
+    return balanceAfter;
+  });
 }
 
 export async function balanceOf(db: Kysely<Database>, userId: number): Promise<{ balance: number; held: number }> {

@@ -5,13 +5,12 @@
 import { LRUCache } from 'lru-cache';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
-import type { SharedState } from '../state/shared-state.js';
+import { StateUnavailableError, type SharedState } from '../state/shared-state.js';
 import type { Registry } from '../registry/registry.js';
 import type { PlanConfig } from '../config/operations-config.js';
-import type { ApiCall } from '../pipeline/call.js';
-import type { PlanGrant, Plans } from './plans.js';
+import type { PlanGrant, Plans, PricedOperation, Quote } from './plans.js';
 import { activeSubscription, type ActiveSubscription } from './subscriptions.js';
-import { chinaDay, chinaDayStart } from './china-day.js';
+import { chinaDay, chinaDayStart } from '../kernel/china-day.js';
 
 const COUNTER_TTL_S = 2 * 24 * 3600;
 const SLOT_TTL_MS = 130_000;
@@ -42,22 +41,33 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
    * The day's counter lives in shared state; after a restart it is seeded from the call log: the calls the
    * plan made free, or for a counting-only plan the successful calls to its codes.
    */
+  const usedFromLog = async (userId: number, plan: PlanConfig): Promise<number> => {
+    let q = db
+      .selectFrom('call_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('created_at', '>=', chinaDayStart());
+    q =
+      plan.quota.callsPerDay === 0
+        ? q.where('error_code', 'is', null).where('operation', 'in', plan.codes.length ? plan.codes : [''])
+        : q.where('free_reason', '=', 'plan');
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  };
+
   const ensureDaily = async (userId: number, plan: PlanConfig): Promise<string> => {
     const key = dailyKey(userId);
-    if ((await state.get(key)) === null) {
-      let q = db
-        .selectFrom('call_log')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userId)
-        .where('created_at', '>=', chinaDayStart());
-      q =
-        plan.quota.callsPerDay === 0
-          ? q.where('error_code', 'is', null).where('operation', 'in', plan.codes.length ? plan.codes : [''])
-          : q.where('free_reason', '=', 'plan');
-      const row = await q.executeTakeFirstOrThrow();
-      await state.initCounter(key, Number(row.n), COUNTER_TTL_S);
-    }
+    if ((await state.get(key)) === null) await state.initCounter(key, await usedFromLog(userId, plan), COUNTER_TTL_S);
     return key;
+  };
+
+  /** For display: the shared counter, or while it is unreachable what the call log says. */
+  const usedNow = async (userId: number, plan: PlanConfig): Promise<number> => {
+    try {
+      return (await state.get(await ensureDaily(userId, plan))) ?? 0;
+    } catch (err) {
+      if (err instanceof StateUnavailableError) return usedFromLog(userId, plan);
+      throw err;
+    }
   };
 
   /** Counting-only plans: count the call now, uncount it if it fails; the call is charged as usual. */
@@ -67,7 +77,7 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     return {
       planId: plan.id,
       commit: async () => {},
-      release: async () => void (await state.incr(key, -1, COUNTER_TTL_S)),
+      release: async () => void (await state.giveBack(key, 1, COUNTER_TTL_S)),
     };
   };
 
@@ -75,7 +85,7 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     const key = await ensureDaily(userId, plan);
     const used = await state.incr(key, 1, COUNTER_TTL_S);
     if (used > plan.quota.callsPerDay) {
-      await state.incr(key, -1, COUNTER_TTL_S);
+      await state.giveBack(key, 1, COUNTER_TTL_S);
       return null;
     }
     let slot: string | null = null;
@@ -83,7 +93,7 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     if (plan.quota.concurrency !== null) {
       slot = await state.acquireSlot(slotScope, plan.quota.concurrency, SLOT_TTL_MS);
       if (!slot) {
-        await state.incr(key, -1, COUNTER_TTL_S);
+        await state.giveBack(key, 1, COUNTER_TTL_S);
         return null;
       }
     }
@@ -92,52 +102,39 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     };
     return {
       planId: plan.id,
+      usage: { used, limit: plan.quota.callsPerDay },
       commit: freeSlot,
       release: async () => {
-        await state.incr(key, -1, COUNTER_TTL_S);
+        await state.giveBack(key, 1, COUNTER_TTL_S);
         await freeSlot();
       },
     };
   };
 
   return {
-    async price(call: ApiCall) {
-      const op = call.operation!;
-      call.price = op.priceMicro;
-      call.freeReason = null;
-      if (op.priceMicro === 0) {
-        call.freeReason = 'free_operation';
-        return;
-      }
-      const active = await activePlan(call.identity!.userId);
-      if (!active || !active.plan.codes.includes(op.code)) return;
-      if (active.plan.quota.callsPerDay === 0) {
-        // Charged, but counted: the grant only gives the count back if the call fails.
-        call.planGrant = await count(call.identity!.userId, active.plan);
-        return;
-      }
-      const grant = await reserve(call.identity!.userId, active.plan);
-      if (!grant) return;
-      call.planGrant = grant;
-      call.price = 0;
-      call.freeReason = 'plan';
+    async quote(userId: number, op: PricedOperation): Promise<Quote> {
+      if (op.priceMicro === 0) return { price: 0, freeReason: 'free_operation' };
+      const charged: Quote = { price: op.priceMicro, freeReason: null };
+      const active = await activePlan(userId);
+      if (!active || !active.plan.codes.includes(op.code)) return charged;
+      // Charged, but counted: the grant only gives the count back if the call fails.
+      if (active.plan.quota.callsPerDay === 0) return { ...charged, planGrant: await count(userId, active.plan) };
+      const grant = await reserve(userId, active.plan);
+      return grant ? { price: 0, freeReason: 'plan', planGrant: grant } : charged;
     },
-    async onCacheHit(call: ApiCall) {
-      if (call.price === 0 && call.freeReason !== 'plan') return;
-      const active = await activePlan(call.identity!.userId);
-      if (!active?.plan.quota.cacheFree || !active.plan.codes.includes(call.operation!.code)) return;
-      // A free cache hit costs nothing and uses no quota: give back what price() reserved.
-      if (call.planGrant && call.freeReason === 'plan') {
-        await call.planGrant.release();
-        call.planGrant = undefined;
-      }
-      call.price = 0;
-      call.freeReason = 'plan_cache';
+    async quoteCacheHit(userId: number, op: PricedOperation, current: Quote): Promise<Quote | undefined> {
+      if (current.price === 0 && current.freeReason !== 'plan') return undefined;
+      const active = await activePlan(userId);
+      if (!active?.plan.quota.cacheFree || !active.plan.codes.includes(op.code)) return undefined;
+      // A free cache hit costs nothing and uses no quota: give back what quote() reserved.
+      if (current.planGrant && current.freeReason === 'plan') await current.planGrant.release();
+      const kept = current.freeReason === 'plan' ? undefined : current.planGrant;
+      return { price: 0, freeReason: 'plan_cache', planGrant: kept };
     },
-    async quotaHeaders(call: ApiCall): Promise<Record<string, string>> {
-      const active = await activePlan(call.identity!.userId);
+    async quotaHeaders(userId: number): Promise<Record<string, string>> {
+      const active = await activePlan(userId);
       if (!active) return {};
-      const used = (await state.get(await ensureDaily(call.identity!.userId, active.plan))) ?? 0;
+      const used = await usedNow(userId, active.plan);
       return {
         'X-Plan': active.plan.id,
         'X-Quota-Limit': String(active.plan.quota.callsPerDay),
@@ -148,7 +145,7 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     async usedToday(userId) {
       const active = await activePlan(userId);
       if (!active) return 0;
-      return (await state.get(await ensureDaily(userId, active.plan))) ?? 0;
+      return usedNow(userId, active.plan);
     },
   };
 }

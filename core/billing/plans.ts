@@ -1,19 +1,38 @@
 // Plan quotas: whether a call is free (inside the active plan's daily calls and free concurrency, or a free
 // cache hit) or charged per call. Quota is reserved before the plugin runs and given back unless it succeeds.
-import type { ApiCall } from '../pipeline/call.js';
+// Billing decides and returns a Quote; the pipeline records it on the call (billing never writes into a call).
 
 /** Quota reserved for one call; exactly one of commit/release runs when the call ends. */
 export interface PlanGrant {
   planId: string;
+  /** Quota-reserving plans: calls used today including this one, and the daily limit (for quota alerts). */
+  usage?: { used: number; limit: number };
   commit(): Promise<void>;
   release(): Promise<void>;
 }
 
+/** The price decision for one call: what it costs, why it is free, and the plan quota it reserved. */
+export interface Quote {
+  /** micro-TOKEN; 0 when free */
+  price: number;
+  freeReason: string | null;
+  planGrant?: PlanGrant;
+}
+
+/** What pricing needs to know about an operation. */
+export interface PricedOperation {
+  code: string;
+  priceMicro: number;
+}
+
 export interface Plans {
-  /** Sets call.price / call.freeReason / call.planGrant before the cache is read. */
-  price(call: ApiCall): Promise<void>;
-  /** A cache hit: free under a cache_free plan. */
-  onCacheHit(call: ApiCall): Promise<void>;
+  /** The quote before the cache is read (may reserve plan quota: see Quote.planGrant). */
+  quote(userId: number, op: PricedOperation): Promise<Quote>;
+  /**
+   * A cache hit: a new quote when the user's plan makes cache hits of this operation free (the quota the
+   * current quote reserved is given back), or undefined when the current quote stands.
+   */
+  quoteCacheHit(userId: number, op: PricedOperation, current: Quote): Promise<Quote | undefined>;
   /** Headers describing the quota left today, for an active plan. */
-  quotaHeaders(call: ApiCall): Promise<Record<string, string>>;
+  quotaHeaders(userId: number): Promise<Record<string, string>>;
 }

@@ -3,8 +3,8 @@
 // on several processes cannot overshoot it together; what the call did not end up charging is given back.
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
-import type { SharedState } from '../state/shared-state.js';
-import { chinaDay, chinaDayStart } from './china-day.js';
+import { StateUnavailableError, type SharedState } from '../state/shared-state.js';
+import { chinaDay, chinaDayStart } from '../kernel/china-day.js';
 
 const COUNTER_TTL_S = 2 * 24 * 3600;
 
@@ -12,18 +12,21 @@ export function spendKey(keyId: number, now = Date.now()): string {
   return `spend:${keyId}:${chinaDay(now)}`;
 }
 
-/** After a restart the day's counter is rebuilt from the call log (what the key was charged today). */
+/** What the key was charged today by finished calls. Exact: a charged call's log row commits with its charge. */
+async function spentFromLog(db: Kysely<Database>, keyId: number): Promise<number> {
+  const row = await db
+    .selectFrom('call_log')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('charged'), eb.lit(0)).as('spent'))
+    .where('key_id', '=', keyId)
+    .where('created_at', '>=', chinaDayStart())
+    .executeTakeFirstOrThrow();
+  return Number(row.spent);
+}
+
+/** After a restart (or a Redis that lost its data) the day's counter is rebuilt from the call log. */
 async function ensureCounter(db: Kysely<Database>, state: SharedState, keyId: number): Promise<string> {
   const key = spendKey(keyId);
-  if ((await state.get(key)) === null) {
-    const row = await db
-      .selectFrom('call_log')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('charged'), eb.lit(0)).as('spent'))
-      .where('key_id', '=', keyId)
-      .where('created_at', '>=', chinaDayStart())
-      .executeTakeFirstOrThrow();
-    await state.initCounter(key, Number(row.spent), COUNTER_TTL_S);
-  }
+  if ((await state.get(key)) === null) await state.initCounter(key, await spentFromLog(db, keyId), COUNTER_TTL_S);
   return key;
 }
 
@@ -43,7 +46,7 @@ export async function reserveSpend(
   const key = await ensureCounter(db, state, keyId);
   const spent = await state.incr(key, amount, COUNTER_TTL_S);
   if (spent > cap) {
-    await state.incr(key, -amount, COUNTER_TTL_S);
+    await state.giveBack(key, amount, COUNTER_TTL_S);
     return null;
   }
   let settled = false;
@@ -52,11 +55,17 @@ export async function reserveSpend(
       if (settled) return;
       settled = true;
       const unused = amount - Math.min(Math.max(charged, 0), amount);
-      if (unused > 0) await state.incr(key, -unused, COUNTER_TTL_S);
+      if (unused > 0) await state.giveBack(key, unused, COUNTER_TTL_S);
     },
   };
 }
 
+/** For display (console): the shared counter, or while it is unreachable what the call log says. */
 export async function spentToday(db: Kysely<Database>, state: SharedState, keyId: number): Promise<number> {
-  return (await state.get(await ensureCounter(db, state, keyId))) ?? 0;
+  try {
+    return (await state.get(await ensureCounter(db, state, keyId))) ?? 0;
+  } catch (err) {
+    if (err instanceof StateUnavailableError) return spentFromLog(db, keyId);
+    throw err;
+  }
 }

@@ -2,7 +2,7 @@
 // filters and id-cursor pagination. Money stays micro-TOKEN here; the console converts at the edge.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CallLogTable, Database } from '../store/schema.js';
-import { asMicro } from './money.js';
+import { asMicro } from '../kernel/money.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const CHINA_OFFSET_MS = 8 * 3600 * 1000;
@@ -27,7 +27,7 @@ export interface UsageRow {
 }
 
 /** Calls per China day and operation since `since`: one user's (console usage) or everyone's (admin stats). */
-export async function callsByDayAndOperation(db: Kysely<Database>, since: number, userId?: number): Promise<UsageRow[]> {
+export async function callsByDayAndOperation(db: Kysely<Database>, since: number, userId?: number, keyId?: number): Promise<UsageRow[]> {
   let q = db
     .selectFrom('call_log')
     .select([
@@ -39,6 +39,8 @@ export async function callsByDayAndOperation(db: Kysely<Database>, since: number
     ])
     .where('created_at', '>=', since);
   if (userId !== undefined) q = q.where('user_id', '=', userId);
+  // One key's share (a rotated key keeps its id, so its history stays whole).
+  if (keyId !== undefined) q = q.where('key_id', '=', keyId);
   const rows = await q.groupBy([chinaDayNumber, 'operation']).orderBy('day').orderBy('operation').execute();
   return rows.map((r) => ({
     day: dayLabel(r.day),
@@ -49,13 +51,14 @@ export async function callsByDayAndOperation(db: Kysely<Database>, since: number
   }));
 }
 
-export function usageByDayAndOperation(db: Kysely<Database>, userId: number, since: number): Promise<UsageRow[]> {
-  return callsByDayAndOperation(db, since, userId);
+export function usageByDayAndOperation(db: Kysely<Database>, userId: number, since: number, keyId?: number): Promise<UsageRow[]> {
+  return callsByDayAndOperation(db, since, userId, keyId);
 }
 
 export interface CallFilter {
   userId: number;
   code?: string;
+  keyId?: number;
   /** 'success' | 'error' | an HTTP status */
   status?: 'success' | 'error' | number;
   from?: number;
@@ -70,6 +73,7 @@ export type CallRow = Selectable<CallLogTable>;
 export async function listCalls(db: Kysely<Database>, f: CallFilter): Promise<CallRow[]> {
   let q = db.selectFrom('call_log').selectAll().where('user_id', '=', f.userId);
   if (f.code !== undefined) q = q.where('operation', '=', f.code);
+  if (f.keyId !== undefined) q = q.where('key_id', '=', f.keyId);
   if (f.status === 'success') q = q.where('error_code', 'is', null);
   else if (f.status === 'error') q = q.where('error_code', 'is not', null);
   else if (f.status !== undefined) q = q.where('status', '=', f.status);

@@ -16,7 +16,8 @@ import {
   NO_PLACE,
   align4,
 } from '../../plugins/phone/geo-format.js';
-import { splitPlace } from './phone-places.js';
+import { findSegment } from '../../plugins/phone/segment-index.js';
+import { agreedProvinces, precisionOf, resolvePrefix, type PrecisionStats } from './phone-precision.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DEFAULT_PHONE_ASSET_DIR = join(ROOT, 'plugins/phone/assets/generated');
@@ -61,25 +62,44 @@ export interface EncodedGeo {
   /** Ranges in the table (the asset's records). */
   records: number;
   places: number;
+  /** 7-digit prefixes (1300000-1999999) per precision the asset answers with. */
+  precision: PrecisionStats;
 }
 
 /**
- * Resolves every 7-digit mobile prefix by libphonenumber's longest-prefix rule (its keys are 4 to 7 digits),
- * then merges runs of equal places into ranges. Deterministic: same input, same bytes.
+ * Only basic voice segments carry a home location in libphonenumber's sense; for MVNO, data, IoT,
+ * satellite and emergency blocks any place in the data is the operator's seat, not the customer's.
+ */
+export function locatableSegment(prefix7: string): boolean {
+  return findSegment(prefix7.padEnd(11, '0'))?.kind === 'basic';
+}
+
+/**
+ * Resolves every 7-digit mobile prefix to the place we stand behind (phone-precision.ts), then merges runs
+ * of equal places into ranges. Deterministic: same input, same bytes.
  */
 export function encodeGeoAsset(geocodes: Record<string, string>): EncodedGeo {
+  const agreed = agreedProvinces(geocodes);
+  const keys = Object.keys(geocodes);
   const placeIndex = new Map<string, number>();
   const placeNames: string[] = [];
   const starts: number[] = [];
   const values: number[] = [];
+  const precision: PrecisionStats = { city: 0, province: 0, none: 0, noneBySegment: 0 };
+  const segmentHasData = new Map<string, boolean>();
   let last = -1;
   for (let p = GEO_FIRST_PREFIX; p <= GEO_LAST_PREFIX; p++) {
-    const key = String(p);
-    const full = geocodes[key] ?? geocodes[key.slice(0, 6)] ?? geocodes[key.slice(0, 5)] ?? geocodes[key.slice(0, 4)];
+    const place = resolvePrefix(p, geocodes, agreed, locatableSegment);
+    precision[precisionOf(place)]++;
+    if (!place) {
+      const segment = String(p).slice(0, 3);
+      let has = segmentHasData.get(segment);
+      if (has === undefined) segmentHasData.set(segment, (has = keys.some((k) => k.startsWith(segment))));
+      if (!has || !locatableSegment(String(p))) precision.noneBySegment++;
+    }
     let value = NO_PLACE;
-    if (full !== undefined) {
-      const { province, city } = splitPlace(full);
-      const name = `${province}|${city}`;
+    if (place) {
+      const name = `${place.province}|${place.city ?? ''}`;
       let idx = placeIndex.get(name);
       if (idx === undefined) {
         idx = placeNames.push(name) - 1;
@@ -115,12 +135,14 @@ export function encodeGeoAsset(geocodes: Record<string, string>): EncodedGeo {
     at += b.length;
   });
   out.writeUInt32LE(at, offsetsAt + blobs.length * 4);
-  return { bytes: out, records: starts.length, places: placeNames.length };
+  return { bytes: out, records: starts.length, places: placeNames.length, precision };
 }
 
 export interface PhoneAssetResult {
   path: string;
   records: number;
+  /** Present when this call built the asset (a skipped build reads it from the stamp). */
+  precision?: PrecisionStats;
   /** True when the asset was already up to date. */
   skipped: boolean;
 }
@@ -136,18 +158,20 @@ export function buildPhoneAsset(opts: { outDir?: string; force?: boolean; quiet?
   const shown = relative(process.cwd(), path) || path;
 
   if (!opts.force && existsSync(path) && existsSync(stampPath)) {
-    const stamp = JSON.parse(readFileSync(stampPath, 'utf8')) as { inputHash?: string; records?: number };
+    const stamp = JSON.parse(readFileSync(stampPath, 'utf8')) as { inputHash?: string; records?: number; precision?: PrecisionStats };
     if (stamp.inputHash === inputHash && typeof stamp.records === 'number') {
       say(`[tollgate] phone asset up to date: ${stamp.records} records in ${shown}`);
-      return { path, records: stamp.records, skipped: true };
+      return { path, records: stamp.records, skipped: true, ...(stamp.precision ? { precision: stamp.precision } : {}) };
     }
   }
   const encoded = encodeGeoAsset(readLibphonenumberChina().geocodes);
   mkdirSync(outDir, { recursive: true });
   writeAtomically(path, encoded.bytes);
-  writeAtomically(stampPath, `${JSON.stringify({ inputHash, records: encoded.records, places: encoded.places })}\n`);
-  say(`[tollgate] phone asset built: ${encoded.records} records, ${encoded.places} places, ${encoded.bytes.length} bytes in ${shown}`);
-  return { path, records: encoded.records, skipped: false };
+  const { records, places, precision } = encoded;
+  writeAtomically(stampPath, `${JSON.stringify({ inputHash, records, places, precision })}\n`);
+  say(`[tollgate] phone asset built: ${records} records, ${places} places, ${encoded.bytes.length} bytes in ${shown}; ` +
+    `7-digit prefixes by precision: city ${precision.city}, province ${precision.province}, none ${precision.none}`);
+  return { path, records, skipped: false, precision };
 }
 
 /** Write then rename: a running server never reads a half-written table, and concurrent builds do not mix. */
@@ -157,10 +181,13 @@ function writeAtomically(path: string, data: Uint8Array | string): void {
   renameSync(tmp, path);
 }
 
-/** The data plus the code that shapes it: editing the builder, the format or the place names rebuilds. */
+/** The data plus the code that shapes it: editing the builder, the format, the place names, the precision
+ * rule or the segment table rebuilds. */
 function hashInputs(geocodeBytes: Buffer): string {
   const hash = createHash('sha256').update(geocodeBytes);
-  for (const file of ['core/build/phone-asset.ts', 'core/build/phone-places.ts', 'plugins/phone/geo-format.ts']) {
+  const files = ['core/build/phone-asset.ts', 'core/build/phone-places.ts', 'core/build/phone-precision.ts',
+    'plugins/phone/geo-format.ts', 'plugins/phone/segments.ts', 'plugins/phone/segment-index.ts'];
+  for (const file of files) {
     hash.update(readFileSync(join(ROOT, file)));
   }
   return hash.digest('hex');

@@ -6,7 +6,7 @@ import { createUser, findUserByEmail, isValidEmail } from '../accounts/users.js'
 import { passwordWeakness } from '../accounts/passwords.js';
 import { createApiKey } from '../accounts/api-keys.js';
 import { postEntry } from '../billing/ledger.js';
-import { toMicro, toToken } from '../billing/money.js';
+import { toMicro, toToken } from '../kernel/money.js';
 import { reconcile } from '../billing/reconcile.js';
 import { requireFlag, UsageError, type ParsedArgs } from './args.js';
 

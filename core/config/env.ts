@@ -1,7 +1,11 @@
 // Environment -> typed settings, parsed once in main.ts. Every variable is documented in README "Configuration".
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
-import type { Level } from '../http/logger.js';
+import type { Level } from '../kernel/logger.js';
+import { parseTrustProxy, readEdgeSettings, type EdgeSettings, type TrustProxy } from './edge-env.js';
+import { readPaymentSettings, type PaymentSettings } from './payment-env.js';
+import { readMailSettings, type MailSettings } from './mail-env.js';
+import { readAccountSettings, type AccountSettings } from './account-env.js';
 
 export interface Settings {
   port: number;
@@ -18,8 +22,10 @@ export interface Settings {
   maxInFlightPerKey: number;
   sandboxPoolSize: number;
   metricsToken: string | null;
-  /** Trust X-Forwarded-For (behind a load balancer). */
-  trustProxy: boolean;
+  /** Proxies in front whose X-Forwarded-For entries are believed (TRUST_PROXY: hop count or CIDR list); null = none. */
+  trustProxy: TrustProxy;
+  /** Connection caps, socket timeouts, header size, metrics listener (core/config/edge-env.ts). */
+  edge: EdgeSettings;
   userTokenTtlHours: number;
   /** PostgreSQL schema to use (search_path); null = the server default. Lets many deployments share one database. */
   databaseSchema: string | null;
@@ -29,8 +35,23 @@ export interface Settings {
   holdGraceMs: number;
   /** Lease of a Redis slot: a live process renews its slots; a dead one's slots free within this time. */
   slotLeaseMs: number;
+  /** Call-log rows older than this many days are deleted hourly (at least 2 are kept); 0 keeps them all. */
+  callLogRetentionDays: number;
+  /** Largest serialised plugin result sent or cached; a bigger one fails the call, uncharged (MAX_RESULT_BYTES). */
+  maxResultBytes: number;
+  /** Deadline of every Redis command; one timeout opens the breaker and calls take the degraded path. */
+  redisCommandTimeoutMs: number;
+  /** PostgreSQL: wait this long for a connection, and for any one statement, before answering 503. */
+  dbConnectTimeoutMs: number;
+  dbStatementTimeoutMs: number;
   /** Folders holding plugin folders (PLUGIN_DIRS, colon-separated); null = ./plugins. */
   pluginDirs: string[] | null;
+  /** Online payments and trial credit (core/config/payment-env.ts). */
+  payments: PaymentSettings;
+  /** SMTP or the outbox (core/config/mail-env.ts). */
+  mail: MailSettings;
+  /** Sign-up switches, email verification, admin 2FA, link base URL (core/config/account-env.ts). */
+  accounts: AccountSettings;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -66,12 +87,21 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxInFlightPerKey: int(env, 'MAX_IN_FLIGHT_PER_KEY', 20, 1),
     sandboxPoolSize: int(env, 'SANDBOX_POOL_SIZE', availableParallelism(), 1),
     metricsToken: env.METRICS_TOKEN || null,
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    edge: readEdgeSettings(env),
     userTokenTtlHours: int(env, 'USER_TOKEN_TTL_HOURS', 24 * 7, 1),
     databaseSchema: schemaName(env.DATABASE_SCHEMA),
     redisPrefix: env.REDIS_PREFIX ?? 'tollgate:',
     holdGraceMs: int(env, 'HOLD_GRACE_MS', 60_000, 0),
     slotLeaseMs: int(env, 'SLOT_LEASE_MS', 15_000, 300),
+    callLogRetentionDays: int(env, 'CALL_LOG_RETENTION_DAYS', 0, 0),
+    maxResultBytes: int(env, 'MAX_RESULT_BYTES', 4 * 1024 * 1024, 1024),
+    redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 250, 10),
+    dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100),
+    dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 100),
     pluginDirs: env.PLUGIN_DIRS ? env.PLUGIN_DIRS.split(':').filter(Boolean).map((d) => resolve(d)) : null,
+    payments: readPaymentSettings(env),
+    mail: readMailSettings(env),
+    accounts: readAccountSettings(env, int(env, 'PORT', 8080, 0)),
   };
 }

@@ -2,7 +2,7 @@
 // registry and logs why; calls in flight hold a reference to the snapshot they started with.
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { Logger } from '../http/logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { loadOperationsConfig } from './operations-loader.js';
 import { buildRegistry, type Registry } from '../registry/registry.js';
 

@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { Ajv } from 'ajv';
 import { operationsMetaSchema } from './operations-schema.js';
 import { substituteEnv } from './env-substitution.js';
-import { toMicro } from '../billing/money.js';
+import { toMicro } from '../kernel/money.js';
 import type { OperationsConfig, OperationConfig, InputSchema } from './operations-config.js';
 
 export class ConfigError extends Error {}
@@ -79,7 +79,8 @@ function money(file: string, raw: unknown, pointer: string, value: number): numb
 
 function parseRoute(file: string, raw: unknown, pointer: string, route: string): { method: 'GET' | 'POST'; path: string } {
   const [method, path] = route.split(' ') as ['GET' | 'POST', string];
-  if (path === '/api/health' || /^\/api\/:[a-z]/.test(path)) {
+  // /api/_... is reserved for built-ins (/api/_balance); operation codes cannot start with _ either.
+  if (path === '/api/health' || path.startsWith('/api/_') || /^\/api\/:[a-z]/.test(path)) {
     throw new ConfigError(`${where(file, raw, pointer)}: route ${route} would shadow a built-in path`);
   }
   return { method, path };

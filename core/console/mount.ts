@@ -9,10 +9,18 @@ import { keyRoutes } from './api/key-routes.js';
 import { catalogueRoutes } from './api/catalogue-routes.js';
 import { usageRoutes } from './api/usage-routes.js';
 import { orderRoutes } from './api/order-routes.js';
+import { paymentAdminRoutes } from './api/payment-admin-routes.js';
 import { adminRoutes } from './api/admin-routes.js';
 import { redeemAdminRoutes } from './api/redeem-admin-routes.js';
+import { webhookRoutes } from './api/webhook-routes.js';
+import { alertRoutes } from './api/alert-routes.js';
+import { keyRotationRoutes } from './api/key-rotation-routes.js';
+import { adminUserRoutes } from './api/admin-user-routes.js';
+import { adminExportRoutes } from './api/admin-export-routes.js';
 import { openapiRoutes } from './openapi.js';
 import { serveConsoleWeb } from './web/serve.js';
+import { guardedRouter } from './api/guarded-router.js';
+import { consoleGuard } from './api/console-guard.js';
 
 export type RouteModule = (router: Router, s: Services) => void;
 
@@ -24,13 +32,21 @@ const API_MODULES: RouteModule[] = [
   catalogueRoutes,
   usageRoutes,
   orderRoutes,
+  paymentAdminRoutes,
   adminRoutes,
   redeemAdminRoutes,
+  webhookRoutes,
+  alertRoutes,
+  keyRotationRoutes,
+  adminUserRoutes,
+  adminExportRoutes,
   openapiRoutes,
 ];
 
 export function mountConsole(router: Router, s: Services): void {
-  for (const mount of API_MODULES) mount(router, s);
+  // NUL bytes refused and database outages as 503 on every console route (core/console/api/console-guard.ts).
+  const guarded = guardedRouter(router, consoleGuard);
+  for (const mount of API_MODULES) mount(guarded, s);
 }
 
 /** Static web console; registered on the app (not the router) so it can serve files below /console/. */

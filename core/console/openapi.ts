@@ -5,8 +5,10 @@ import type Router from '@koa/router';
 import type { Services } from '../services.js';
 import type { Operation, Registry } from '../registry/registry.js';
 import { ERROR_CATALOGUE, type ErrorCode } from '../http/errors.js';
-import { toToken } from '../billing/money.js';
+import { toToken } from '../kernel/money.js';
 import { CONSOLE_ENDPOINTS, type ConsoleEndpoint } from './api/console-endpoints.js';
+import { BALANCE_PATH } from '../pipeline/balance-by-key.js';
+import { BALANCE_OPENAPI } from './balance-openapi.js';
 
 type Json = Record<string, unknown>;
 
@@ -52,7 +54,12 @@ function toOpenApiPath(path: string): { path: string; params: string[] } {
   return { path: out, params };
 }
 
-function operationObject(op: Operation, method: 'GET' | 'POST', pathParams: string[], alias: boolean): Json {
+/** Unique per path and method (two aliases of one operation must not share an id): douyin_get_api_video_id. */
+function aliasOperationId(op: Operation, method: string, path: string): string {
+  return `${op.code}_${method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+/g, '_').replace(/_+$/, '')}`;
+}
+
+function operationObject(op: Operation, method: 'GET' | 'POST', pathParams: string[], aliasPath: string | null): Json {
   const props = op.input.properties ?? {};
   const required = new Set(op.input.required ?? []);
   const parameters: Json[] = pathParams.map((name) => ({ name, in: 'path', required: true, schema: props[name] ?? { type: 'string' } }));
@@ -79,7 +86,7 @@ function operationObject(op: Operation, method: 'GET' | 'POST', pathParams: stri
     allOf: [{ $ref: '#/components/schemas/Success' }, { type: 'object', properties: { data: { type: 'object' } } }],
   };
   return {
-    operationId: `${op.code}_${method.toLowerCase()}${alias ? '_alias' : ''}`,
+    operationId: aliasPath ? aliasOperationId(op, method, aliasPath) : `${op.code}_${method.toLowerCase()}`,
     summary: op.name,
     description: `${op.description}\n\nPrice: ${toToken(op.priceMicro)} TOKEN per successful call. Cache TTL: ${op.cacheTtl} s.`,
     tags: ['operations'],
@@ -92,7 +99,8 @@ function operationObject(op: Operation, method: 'GET' | 'POST', pathParams: stri
         description: 'Success; `deducted` is what this call cost.',
         content: { 'application/json': { schema: success, ...(op.responseExample ? { example: op.responseExample } : {}) } },
       },
-      ...errorResponses(API_ERRORS),
+      // A GET's query counts toward the header limit (431); a POST body may have the wrong type (415).
+      ...errorResponses(method === 'GET' ? [...API_ERRORS, 'HEADERS_TOO_LARGE'] : [...API_ERRORS, 'UNSUPPORTED_MEDIA_TYPE', 'HEADERS_TOO_LARGE']),
     },
   };
 }
@@ -115,7 +123,7 @@ function consoleOperation(e: ConsoleEndpoint): Json {
         description: 'Success',
         content: { [e.produces ?? 'application/json']: { schema: e.produces === 'text/csv' ? { type: 'string' } : { type: 'object' } } },
       },
-      ...errorResponses(CONSOLE_ERRORS),
+      ...errorResponses(e.body ? [...CONSOLE_ERRORS, 'UNSUPPORTED_MEDIA_TYPE'] : CONSOLE_ERRORS),
     },
   };
 }
@@ -126,13 +134,16 @@ export function buildOpenApi(registry: Registry, version: string): Json {
     paths[path] = { ...(paths[path] ?? {}), [method.toLowerCase()]: op };
   };
   for (const op of registry.list()) {
-    add(`/api/${op.code}`, 'GET', operationObject(op, 'GET', [], false));
-    add(`/api/${op.code}`, 'POST', operationObject(op, 'POST', [], false));
+    add(`/api/${op.code}`, 'GET', operationObject(op, 'GET', [], null));
+    add(`/api/${op.code}`, 'POST', operationObject(op, 'POST', [], null));
     for (const r of op.routes) {
       const { path, params } = toOpenApiPath(r.path);
-      add(path, r.method, operationObject(op, r.method, params, true));
+      add(path, r.method, operationObject(op, r.method, params, r.path));
+      // A GET alias also takes POST with a body (core/pipeline/resolve-operation.ts): long share text fits there.
+      if (r.method === 'GET') add(path, 'POST', operationObject(op, 'POST', params, r.path));
     }
   }
+  add(BALANCE_PATH, 'GET', BALANCE_OPENAPI);
   for (const e of CONSOLE_ENDPOINTS) add(toOpenApiPath(e.path).path, e.method, consoleOperation(e));
   return {
     openapi: '3.1.0',

@@ -1,6 +1,6 @@
 // The response envelope of every /api call (DESIGN.md section 3). Amounts leave micro-TOKEN only here.
 import { ERROR_CATALOGUE, type Denial } from './errors.js';
-import { toToken } from '../billing/money.js';
+import { toToken } from '../kernel/money.js';
 
 export interface SuccessBody {
   success: true;

@@ -13,6 +13,11 @@ export const ERROR_CATALOGUE = {
   NOT_FOUND: { status: 404, message: 'The upstream says the requested item does not exist.' },
   IDEMPOTENCY_CONFLICT: { status: 409, message: 'This Idempotency-Key was used for a different request, or that request is still running.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  // HTTP edge: refused before any stage runs, never charged.
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed here; the Allow header lists the methods that are.' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported Content-Type or Content-Encoding: send a JSON body (application/json).' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request line and headers are too large.' },
   UNSUPPORTED: { status: 422, message: 'The request is well-formed but not supported by this operation.' },
   RATE_LIMITED: { status: 429, message: 'Too many requests for this API key. Retry after the time in Retry-After.' },
   CONCURRENCY_LIMITED: { status: 429, message: 'Too many calls in flight for this API key. Retry after the time in Retry-After.' },
@@ -26,6 +31,13 @@ export const ERROR_CATALOGUE = {
   RESOURCE_NOT_FOUND: { status: 404, message: 'There is no such resource.' },
   CONFLICT: { status: 409, message: 'The request conflicts with the current state of the resource.' },
   TOO_MANY_ATTEMPTS: { status: 429, message: 'Too many failed attempts. Retry after the time in Retry-After.' },
+  // Console accounts: sign-up switches, links, email verification, 2FA, mail.
+  INVALID_TOKEN: { status: 400, message: 'This link or challenge is invalid, has expired or was already used.' },
+  EMAIL_NOT_VERIFIED: { status: 403, message: 'Confirm your email first: follow the link in the mail we sent.' },
+  REGISTRATION_CLOSED: { status: 403, message: 'Sign-up is closed on this server.' },
+  EMAIL_DOMAIN_NOT_ALLOWED: { status: 403, message: 'Sign-up is not open to this email domain.' },
+  TWO_FACTOR_REQUIRED: { status: 403, message: 'This server requires two-factor authentication for admins: turn it on under Security.' },
+  MAIL_FAILED: { status: 502, message: 'The mail could not be sent.' },
   INTERNAL: { status: 500, message: 'Internal error. Quote the request id when reporting it.' },
 } as const;
 

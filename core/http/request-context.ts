@@ -3,7 +3,7 @@
 import type { Context, Next } from 'koa';
 import { newRequestId } from '../accounts/secrets.js';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../kernel/logger.js';
 
 const SECURITY_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
@@ -15,9 +15,19 @@ const SECURITY_HEADERS: Record<string, string> = {
 
 function codeForStatus(status: number): ErrorCode {
   if (status === 413) return 'PAYLOAD_TOO_LARGE';
-  if (status === 400 || status === 415 || status === 422) return 'INVALID_INPUT';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
+  if (status === 400 || status === 422) return 'INVALID_INPUT';
   if (status === 404) return 'UNKNOWN_OPERATION';
   return 'INTERNAL';
+}
+
+/** 405 with the router's Allow list (TRACE/QUERY come as 501 from the router: also 405), else 404. */
+function unrouted(ctx: Context): ApiError {
+  const allow = ctx.response.get('Allow');
+  const where = `${ctx.method} ${ctx.path.slice(0, 200)}`;
+  if (ctx.status !== 404 && allow) return new ApiError('METHOD_NOT_ALLOWED', `${where} is not allowed; allowed: ${allow}.`);
+  ctx.remove('Allow');
+  return new ApiError('RESOURCE_NOT_FOUND', `There is nothing at ${where}.`);
 }
 
 export function requestContext(logger: Logger) {
@@ -28,6 +38,8 @@ export function requestContext(logger: Logger) {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) ctx.set(k, v);
     try {
       await next();
+      // Nothing answered (no route, or the router only set 405/501 and Allow): still the JSON envelope.
+      if (ctx.body == null && (ctx.status === 404 || ctx.status === 405 || ctx.status === 501)) throw unrouted(ctx);
     } catch (err) {
       const e = err as Error & { status?: number; expose?: boolean };
       let code: ErrorCode;

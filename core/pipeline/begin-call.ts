@@ -2,9 +2,11 @@
 import type { Context } from 'koa';
 import type { Services } from '../services.js';
 import type { ApiCall } from './call.js';
+import { clientIpOf } from '../http/client-ip.js';
 
+/** A body is announced by Content-Length > 0 or by Transfer-Encoding (chunked uploads have no length). */
 function bodyKindOf(ctx: Context): ApiCall['bodyKind'] {
-  if (ctx.method !== 'POST' || !ctx.request.length) return 'none';
+  if (ctx.method !== 'POST' || (!ctx.request.length && ctx.req.headers['transfer-encoding'] === undefined)) return 'none';
   if (ctx.is('application/json', '+json')) return 'json';
   if (ctx.is('application/x-www-form-urlencoded')) return 'form';
   return 'unsupported';
@@ -17,7 +19,7 @@ export function beginCall(ctx: Context, s: Services): ApiCall {
     startedNs: ctx.state.startedNs as bigint,
     method: ctx.method,
     path: ctx.path,
-    ip: ctx.ip,
+    ip: clientIpOf(ctx),
     headers: ctx.headers,
     query: ctx.query as Record<string, unknown>,
     body: kind === 'json' || kind === 'form' ? (ctx.request as { body?: unknown }).body : undefined,

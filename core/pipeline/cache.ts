@@ -1,6 +1,9 @@
 // Stages: read and write the result cache. The key covers operation, plugin options and canonical input,
 // so a config change never serves a result computed under other options. Failures are never cached.
-import { hashOf } from './canonical.js';
+// Entries are the result's JSON text, so a hit is sent as stored without parsing it.
+import { hashOf } from '../kernel/canonical.js';
+import { StateUnavailableError } from '../state/shared-state.js';
+import { COUNTERS_UNAVAILABLE } from './price.js';
 import type { ApiCall, Stage } from './call.js';
 import type { Services } from '../services.js';
 
@@ -10,14 +13,35 @@ export const readCache: Stage = async (call, s) => {
   if (op.cacheTtl === 0) return undefined;
   const hit = await s.state.cacheGet(call.cacheKey);
   if (hit === undefined) return undefined;
-  call.data = JSON.parse(hit) as unknown;
+  call.dataJson = hit;
   call.cached = true;
-  await s.plans.onCacheHit(call);
+  try {
+    const quote = await s.plans.quoteCacheHit(call.identity!.userId, op, { price: call.price, freeReason: call.freeReason, planGrant: call.planGrant });
+    if (quote) {
+      call.price = quote.price;
+      call.freeReason = quote.freeReason;
+      call.planGrant = quote.planGrant;
+    }
+  } catch (err) {
+    if (err instanceof StateUnavailableError) return COUNTERS_UNAVAILABLE;
+    throw err;
+  }
   return undefined;
 };
 
-export async function writeCache(call: ApiCall, s: Services): Promise<void> {
+/**
+ * Stage: a fresh result enters the cache as soon as the plugin returned it, before its charge commits (captures
+ * wait for a group commit, core/store/group-commit.ts): calls with the same input that arrive meanwhile are
+ * served from the cache instead of running the plugin again. Only successes get here. Best effort: a cache that
+ * cannot be written never fails the call.
+ */
+export const cacheResult: Stage = async (call, s) => {
+  await writeCache(call, s).catch((e: Error) => s.logger.warn('cache write failed', { request_id: call.requestId, reason: e.message }));
+  return undefined;
+};
+
+async function writeCache(call: ApiCall, s: Services): Promise<void> {
   const ttl = call.cacheTtl ?? call.operation?.cacheTtl ?? 0;
-  if (call.cached || ttl <= 0 || call.data === undefined || !call.cacheKey) return;
-  await s.state.cacheSet(call.cacheKey, JSON.stringify(call.data), ttl);
+  if (call.cached || ttl <= 0 || call.dataJson === undefined || !call.cacheKey) return;
+  await s.state.cacheSet(call.cacheKey, call.dataJson, ttl);
 }

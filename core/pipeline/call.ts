@@ -36,7 +36,12 @@ export interface ApiCall {
   holdId?: string;
   charged: number;
   balanceAfter?: number;
-  data?: unknown;
+  /** The result as JSON text, serialised once (run-plugin or the cache) and reused for the body and the cache. */
+  dataJson?: string;
+  /** The success body, when it had to be fixed inside the capture transaction (stored for an idempotent replay). */
+  bodyOut?: string;
+  /** The call-log row was written with the charge (same transaction), so the buffered writer must skip it. */
+  logged?: boolean;
   /** Cache TTL for this result (plugin's override or the operation's), seconds. */
   cacheTtl?: number;
   pluginMs?: number;

@@ -1,7 +1,7 @@
 // Stage: reserve the price (available = balance - holds) before the plugin runs. Without enough available
 // balance the plugin never runs: 402. A cache hit needs no hold; it is charged in one step when settled.
 import { deny } from '../http/errors.js';
-import { toToken } from '../billing/money.js';
+import { toToken } from '../kernel/money.js';
 import { placeHold } from '../billing/holds.js';
 import type { Stage } from './call.js';
 

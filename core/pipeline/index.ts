@@ -1,7 +1,7 @@
 // The order of an /api call, written here and only here:
 //   request id -> authenticate -> resolve operation -> validate input -> idempotency -> admit (rate, concurrency)
-//   -> price (plan quota / per call) -> cache read -> hold -> run plugin -> capture | release
-//   -> cache write -> respond (envelope) -> call log
+//   -> price (plan quota / per call) -> cache read -> hold -> run plugin -> cache write -> capture | release
+//   -> respond (envelope) -> call log
 // Stages return a Denial to stop the call; exceptions are bugs or infrastructure faults and become 500.
 import type { Context } from 'koa';
 import { deny, type Denial } from '../http/errors.js';
@@ -13,7 +13,7 @@ import { validateInput } from './validate-input.js';
 import { beginIdempotency, finishIdempotency } from './idempotency.js';
 import { admit } from './admit.js';
 import { price } from './price.js';
-import { readCache, writeCache } from './cache.js';
+import { readCache, cacheResult } from './cache.js';
 import { hold } from './hold.js';
 import { runPlugin } from './run-plugin.js';
 import { capture, release } from './settle.js';
@@ -22,7 +22,7 @@ import { logCall } from './call-log.js';
 import { beginCall } from './begin-call.js';
 import { isDatabaseUnavailable } from '../store/database-errors.js';
 
-const BEFORE_SETTLE: Stage[] = [authenticate, resolveOperation, validateInput, beginIdempotency, admit, price, readCache, hold, runPlugin];
+const BEFORE_SETTLE: Stage[] = [authenticate, resolveOperation, validateInput, beginIdempotency, admit, price, readCache, hold, runPlugin, cacheResult];
 
 async function runStages(call: ApiCall, s: Services): Promise<Denial | undefined> {
   for (const stage of BEFORE_SETTLE) {
@@ -45,8 +45,7 @@ export async function handleApiCall(ctx: Context, s: Services): Promise<void> {
   // Whatever happened, no hold, quota or slot outlives the call.
   try {
     if (denial) await release(call, s);
-    else await writeCache(call, s);
-    if (call.identity) Object.assign(call.headersOut, await s.plans.quotaHeaders(call));
+    if (call.identity) Object.assign(call.headersOut, await s.plans.quotaHeaders(call.identity.userId));
   } catch (err) {
     s.logger.error('api call cleanup failed', { request_id: call.requestId, reason: (err as Error).message });
   } finally {

@@ -1,12 +1,33 @@
 // Stage: decide before the plugin runs whether this call is free (plan quota, free operation) or costs its price,
 // and, for a key with a daily spending cap, reserve that price against the cap before any money is held.
-import { deny } from '../http/errors.js';
-import { toToken } from '../billing/money.js';
+// Plan quotas and spending caps are counters in shared state; while it is unreachable they cannot be kept exact
+// across processes, so such a call is refused with 503 (uncharged) rather than allowed to overshoot.
+import { deny, type Denial } from '../http/errors.js';
+import { toToken } from '../kernel/money.js';
 import { reserveSpend } from '../billing/spend-cap.js';
+import { StateUnavailableError } from '../state/shared-state.js';
 import type { Stage } from './call.js';
 
+export const COUNTERS_UNAVAILABLE: Denial = deny(
+  'UNAVAILABLE',
+  'Spending caps and plan quotas cannot be checked right now; nothing was charged. Retry shortly.',
+  5,
+);
+
 export const price: Stage = async (call, s) => {
-  await s.plans.price(call);
+  try {
+    return await priceAndReserve(call, s);
+  } catch (err) {
+    if (err instanceof StateUnavailableError) return COUNTERS_UNAVAILABLE;
+    throw err;
+  }
+};
+
+const priceAndReserve: Stage = async (call, s) => {
+  const quote = await s.plans.quote(call.identity!.userId, call.operation!);
+  call.price = quote.price;
+  call.freeReason = quote.freeReason;
+  call.planGrant = quote.planGrant;
   const cap = call.identity!.dailySpendCap;
   if (cap === null || call.price === 0) return undefined;
   const reservation = await reserveSpend(s.store.db, s.state, call.identity!.keyId, cap, call.price);

@@ -1,8 +1,9 @@
 // Stage: the only place that writes status, headers and body of an /api call.
 import type { Context } from 'koa';
 import { statusOf, type Denial } from '../http/errors.js';
-import { failureBody, successBody } from '../http/envelope.js';
+import { failureBody } from '../http/envelope.js';
 import { balanceOf } from '../billing/ledger.js';
+import { toToken } from '../kernel/money.js';
 import type { ApiCall } from './call.js';
 import type { Services } from '../services.js';
 
@@ -17,6 +18,17 @@ async function remainingOf(call: ApiCall, s: Services): Promise<number | undefin
   }
 }
 
+/**
+ * The success envelope (same fields and order as successBody) around the result's JSON text, which was
+ * serialised once before capture: the bytes are spliced in, never parsed and serialised again.
+ */
+export function successText(call: ApiCall, remainingMicro: number): string {
+  return (
+    `{"success":true,"data":${call.dataJson ?? 'null'},"deducted":${toToken(call.charged)},` +
+    `"remaining":${toToken(remainingMicro)},"cached":${call.cached},"request_id":${JSON.stringify(call.requestId)}}`
+  );
+}
+
 export async function respond(ctx: Context, call: ApiCall, s: Services, denial: Denial | undefined): Promise<{ status: number; body: string }> {
   let status: number;
   let body: string;
@@ -29,7 +41,7 @@ export async function respond(ctx: Context, call: ApiCall, s: Services, denial: 
     if (denial.retryAfter !== undefined) ctx.set('Retry-After', String(denial.retryAfter));
   } else {
     status = 200;
-    body = JSON.stringify(successBody(call.data ?? null, call.charged, (await remainingOf(call, s)) ?? 0, call.cached, call.requestId));
+    body = call.bodyOut ?? successText(call, (await remainingOf(call, s)) ?? 0);
   }
   if (call.rate) {
     ctx.set('X-RateLimit-Limit', String(call.rate.limit));

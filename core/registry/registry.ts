@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import type { OperationConfig, OperationsConfig, PlanConfig, PackageConfig } from '../config/operations-config.js';
 import { ConfigError } from '../config/operations-loader.js';
 import { compileInputValidator, createValidatorCompilers, type InputValidator } from './input-validator.js';
-import { hashOf } from '../pipeline/canonical.js';
+import { hashOf } from '../kernel/canonical.js';
 
 export interface Operation extends OperationConfig {
   validator: InputValidator;

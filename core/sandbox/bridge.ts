@@ -9,10 +9,12 @@ import type { Resolver } from './address-policy.js';
 import type { CallTable } from './calls.js';
 import { AssetError, assetPath, type AssetStore } from './assets.js';
 import { BUNDLE_GLOBAL } from './bundle.js';
+import type { LogBudget } from './log-budget.js';
 
 /** A call that fires more requests than this is looping, not looking something up. */
 export const MAX_FETCHES_PER_CALL = 64;
 const MAX_LOG_MESSAGE = 2000;
+const MAX_LOG_FIELDS = 4000;
 const LEVELS: ReadonlySet<string> = new Set<LogLevel>(['debug', 'info', 'warn', 'error']);
 const RESERVED_LOG_FIELDS = ['plugin', 'operation', 'request_id', 'level', 'time', 'message'];
 
@@ -24,6 +26,8 @@ export interface BridgeDeps {
   assets: AssetStore;
   resolver: Resolver;
   fetchImpl?: typeof fetch;
+  /** Shared by every isolate of the sandbox: per-call caps and per-key rate of host.log. */
+  logBudget: LogBudget;
 }
 
 /** An error for the isolate: message only. A host stack would tell plugin code where the host lives. */
@@ -87,7 +91,11 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
     const lvl = typeof level === 'string' && LEVELS.has(level) ? (level as LogLevel) : 'info';
     const extra: Record<string, unknown> = typeof fields === 'object' && fields !== null ? { ...fields } : {};
     for (const k of RESERVED_LOG_FIELDS) delete extra[k]; // a plugin cannot pose as another plugin or request
-    call.log[lvl](String(message).slice(0, MAX_LOG_MESSAGE), extra);
+    const text = String(message).slice(0, MAX_LOG_MESSAGE);
+    const fieldsText = Object.keys(extra).length ? JSON.stringify(extra) : '';
+    if (fieldsText.length > MAX_LOG_FIELDS) return void deps.logBudget.admit(call, Infinity); // counted as dropped
+    if (!deps.logBudget.admit(call, text.length + fieldsText.length)) return;
+    call.log[lvl](text, extra);
   });
 
   // Resolves to the bytes (copied out of the cached ExternalCopy) or to a string: the reason it failed.
@@ -129,7 +137,7 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
 /**
  * Runs once per context after the bundle. Takes the plugin export off the global, removes what a lookup plugin
  * has no use for (WebAssembly compiles native-speed code, SharedArrayBuffer + Atomics give timers and blocking
- * waits, eval hides code from review), and returns `invoke` as the context's only entry point: a returned
+ * waits, eval hides code from review), freezes the intrinsics and the global object, and returns `invoke` as the context's only entry point: a returned
  * reference, not a global, so plugin code cannot replace it.
  */
 export const BOOTSTRAP = `
@@ -161,6 +169,59 @@ const plainInit = (init) => {
   const headers = init.headers && typeof init.headers === 'object' ? plainFields(init.headers) : undefined;
   return { method: init.method, headers, body: init.body, redirect: init.redirect, timeout_ms: init.timeout_ms };
 };
+// Freeze every intrinsic reachable from the global object (and the hidden ones: iterator, generator and async
+// prototypes, %TypedArray%) plus the global object itself, once the bundle has loaded. One call's hostile
+// upstream data can then no longer pollute Object.prototype, replace Array.prototype.push or leave a global
+// behind for the next caller on this isolate. The plugin's own module-scope state (caches) is untouched.
+// Frozen prototypes turn "obj.toString = f" into a TypeError (the override mistake); for the few properties
+// code commonly assigns on instances (err.name, obj.constructor, ...) the prototype gets an accessor whose
+// setter defines an own property on the instance instead, as SES does.
+const hardenIntrinsics = () => {
+  const { defineProperty, getOwnPropertyDescriptor, getPrototypeOf, freeze } = Object;
+  const ownKeys = Reflect.ownKeys;
+  const enableOverride = (proto, name) => {
+    const desc = getOwnPropertyDescriptor(proto, name);
+    if (!desc || !('value' in desc) || !desc.configurable) return;
+    const value = desc.value;
+    defineProperty(proto, name, {
+      get() { return value; },
+      set(v) {
+        if (this === proto) throw new TypeError('Cannot assign to read only property ' + String(name) + ' of a frozen intrinsic');
+        defineProperty(this, name, { value: v, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: desc.enumerable,
+      configurable: false,
+    });
+  };
+  const errors = [Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError, AggregateError];
+  for (const n of ['constructor', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'toString', 'valueOf']) enableOverride(Object.prototype, n);
+  for (const n of ['constructor', 'name', 'toString']) enableOverride(Function.prototype, n);
+  for (const E of errors) for (const n of ['constructor', 'message', 'name', 'toString']) enableOverride(E.prototype, n);
+  for (const n of ['constructor', 'toString']) enableOverride(Array.prototype, n);
+  enableOverride(Promise.prototype, 'constructor');
+  const roots = [
+    globalThis,
+    getPrototypeOf(function* () {}), getPrototypeOf(async function () {}), getPrototypeOf(async function* () {}),
+    getPrototypeOf([][Symbol.iterator]()), getPrototypeOf(new Map()[Symbol.iterator]()),
+    getPrototypeOf(new Set()[Symbol.iterator]()), getPrototypeOf(''[Symbol.iterator]()),
+    getPrototypeOf(/x/[Symbol.matchAll]('')), getPrototypeOf(Uint8Array),
+  ];
+  const seen = new Set();
+  while (roots.length > 0) {
+    const v = roots.pop();
+    if (v === null || (typeof v !== 'object' && typeof v !== 'function') || seen.has(v)) continue;
+    seen.add(v);
+    freeze(v);
+    roots.push(getPrototypeOf(v));
+    for (const k of ownKeys(v)) {
+      const d = getOwnPropertyDescriptor(v, k);
+      if (!d) continue;
+      if ('value' in d) roots.push(d.value);
+      else roots.push(d.get, d.set);
+    }
+  }
+};
+hardenIntrinsics();
 const unwrapFetch = (r) => { if (typeof r.error === 'string') throw new Error(r.error); return r; };
 const unwrapAsset = (r) => { if (typeof r === 'string') throw new Error(r); return r; };
 return async function invoke(callId, input, options, operation) {

@@ -1,10 +1,11 @@
 // Host-side state of the calls in flight on one plugin's isolates. Several calls share an isolate at once,
 // so everything a host callback needs (abort signal, options, logger) is looked up by the call id the
 // bootstrap closure passes along: the plugin never holds the id itself and cannot act for another call.
-import type { Logger } from '../http/logger.js';
+import type { Logger } from '../kernel/logger.js';
 import type { HostFetchError } from './host-fetch.js';
+import type { LogMeter } from './log-budget.js';
 
-export interface CallState {
+export interface CallState extends LogMeter {
   readonly id: number;
   readonly operation: string;
   readonly requestId: string;
@@ -27,6 +28,8 @@ export interface OpenCall {
   options: Readonly<Record<string, unknown>>;
   deadlineAt: number;
   log: Logger;
+  /** Whose log budget the call draws from (core/sandbox/log-budget.ts). */
+  logScope: string;
 }
 
 export class CallTable {
@@ -45,6 +48,10 @@ export class CallTable {
       fetchCount: 0,
       fetchErrors: new Map(),
       log: spec.log,
+      logScope: spec.logScope,
+      logLines: 0,
+      logBytes: 0,
+      logDropped: 0,
     };
     this.calls.set(state.id, state);
     return state;

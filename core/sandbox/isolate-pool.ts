@@ -3,10 +3,11 @@
 // least-loaded isolate, with a per-isolate cap and a queue beyond it. The host owns the wall clock: isolated-vm's
 // `timeout` covers only synchronous execution, never awaited promises (research/stack.md 1(a), 1(e)).
 import type ivm from 'isolated-vm';
-import type { Logger } from '../http/logger.js';
+import type { Logger } from '../kernel/logger.js';
 import type { PluginManifest } from './contract.js';
 import type { Resolver } from './address-policy.js';
 import type { AssetStore } from './assets.js';
+import type { LogBudget } from './log-budget.js';
 import { CallTable, type CallState } from './calls.js';
 import { SlotFactory, type Attempt, type InvokeFn, type Slot } from './isolate-slot.js';
 import { IVM, checkOutcome, errorDetail, errorText, internalOutcome, timeoutOutcome, type SandboxOutcome } from './outcome.js';
@@ -26,6 +27,7 @@ export interface PoolOptions {
   assets: AssetStore;
   resolver: Resolver;
   fetchImpl?: typeof fetch;
+  logBudget: LogBudget;
   /** isolated-vm says state is unrecoverable after a catastrophic error: default logs and aborts the process. */
   onCatastrophic?: (message: string) => void;
 }
@@ -39,6 +41,8 @@ export interface PoolCall {
   deadlineAt: number;
   /** Bound with plugin, operation and request_id. */
   log: Logger;
+  /** Whose host.log budget the call draws from (plugin + API key). */
+  logScope: string;
 }
 
 type Exec = { kind: 'done'; outcome: SandboxOutcome } | { kind: 'victim'; reason: string };
@@ -97,6 +101,20 @@ export class IsolatePool {
     }
     const until = Date.now() + drainMs;
     while (Date.now() < until && this.slots.some((s) => s.load > 0)) await new Promise((r) => setTimeout(r, 20));
+    // Disposing an isolate (and releasing the shared code cache) while its boot is still compiling on the isolate's
+    // thread can abort the whole process inside isolated-vm (GetCurrent: environment != nullptr), seen when an app
+    // is closed right after start. Let the boots settle first; a boot is itself bounded by its own timeouts.
+    const booted = await Promise.allSettled(this.slots.map((s) => s.ready));
+    // The host's handle on each isolate's entry point is released before the isolate goes, so no handle of a
+    // disposed isolate is left for the finalizers that run while the process exits.
+    for (const b of booted) {
+      if (b.status !== 'fulfilled') continue;
+      try {
+        b.value.release();
+      } catch {
+        // already invalid (the isolate died on its own)
+      }
+    }
     for (const slot of [...this.slots]) this.kill(slot, 'pool closed', null, false);
     this.factory.release();
   }
@@ -189,6 +207,7 @@ export class IsolatePool {
         finished = true;
         clearTimeout(timer);
         this.calls.close(state); // aborts whatever the call still has in flight
+        if (state.logDropped > 0) call.log.warn('plugin log lines dropped', { dropped: state.logDropped, written: state.logLines });
         resolve(r);
       };
       const settle = (): boolean => {
@@ -256,18 +275,24 @@ export class IsolatePool {
   private classify(err: unknown, slot: Slot, attempt: Attempt, state: CallState, call: PoolCall): Exec {
     const message = errorText(err);
     if (slot.dead) return { kind: 'victim', reason: 'isolate disposed' };
+    // Only the host's own view says an isolate is gone: a plugin can throw an Error whose text reads like
+    // isolated-vm's ('Isolate is disposed', '... due to memory limit') to get innocent calls re-run. While the
+    // isolate is alive, such a message is just the plugin's own error.
+    if (!slot.isolate.isDisposed) return this.pluginError(err, message, state, call);
     if (IVM.memoryLimit(message)) {
       // Synchronous OOM: this call was the one executing, so it is the culprit.
       this.kill(slot, 'memory limit exceeded', attempt);
       call.log.error('plugin call failed', { reason: `memory limit of ${this.o.manifest.memory_mb} MB exceeded`, detail: message });
       return { kind: 'done', outcome: internalOutcome(this.o.plugin) };
     }
-    if (slot.isolate.isDisposed || IVM.gone(message)) {
-      // Died on its own (an OOM after an await loses its reason, isolated-vm #113): the culprit is unknown, so
-      // every call on it runs once more; the guilty one fails again and then gets INTERNAL.
-      this.kill(slot, `isolate died: ${message}`, null);
-      return { kind: 'victim', reason: `isolate died (memory limit?): ${message}` };
-    }
+    // Died on its own (an OOM after an await loses its reason, isolated-vm #113): the culprit is unknown, so
+    // every call on it runs once more; the guilty one fails again and then gets INTERNAL.
+    this.kill(slot, `isolate died: ${message}`, null);
+    return { kind: 'victim', reason: `isolate died (memory limit?): ${message}` };
+  }
+
+  /** A rejection from a live isolate: a sync timeout, a host fetch error that escaped, or the plugin's own throw. */
+  private pluginError(err: unknown, message: string, state: CallState, call: PoolCall): Exec {
     if (IVM.syncTimeout(message)) {
       // isolated-vm stopped synchronous code at the deadline; the isolate stays usable (research 1(e)).
       call.log.error('plugin call failed', { reason: `synchronous code ran past the ${call.deadlineMs} ms deadline` });

@@ -1,7 +1,7 @@
 // Building one isolate for a plugin: memory limit, the compiled bundle (with V8 code cache after the first),
 // one persistent context (module-scope caches survive between calls), and the bootstrap that returns `invoke`.
 import ivm from 'isolated-vm';
-import type { Logger } from '../http/logger.js';
+import type { Logger } from '../kernel/logger.js';
 import type { PluginManifest } from './contract.js';
 import { BOOTSTRAP, createBridge, type BridgeDeps } from './bridge.js';
 

@@ -50,6 +50,28 @@ export function checkOutcome(value: unknown): { outcome: PluginOutcome<unknown> 
   return { invalid: 'outcome has no boolean ok' };
 }
 
+export type SerialisedResult = { json: string } | { invalid: string; tooLarge: boolean };
+
+/**
+ * The result's JSON text, made once before any money moves: the same bytes are sent, stored for an idempotent
+ * replay and cached. A result that cannot be JSON (a bigint, a cycle) or is bigger than `maxBytes` can never be
+ * delivered, so the call fails and is not charged.
+ */
+export function serialiseResult(data: unknown, maxBytes: number): SerialisedResult {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(data);
+  } catch (err) {
+    return { invalid: `result is not JSON-serialisable: ${errorText(err)}`, tooLarge: false };
+  }
+  if (json === undefined) return { invalid: 'result is not JSON-serialisable', tooLarge: false };
+  // UTF-16 length is a lower bound of the UTF-8 size (and exact for ASCII): only compute bytes when it matters.
+  if (json.length > maxBytes || (json.length * 3 > maxBytes && Buffer.byteLength(json) > maxBytes)) {
+    return { invalid: `result of ${Buffer.byteLength(json)} bytes exceeds MAX_RESULT_BYTES (${maxBytes})`, tooLarge: true };
+  }
+  return { json };
+}
+
 /** How an isolate-side rejection reads, for classification: isolated-vm reports its own failures by message. */
 export function errorText(err: unknown): string {
   if (err instanceof Error) return err.message;

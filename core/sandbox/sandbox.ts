@@ -6,11 +6,12 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ProxyAgent, fetch as undiciFetch } from 'undici';
-import type { Logger } from '../http/logger.js';
+import type { Logger } from '../kernel/logger.js';
 import type { PluginManifest } from './contract.js';
 import { systemResolver, type Resolver } from './address-policy.js';
 import { AssetStore } from './assets.js';
 import { bundlePlugin } from './bundle.js';
+import { LogBudget } from './log-budget.js';
 import { IsolatePool } from './isolate-pool.js';
 import { pinnedFetch } from './pinned-fetch.js';
 import { MANIFEST_FILE, loadManifest } from './manifest.js';
@@ -25,6 +26,8 @@ export interface RunRequest {
   options: Record<string, unknown>;
   timeoutMs: number;
   requestId: string;
+  /** Whose host.log budget the call draws from (the API key id); calls without one share the plugin's. */
+  logKey?: string;
 }
 
 export interface RunResult {
@@ -95,6 +98,7 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
   // (tests) keeps the global fetch, which nock intercepts.
   const fetchImpl = opts.httpsProxy ? proxyFetch(opts.httpsProxy) : opts.resolver ? undefined : pinnedFetch();
   const assets = new AssetStore();
+  const logBudget = new LogBudget();
   const plugins = new Map<string, Loaded>();
   let closed = false;
 
@@ -104,7 +108,7 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
     const fingerprint = createHash('sha256').update(JSON.stringify(manifest)).update('\0').update(bundle.code).digest('hex');
     const prev = plugins.get(name);
     if (prev && prev.fingerprint === fingerprint && prev.dir === dir) return prev;
-    const pool = new IsolatePool({ plugin: name, pluginDir: dir, manifest, code: bundle.code, size, maxPerIsolate, logger, assets, resolver, fetchImpl });
+    const pool = new IsolatePool({ plugin: name, pluginDir: dir, manifest, code: bundle.code, size, maxPerIsolate, logger, assets, resolver, fetchImpl, logBudget });
     await pool.start();
     return { dir, manifest, fingerprint, pool };
   }
@@ -133,6 +137,7 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
         deadlineMs,
         deadlineAt: Date.now() + deadlineMs,
         log,
+        logScope: `${req.plugin}|${req.logKey ?? '-'}`,
       });
       return { outcome, pluginMs: performance.now() - started };
     },

@@ -11,6 +11,15 @@ export function createMemoryState(cacheEntries = 10_000): SharedState {
   const cache = new LRUCache<string, string>({ max: cacheEntries, ttlAutopurge: false });
   const listeners: Array<(userId: number) => void> = [];
 
+  const add = (key: string, by: number, ttlSeconds: number): number => {
+    const now = Date.now();
+    const c = counters.get(key);
+    const live = c && c.expiresMs > now ? c : { value: 0, expiresMs: now + ttlSeconds * 1000 };
+    live.value += by;
+    counters.set(key, live);
+    return live.value;
+  };
+
   const liveSlots = (scope: string, now: number): Map<string, number> => {
     let held = slots.get(scope);
     if (!held) slots.set(scope, (held = new Map()));
@@ -38,12 +47,10 @@ export function createMemoryState(cacheEntries = 10_000): SharedState {
       if (held?.size === 0) slots.delete(scope);
     },
     async incr(key, by, ttlSeconds) {
-      const now = Date.now();
-      const c = counters.get(key);
-      const live = c && c.expiresMs > now ? c : { value: 0, expiresMs: now + ttlSeconds * 1000 };
-      live.value += by;
-      counters.set(key, live);
-      return live.value;
+      return add(key, by, ttlSeconds);
+    },
+    async giveBack(key, by, ttlSeconds) {
+      add(key, -by, ttlSeconds);
     },
     async initCounter(key, value, ttlSeconds) {
       const c = counters.get(key);

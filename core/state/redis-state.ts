@@ -1,12 +1,19 @@
 // SharedState in Redis (REDIS_URL): one truth for rate limits, in-flight slots, plan counters, the shared cache
 // tier and revocations across any number of gateway processes. Money never lives here: a Redis restart loses
-// limits and cache, never balance. While Redis is unreachable every call falls back to an embedded memory
-// state (per-process limits), a warning is logged once per outage and health() reports degraded.
+// limits and cache, never balance. While Redis is unreachable rate limits, slots and cache fall back to an
+// embedded memory state (per-process limits), a warning is logged once per outage and health() reports
+// degraded; counters that guard money (spend caps, plan quotas) throw StateUnavailableError instead.
+//
+// A Redis that hangs (accepts, never answers) is worse than one that refuses: every command would wait for its
+// timeout. So every command has a short deadline (REDIS_COMMAND_TIMEOUT_MS), and the first failure opens a
+// breaker: calls go straight to the fallback without touching Redis, while a background PING (under the same
+// deadline) checks every BREAKER_PROBE_MS whether Redis answers again, and closes the breaker when it does,
+// whether or not the socket ever dropped.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import type { Logger } from '../http/logger.js';
-import type { SharedState, StateHealth } from './shared-state.js';
+import type { Logger } from '../kernel/logger.js';
+import { StateUnavailableError, type SharedState, type StateHealth } from './shared-state.js';
 import { createMemoryState } from './memory-state.js';
 import { takeFromBucket } from './token-bucket.js';
 import { ACQUIRE_SLOT, INCR, RENEW_SLOTS, TAKE_TOKEN, scriptRunner } from './redis-scripts.js';
@@ -23,7 +30,11 @@ export interface RedisStateOptions {
   frontCacheMs?: number;
   /** How long start-up waits for Redis before starting degraded. */
   connectWaitMs?: number;
+  /** Deadline of every command (REDIS_COMMAND_TIMEOUT_MS). */
+  commandTimeoutMs?: number;
 }
+
+const BREAKER_PROBE_MS = 500;
 
 /** Errors Redis itself answered (a script bug, a wrong type) are bugs; anything else means Redis is unreachable. */
 function isReplyError(err: unknown): boolean {
@@ -37,7 +48,7 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
     // Fail fast instead of queueing while disconnected: the caller falls back to per-process limits at once.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: 1000,
+    commandTimeout: opts.commandTimeoutMs ?? 250,
     connectTimeout: 2000,
     retryStrategy: (times: number) => Math.min(times * 200, 1000),
   };
@@ -55,17 +66,46 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
 
   let outage: string | null = null;
   let closing = false;
+  let probe: NodeJS.Timeout | null = null;
+  let probing = false;
+  /** Give-backs that were never sent (Redis unreachable or breaker open): applied once Redis answers again. */
+  let owed = new Map<string, { by: number; ttlSeconds: number }>();
+  const payBack = async (): Promise<void> => {
+    const due = owed;
+    owed = new Map();
+    for (const [key, { by, ttlSeconds }] of due) {
+      await incrScript([key], [-by, ttlSeconds]).catch((err: Error) => {
+        // Sent but unanswered: it may have been applied, so it is not retried (the counter can only stay high).
+        logger.warn('counter give-back not confirmed', { key, by, reason: err.message });
+      });
+    }
+    if (due.size) logger.info('counters reconciled after the outage', { keys: due.size });
+  };
+  const markUp = (): void => {
+    if (outage) logger.info('Redis is back: shared limits restored', { outage });
+    outage = null;
+    if (probe) clearInterval(probe);
+    probe = null;
+    if (owed.size) void payBack();
+  };
   const markDown = (reason: string): void => {
     if (outage || closing) return;
     outage = reason;
-    logger.warn('Redis unreachable: limits, counters and cache are per process until it returns', { reason });
+    logger.warn('Redis unreachable: limits and cache are per process, capped spending and plan quotas answer 503 until it returns', { reason });
+    // The breaker is open: only this probe talks to Redis until it answers again.
+    probe = setInterval(() => {
+      if (probing || redis.status !== 'ready') return;
+      probing = true;
+      redis
+        .ping()
+        .then(markUp, () => undefined)
+        .finally(() => (probing = false));
+    }, BREAKER_PROBE_MS);
+    probe.unref();
   };
   redis.on('error', (err: Error) => markDown(err.message));
   redis.on('close', () => markDown('connection closed'));
-  redis.on('ready', () => {
-    if (outage) logger.info('Redis is back: shared limits restored', { outage });
-    outage = null;
-  });
+  redis.on('ready', markUp);
   sub.on('error', () => undefined); // reported through the main connection
   sub.on('message', (_channel: string, message: string) => {
     const userId = Number(message);
@@ -73,9 +113,9 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
   });
   void sub.subscribe(channel).catch(() => undefined);
 
-  /** Run against Redis when it is up; otherwise (or when the connection fails mid-command) in memory. */
+  /** Run against Redis when it is up and the breaker closed; otherwise (or when the command fails) in memory. */
   const run = async <T>(viaRedis: () => Promise<T>, viaMemory: () => Promise<T>): Promise<T> => {
-    if (redis.status !== 'ready') {
+    if (outage || redis.status !== 'ready') {
       markDown(`connection ${redis.status}`);
       return viaMemory();
     }
@@ -86,6 +126,10 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
       markDown((err as Error).message);
       return viaMemory();
     }
+  };
+  /** Counters guard money: no per-process fallback, the caller refuses the call instead. */
+  const unavailable = async (): Promise<never> => {
+    throw new StateUnavailableError(outage ?? `connection ${redis.status}`);
   };
 
   await new Promise<void>((resolve) => {
@@ -125,27 +169,35 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
       if (token.startsWith('m:')) return fallback.releaseSlot(scope, token.slice(2));
       const key = k(`slot:${scope}`);
       leases.drop(key, token.slice(2));
-      // If Redis is unreachable the slot simply expires with its lease.
+      // If Redis is unreachable (or the breaker is open) the slot simply expires with its lease.
+      if (outage) return;
       await redis.zrem(key, token.slice(2)).catch((err: Error) => markDown(err.message));
     },
-    incr: (key, by, ttlSeconds) =>
-      run(
-        async () => Number(await incrScript([k(key)], [by, ttlSeconds])),
-        () => fallback.incr(key, by, ttlSeconds),
-      ),
+    incr: (key, by, ttlSeconds) => run(async () => Number(await incrScript([k(key)], [by, ttlSeconds])), unavailable),
+    async giveBack(key, by, ttlSeconds) {
+      const full = k(key);
+      if (!outage && redis.status === 'ready') {
+        try {
+          await incrScript([full], [-by, ttlSeconds]);
+          return;
+        } catch (err) {
+          if (isReplyError(err)) throw err;
+          markDown((err as Error).message);
+          // Sent but unanswered: it may have been applied; keeping the counter high is the safe side.
+          logger.warn('counter give-back not confirmed', { key, by, reason: (err as Error).message });
+          return;
+        }
+      }
+      // Never sent (enableOfflineQueue is off): owed, and paid when Redis answers again.
+      const prev = owed.get(full);
+      owed.set(full, { by: (prev?.by ?? 0) + by, ttlSeconds });
+    },
     get: (key) =>
-      run(
-        async () => {
-          const v = await redis.get(k(key));
-          return v === null ? null : Number(v);
-        },
-        () => fallback.get(key),
-      ),
-    initCounter: (key, value, ttlSeconds) =>
-      run(
-        async () => void (await redis.set(k(key), value, 'EX', ttlSeconds, 'NX')),
-        () => fallback.initCounter(key, value, ttlSeconds),
-      ),
+      run(async () => {
+        const v = await redis.get(k(key));
+        return v === null ? null : Number(v);
+      }, unavailable),
+    initCounter: (key, value, ttlSeconds) => run(async () => void (await redis.set(k(key), value, 'EX', ttlSeconds, 'NX')), unavailable),
     async cacheGet(key) {
       const near = front.get(key);
       if (near !== undefined) return near;
@@ -179,10 +231,12 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
     },
     async health(): Promise<StateHealth> {
       const ok = redis.status === 'ready' && !outage;
-      return ok ? { backend: 'redis', ok } : { backend: 'redis', ok, degraded: `Redis unreachable (${outage ?? redis.status}); limits are per process` };
+      // No error text here: health is public. The reason is in the log line of markDown.
+      return ok ? { backend: 'redis', ok } : { backend: 'redis', ok, degraded: 'Redis unreachable or not answering; limits are per process, capped spending and plan quotas are paused' };
     },
     async close() {
       closing = true;
+      if (probe) clearInterval(probe);
       leases.close();
       await fallback.close();
       front.clear();

@@ -19,13 +19,32 @@ export interface StateHealth {
   degraded?: string;
 }
 
+/**
+ * Counters that guard money (daily spending caps, plan quotas) must be exact or not used at all: while the shared
+ * backend is unreachable they throw this instead of falling back to a per-process count that would let several
+ * processes overshoot together. The pipeline answers 503 UNAVAILABLE, uncharged.
+ */
+export class StateUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`shared counters unavailable: ${reason}`);
+    this.name = 'StateUnavailableError';
+  }
+}
+
 export interface SharedState {
   takeToken(bucket: string, ratePerSecond: number, burst: number): Promise<RateDecision>;
   /** Take one of `limit` slots; the slot frees itself after ttlMs if its holder dies. */
   acquireSlot(scope: string, limit: number, ttlMs: number): Promise<string | null>;
   releaseSlot(scope: string, token: string): Promise<void>;
-  /** Atomically add to a counter (created with the TTL) and return the new value. */
+  /** Atomically add to a counter (created with the TTL) and return the new value. Counters (incr, get,
+   *  initCounter) never fall back per process: they throw StateUnavailableError while the backend is down. */
   incr(key: string, by: number, ttlSeconds: number): Promise<number>;
+  /**
+   * Give back part of a counter (a reservation the call did not use). Never fails: while the backend is
+   * unreachable the decrement is kept and applied when it returns, so the counter reconciles after an outage
+   * instead of staying high for the rest of the day.
+   */
+  giveBack(key: string, by: number, ttlSeconds: number): Promise<void>;
   get(key: string): Promise<number | null>;
   /** Set a counter only if it does not exist yet (seeding from the database after a restart). */
   initCounter(key: string, value: number, ttlSeconds: number): Promise<void>;

@@ -1,41 +1,68 @@
-// Call log rows are buffered and written in batches: one multi-row INSERT per flush instead of one write per
-// call keeps the hot path off the database. Keys' last_used_at is refreshed in the same flush.
+// Call log rows of uncharged calls are buffered and written in batches: one multi-row INSERT per flush instead
+// of one write per call keeps the hot path off the database. (A charged call's row is written with its charge,
+// in the capture transaction.) Keys' last_used_at is refreshed in the same flush. A batch that fails (disk full,
+// database down) stays queued and is retried on the next flush instead of being dropped; only beyond
+// MAX_QUEUED rows are the oldest given up, so an outage cannot exhaust memory.
 import type { Insertable, Kysely } from 'kysely';
 import type { CallLogTable, Database } from './schema.js';
-import type { Logger } from '../http/logger.js';
+import type { Logger } from '../kernel/logger.js';
 
 export type CallLogRow = Insertable<CallLogTable>;
 
 export interface CallLogWriter {
   add(row: CallLogRow): void;
+  /** The key was used (its row went in with the charge): refresh last_used_at in the next flush. */
+  touchKey(keyId: number | null, at: number): void;
+  /**
+   * Hand over the buffered rows to be written by someone else's transaction (a charge's), so the log keeps call
+   * order; `requeue` gives them back if that transaction rolls back.
+   */
+  drain(): CallLogRow[];
+  requeue(rows: CallLogRow[]): void;
   /** Write everything buffered now (tests and shutdown call this). */
   flush(): Promise<void>;
   close(): Promise<void>;
 }
 
+const MAX_QUEUED = 100_000;
+
 export function createCallLogWriter(db: Kysely<Database>, logger: Logger, intervalMs = 200, maxBatch = 500): CallLogWriter {
   let buffer: CallLogRow[] = [];
+  let lastUse = new Map<number, number>();
   let flushing: Promise<void> = Promise.resolve();
+  let failing = false;
 
-  const writeBatch = async (rows: CallLogRow[]): Promise<void> => {
-    if (rows.length === 0) return;
+  const writeBatch = async (rows: CallLogRow[], uses: Map<number, number>): Promise<void> => {
+    if (rows.length === 0 && uses.size === 0) return;
+    let written = 0;
     try {
       // SQLite caps bound parameters per statement; 14 columns x 60 rows stays well below it.
-      for (let i = 0; i < rows.length; i += 60) await db.insertInto('call_log').values(rows.slice(i, i + 60)).execute();
-      const lastUse = new Map<number, number>();
-      for (const r of rows) if (r.key_id) lastUse.set(r.key_id, Math.max(lastUse.get(r.key_id) ?? 0, r.created_at));
-      for (const [keyId, at] of lastUse) {
-        await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
-      }
+      for (; written < rows.length; written += 60) await db.insertInto('call_log').values(rows.slice(written, written + 60)).execute();
+      for (const [keyId, at] of uses) await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+      if (failing) logger.info('call log writes work again');
+      failing = false;
     } catch (err) {
-      logger.error('call log write failed', { rows: rows.length, reason: (err as Error).message });
+      // Requeue what was not written, in front of newer rows; the key times are only a convenience.
+      const left = rows.slice(written);
+      buffer = [...left, ...buffer];
+      const dropped = buffer.length - MAX_QUEUED;
+      if (dropped > 0) buffer.splice(0, dropped);
+      if (!failing || dropped > 0) {
+        logger.error('call log write failed; rows kept for retry', { queued: buffer.length, dropped: Math.max(0, dropped), reason: (err as Error).message });
+      }
+      failing = true;
     }
   };
 
   const flush = (): Promise<void> => {
-    const rows = buffer;
-    buffer = [];
-    flushing = flushing.then(() => writeBatch(rows));
+    flushing = flushing.then(() => {
+      const rows = buffer;
+      const uses = lastUse;
+      buffer = [];
+      lastUse = new Map();
+      for (const r of rows) if (r.key_id) uses.set(r.key_id, Math.max(uses.get(r.key_id) ?? 0, r.created_at));
+      return writeBatch(rows, uses);
+    });
     return flushing;
   };
 
@@ -45,7 +72,20 @@ export function createCallLogWriter(db: Kysely<Database>, logger: Logger, interv
   return {
     add(row) {
       buffer.push(row);
-      if (buffer.length >= maxBatch) void flush();
+      if (buffer.length >= maxBatch && !failing) void flush();
+    },
+    drain() {
+      if (buffer.length === 0) return [];
+      const rows = buffer;
+      buffer = [];
+      for (const r of rows) if (r.key_id) lastUse.set(r.key_id, Math.max(lastUse.get(r.key_id) ?? 0, r.created_at));
+      return rows;
+    },
+    requeue(rows) {
+      if (rows.length) buffer = [...rows, ...buffer];
+    },
+    touchKey(keyId, at) {
+      if (keyId) lastUse.set(keyId, Math.max(lastUse.get(keyId) ?? 0, at));
     },
     flush,
     async close() {

@@ -7,13 +7,17 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
-import { asMicro } from '../billing/money.js';
+import { asMicro } from '../kernel/money.js';
+import { createFaultFlag, storeStatus, withDeadline, type DatabaseStatus } from './store-health.js';
+import { guardPool } from './pg-pool-guard.js';
 
 export interface Store {
   db: Kysely<Database>;
   dialect: 'sqlite' | 'postgres';
-  /** Cheap round trip for /api/health. */
+  /** Cheap round trip under a deadline; throws when the database does not answer in time. */
   ping(): Promise<void>;
+  /** For /api/health: the ping, and after a disk-full or I/O fault a small real write, until one succeeds. */
+  status(): Promise<DatabaseStatus>;
   close(): Promise<void>;
 }
 
@@ -24,9 +28,14 @@ export interface StoreOptions {
   sqliteFile?: string;
   /** PostgreSQL schema (search_path) for every connection; created when missing. */
   schema?: string | null;
+  /** PostgreSQL: how long to wait for a connection (DB_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL statement_timeout, and (plus a second) the client's own read deadline (DB_STATEMENT_TIMEOUT_MS);
+   *  none when absent (CLI commands). */
+  statementTimeoutMs?: number;
 }
 
-function openSqlite(opts: StoreOptions): Kysely<Database> {
+function openSqlite(opts: StoreOptions, onFault: (err: unknown) => void): Kysely<Database> {
   const file = opts.sqliteFile ?? 'tollgate.db';
   let path = file;
   if (file !== ':memory:') {
@@ -37,22 +46,40 @@ function openSqlite(opts: StoreOptions): Kysely<Database> {
   sqlite.pragma('journal_mode = WAL');
   // NORMAL in WAL mode: durable across process crashes; only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
+  // Every SQLite call has a deadline: a lock held by another process is waited on this long, then 503.
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, onFault) }) });
 }
 
 /** Errors PostgreSQL raises when two connections create the same schema at once: both mean "it exists". */
 const SCHEMA_RACE = new Set(['42P06', '23505']);
 
-function openPostgres(url: string, schema: string | null): Kysely<Database> {
+function openPostgres(url: string, schema: string | null, connectTimeoutMs: number, statementTimeoutMs: number | undefined): Kysely<Database> {
   // int8 (bigint, count(*)) and numeric (sum(bigint)) arrive as strings; money must stay exact, so parse and
   // refuse anything unsafe. A fractional numeric (an average) is not money and stays an ordinary number.
   pg.types.setTypeParser(20, (v: string) => asMicro(v));
   pg.types.setTypeParser(1700, (v: string) => (/^-?\d+$/.test(v) ? asMicro(v) : Number(v)));
-  const pool = new pg.Pool({ connectionString: url, max: 20, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+  // Every PostgreSQL call of the server has a deadline: connecting, each statement on the server
+  // (statement_timeout), and the client's own read deadline for a server or network that stopped answering
+  // altogether (query_timeout). CLI commands (migrate, reconcile) pass no statement deadline: they may be long.
+  const deadlines =
+    statementTimeoutMs === undefined
+      ? {}
+      : { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 1000, idle_in_transaction_session_timeout: statementTimeoutMs * 2 };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 20,
+    connectionTimeoutMillis: connectTimeoutMs,
+    ...deadlines,
+    keepAlive: true,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
   // A pool error on an idle client (server restart) would otherwise crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // The same on a checked-out client between two queries (a reset mid-transaction): pg emits 'error' on the client,
+  // and with no listener that kills the process. The failure still reaches the caller through its next query.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const onCreateConnection = schema
     ? async (conn: { executeQuery: (q: CompiledQuery) => Promise<unknown> }): Promise<void> => {
         try {
@@ -62,19 +89,24 @@ function openPostgres(url: string, schema: string | null): Kysely<Database> {
         }
       }
     : undefined;
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool, onCreateConnection }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardPool(pool), onCreateConnection }) });
 }
 
 export function openStore(opts: StoreOptions): Store {
   const isPg = !!opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl);
   if (opts.databaseUrl && !isPg) throw new Error('DATABASE_URL must start with postgres:// (or be unset for SQLite)');
-  const db = isPg ? openPostgres(opts.databaseUrl!, opts.schema ?? null) : openSqlite(opts);
+  const faults = createFaultFlag();
+  const db = isPg
+    ? openPostgres(opts.databaseUrl!, opts.schema ?? null, opts.connectTimeoutMs ?? 10_000, opts.statementTimeoutMs)
+    : openSqlite(opts, faults.raise);
+  // The health ping answers within this even when the database hangs (the driver's own deadlines are longer).
+  const pingMs = Math.min(2000, opts.statementTimeoutMs ?? 2000);
+  const ping = (): Promise<void> => withDeadline(sql`select 1`.execute(db), pingMs);
   return {
     db,
     dialect: isPg ? 'postgres' : 'sqlite',
-    ping: async () => {
-      await sql`select 1`.execute(db);
-    },
+    ping,
+    status: () => storeStatus(db, ping, faults, pingMs),
     close: () => db.destroy(),
   };
 }

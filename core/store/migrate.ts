@@ -4,8 +4,13 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import { migrationContext } from './migrations/context.js';
 import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_billing.js';
+import * as m003 from './migrations/003_claim_owner.js';
+import * as m004 from './migrations/004_login_attempts.js';
+import * as m005 from './migrations/005_payments.js';
+import * as m006 from './migrations/006_account_security.js';
+import * as m007 from './migrations/007_notifications.js';
 
-const MIGRATIONS = { '001_initial': m001, '002_billing': m002 };
+const MIGRATIONS = { '001_initial': m001, '002_billing': m002, '003_claim_owner': m003, '004_login_attempts': m004, '005_payments': m005, '006_account_security': m006, '007_notifications': m007 };
 
 export async function migrateToLatest(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
   const ctx = migrationContext(dialect);

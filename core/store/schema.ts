@@ -1,5 +1,8 @@
 // Row types of every table, as Kysely sees them. Money columns are integer micro-TOKEN; times are epoch ms.
 import type { Generated } from 'kysely';
+import type { PaymentTables } from './schema-payments.js';
+import type { NotificationTables } from './schema-notifications.js';
+import type { AccountSecurityTables } from './schema-account-security.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -41,6 +44,9 @@ export interface ApiKeysTable {
   max_concurrency: number | null;
   daily_spend_cap: number | null;
   deleted_at: number | null;
+  /** The secret a rotation replaced, accepted until prev_expires_at (migration 007). */
+  prev_key_hash: string | null;
+  prev_expires_at: number | null;
 }
 
 export type LedgerKind = 'charge' | 'topup' | 'grant' | 'refund' | 'adjustment' | 'plan_grant' | 'package' | 'redeem';
@@ -91,10 +97,13 @@ export interface IdempotencyTable {
   status: number | null;
   response: string | null;
   created_at: number;
+  /** A pending claim's lease (operation timeout + grace); a done record's 24 h retention. */
   expires_at: number;
+  /** Request id of the call holding a pending claim. */
+  owner: string | null;
 }
 
-export interface Database extends BillingTables {
+export interface Database extends PaymentTables, BillingTables, AccountSecurityTables, NotificationTables {
   users: UsersTable;
   user_tokens: UserTokensTable;
   api_keys: ApiKeysTable;
@@ -122,10 +131,27 @@ export interface OrdersTable {
   item_name: string;
   amount: number;
   provider: string;
-  status: 'pending' | 'paid' | 'cancelled';
+  /** paid = paid and credited in one transaction (credited_at); see core/billing/payments/settle.ts. */
+  status: 'pending' | 'paid' | 'cancelled' | 'expired' | 'refunded' | 'amount_mismatch';
   created_at: number;
   paid_at: number | null;
   confirmed_by: number | null;
+  // Migration 005 (payments): the snapshot of what was sold, the provider instance and its trade number.
+  instance: string | null;
+  method: string | null;
+  currency: string | null;
+  amount_minor: number | null;
+  tokens_micro: number | null;
+  plan_days: number | null;
+  provider_ref: string | null;
+  provider_trade_no: string | null;
+  pay_action: string | null;
+  expires_at: number | null;
+  credited_at: number | null;
+  closed_at: number | null;
+  late: number | null;
+  refunded_micro: number | null;
+  note: string | null;
 }
 
 export interface RedeemBatchesTable {
@@ -149,8 +175,9 @@ export interface RedeemCodesTable {
   redeemed_at: number | null;
 }
 
-export interface LoginFailuresTable {
-  email: string;
+/** Login throttling, one row per scope: `ipacct:<ip>|<email>`, `ip:<ip>`, `acct:<email>`, `good:<user id>|<ip>`. */
+export interface LoginAttemptsTable {
+  scope: string;
   failures: number;
   last_at: number;
 }
@@ -160,5 +187,5 @@ export interface BillingTables {
   orders: OrdersTable;
   redeem_batches: RedeemBatchesTable;
   redeem_codes: RedeemCodesTable;
-  login_failures: LoginFailuresTable;
+  login_attempts: LoginAttemptsTable;
 }

@@ -8,16 +8,22 @@ import { fail, fetchFailure } from './upstream.js';
 
 export interface JiexiInput {
   url: string;
+  /** Xiaohongshu images converted to this format; omitted = the original files. */
+  image_format?: 'png' | 'jpg';
 }
+
+const IMAGE_FORMATS = ['png', 'jpg'];
 
 async function run(input: JiexiInput, host: Host): Promise<PluginOutcome<JiexiData>> {
   if (typeof input?.url !== 'string' || input.url.trim() === '') return fail('INVALID_INPUT', 'url must be a non-empty string.');
+  const format = input.image_format ?? null;
+  if (format !== null && !IMAGE_FORMATS.includes(format)) return fail('INVALID_INPUT', 'image_format must be "png" or "jpg".');
   const found = findSupportedLink(input.url, platforms);
   // Nothing is fetched for an unsupported or IP link: only a module's own hosts are ever contacted.
   if (!found.ok) return fail('UNSUPPORTED', unsupportedMessage(platforms, found.reason));
   const { module, url } = found.link;
   try {
-    return await module.parse(url, host);
+    return await module.parse(url, host, { imageFormat: format });
   } catch (err) {
     // Modules map fetch rejections themselves; this catches a host.fetch rejection they let through and any
     // bug tripped by an unexpected upstream shape, so the caller still gets a code naming the platform.

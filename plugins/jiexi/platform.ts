@@ -16,6 +16,16 @@ export interface JiexiMusic {
   url: string | null;
 }
 
+/** One image of an image post, in the order of `images`. */
+export interface JiexiImage {
+  /** Watermark-free original. */
+  url: string;
+  /** The motion clip when the image is a Live Photo, else null. */
+  live_photo_url: string | null;
+  width: number | null;
+  height: number | null;
+}
+
 /** The normalised result of /api/jiexi. */
 export interface JiexiData {
   platform: PlatformId;
@@ -30,6 +40,30 @@ export interface JiexiData {
   /** Seconds, when the platform says. */
   duration: number | null;
   music: JiexiMusic | null;
+  /** Same images as `images`, with Live Photo clips and sizes (added in 0.2; `images` stays a string list). */
+  image_items: JiexiImage[];
+  /**
+   * true when the platform offers this video only with a watermark: `url` is then null (a watermarked stream is
+   * never sold as `url`) and `watermark_url` holds it. false otherwise.
+   */
+  watermark: boolean;
+  watermark_url: string | null;
+  /** Why something is missing or degraded, in Chinese and English; null when nothing needs saying. */
+  note: string | null;
+}
+
+/** The fields added in 0.2 with their "nothing to report" values, for modules that have nothing to add. */
+export function noExtras(): Pick<JiexiData, 'image_items' | 'watermark' | 'watermark_url' | 'note'> {
+  return { image_items: [], watermark: false, watermark_url: null, note: null };
+}
+
+/** Caller choices that reach the modules. */
+export interface ParseOptions {
+  /**
+   * Image format the caller wants. Only Xiaohongshu converts (ci.xiaohongshu.com ?imageView2/format/…); other
+   * platforms hand out their files as they are. null = the original file.
+   */
+  imageFormat: 'png' | 'jpg' | null;
 }
 
 export interface PlatformModule {
@@ -40,5 +74,5 @@ export interface PlatformModule {
   linkHosts: string[];
   /** Every host the module fetches (must also be in plugins/jiexi/plugin.json allow_hosts). */
   fetchHosts: string[];
-  parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>;
+  parse(url: string, host: Host, options: ParseOptions): Promise<PluginOutcome<JiexiData>>;
 }

@@ -1,19 +1,45 @@
-// Offline courier detection from the number alone: every rule in the courier table is tried, each courier
-// scores its best matching rule, and candidates come back best first (table order breaks ties).
-import { COURIERS, type Courier } from './couriers.js';
+// Offline courier detection from the number alone: every row of the format table (format-rules.ts) is tried,
+// each courier scores its best matching row, and candidates come back best first with a confidence in 0..1.
+import { COURIERS, findCourier, type Courier } from './couriers.js';
+import { FORMAT_RULES } from './format-rules.js';
 
 /** Kuaidi100 accepts 6-32 characters; longer inputs are not tracking numbers of any courier we serve. */
 const MIN_LEN = 6;
 const MAX_LEN = 32;
 /** Plenty for a caller to pick from; 12-digit numbers would otherwise list every legacy network. */
 const MAX_CANDIDATES = 8;
+/** The first two are "close" when their confidences differ by less than this: the caller should not trust the first blindly. */
+const CLOSE_GAP = 0.25;
+/** A second opinion (Kuaidi100 autonumber) that names a candidate lifts it to this confidence, the next ones 0.1 less each. */
+const OPINION_TOP = 0.9;
+const OPINION_FLOOR = 0.5;
+
+export interface RankedCourier {
+  courier: Courier;
+  /** 0..1, two decimals: how much of the evidence for this number's shape points at this courier. */
+  confidence: number;
+}
 
 export interface Detection {
   /** Best first. Empty when no rule matched. */
-  candidates: Courier[];
-  /** More than one courier fits the number. */
+  candidates: RankedCourier[];
+  /** The first two candidates are close: the number genuinely fits several couriers. */
   ambiguous: boolean;
 }
+
+interface CompiledRule {
+  courier: Courier;
+  order: number;
+  pattern: RegExp;
+  weight: number;
+}
+
+// Compiled once per isolate; a row naming a courier the table lacks is a data bug the tests catch.
+const RULES: readonly CompiledRule[] = FORMAT_RULES.map((row) => {
+  const courier = findCourier(row.com);
+  if (!courier) throw new Error(`format-rules: unknown courier ${row.com}`);
+  return { courier, order: COURIERS.indexOf(courier), pattern: new RegExp(row.pattern), weight: row.weight };
+});
 
 export type NormalisedNumber = { ok: true; no: string } | { ok: false; reason: string };
 
@@ -30,17 +56,29 @@ export function normaliseNumber(raw: string): NormalisedNumber {
   return { ok: true, no };
 }
 
-export function detectCouriers(no: string): Detection {
-  const scored: Array<{ courier: Courier; weight: number; order: number }> = [];
-  COURIERS.forEach((courier, order) => {
-    let best = 0;
-    for (const rule of courier.rules) if (rule.weight > best && rule.pattern.test(no)) best = rule.weight;
-    if (best > 0) scored.push({ courier, weight: best, order });
-  });
-  scored.sort((a, b) => b.weight - a.weight || a.order - b.order);
-  const candidates = scored.slice(0, MAX_CANDIDATES).map((s) => s.courier);
-  return { candidates, ambiguous: candidates.length > 1 };
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** The first two are close (see CLOSE_GAP). */
+export function isAmbiguous(candidates: readonly RankedCourier[]): boolean {
+  return candidates.length > 1 && candidates[0].confidence - candidates[1].confidence < CLOSE_GAP;
 }
+
+export function detectCouriers(no: string): Detection {
+  const best = new Map<Courier, { weight: number; order: number }>();
+  for (const rule of RULES) {
+    if (!rule.pattern.test(no)) continue;
+    const seen = best.get(rule.courier);
+    if (!seen || rule.weight > seen.weight) best.set(rule.courier, { weight: rule.weight, order: rule.order });
+  }
+  const scored = [...best.entries()].sort((a, b) => b[1].weight - a[1].weight || a[1].order - b[1].order);
+  // Below 100 in total the shape itself is weak evidence, so nobody reaches full confidence.
+  const total = Math.max(100, scored.reduce((sum, [, s]) => sum + s.weight, 0));
+  const candidates = scored.slice(0, MAX_CANDIDATES).map(([courier, s]) => ({ courier, confidence: round2(s.weight / total) }));
+  return { candidates, ambiguous: isAmbiguous(candidates) };
+}
+
+/** A courier the caller named: no guessing involved. */
+export const certain = (courier: Courier): RankedCourier => ({ courier, confidence: 1 });
 
 /** Why nothing matched, in words a caller can act on. */
 export function unknownFormatReason(no: string): string {
@@ -48,18 +86,36 @@ export function unknownFormatReason(no: string): string {
   return `tracking number ${no} (${shape}) matches no known courier format; pass com= (e.g. com=shunfeng) to name the courier`;
 }
 
+/** Keep a list's confidences non-increasing after a reorder, so "first" and "most confident" never disagree. */
+function monotone(list: RankedCourier[]): RankedCourier[] {
+  let cap = 1;
+  return list.map((r) => {
+    const confidence = Math.min(cap, r.confidence);
+    cap = confidence;
+    return { courier: r.courier, confidence };
+  });
+}
+
+const opinionConfidence = (i: number): number => round2(Math.max(OPINION_FLOOR, OPINION_TOP - 0.1 * i));
+
 /**
  * Reorder rule candidates by a provider's second opinion (Kuaidi100 autonumber, most likely first):
- * couriers it names come first in its order, the rest keep the rules' order after them. When the rules found
- * nothing, its list is taken as is.
+ * couriers it names come first in its order (lifted to 0.9, 0.8, ...), the rest keep the rules' order after
+ * them. When the rules found nothing, its list is taken as is.
  */
-export function mergeOpinion(rules: Courier[], opinion: Courier[]): Courier[] {
+export function mergeOpinion(rules: RankedCourier[], opinion: Courier[]): RankedCourier[] {
   if (opinion.length === 0) return rules;
-  if (rules.length === 0) return opinion.slice(0, MAX_CANDIDATES);
-  const ruleCodes = new Set(rules.map((c) => c.code));
-  const agreed = opinion.filter((c) => ruleCodes.has(c.code));
+  if (rules.length === 0) {
+    return opinion.slice(0, MAX_CANDIDATES).map((courier, i) => ({ courier, confidence: opinionConfidence(i) }));
+  }
+  const byCode = new Map(rules.map((r) => [r.courier.code, r]));
+  const agreed = opinion.filter((c) => byCode.has(c.code));
   // An opinion that shares nothing with the rules is still worth one try, after the rules' best guess.
-  if (agreed.length === 0) return [rules[0], opinion[0], ...rules.slice(1)].slice(0, MAX_CANDIDATES);
+  if (agreed.length === 0) {
+    const second = { courier: opinion[0], confidence: OPINION_FLOOR };
+    return monotone([rules[0], second, ...rules.slice(1)].slice(0, MAX_CANDIDATES));
+  }
   const agreedCodes = new Set(agreed.map((c) => c.code));
-  return [...agreed, ...rules.filter((c) => !agreedCodes.has(c.code))];
+  const lifted = agreed.map((c, i) => ({ courier: c, confidence: Math.max(byCode.get(c.code)!.confidence, opinionConfidence(i)) }));
+  return monotone([...lifted, ...rules.filter((r) => !agreedCodes.has(r.courier.code))]);
 }

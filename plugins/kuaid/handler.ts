@@ -1,9 +1,8 @@
-// kuaid: a tracking number in, the courier and its trail out. Detection runs offline from the courier table;
+// kuaid: a tracking number in, the courier and its trail out. Detection runs offline from the format table;
 // the trail comes from Kuaidi100 and/or Kdniao as configured, with failover. See README.md.
 import type { Host, OperationPlugin, PluginOutcome } from '../../core/sandbox/contract.js';
-import type { Courier } from './couriers.js';
-import { detectCouriers, mergeOpinion, unknownFormatReason } from './detect.js';
-import { parseInput, type KuaidInput } from './input.js';
+import { certain, detectCouriers, isAmbiguous, mergeOpinion, unknownFormatReason, type RankedCourier } from './detect.js';
+import { parseInput, unknownComMessage, type KuaidInput } from './input.js';
 import { candidateOut, type KuaidDetectData, type KuaidTrackData } from './normalise.js';
 import { readConfig, missingCredentialsMessage, type KuaidConfig } from './options.js';
 import { kdniaoProvider } from './providers/kdniao.js';
@@ -15,6 +14,8 @@ type KuaidOutput = KuaidTrackData | KuaidDetectData;
 
 /** The autonumber call is a hint, so it gets a short leash and never eats the trail query's time. */
 const AUTONUMBER_TIMEOUT_MS = 2000;
+/** Below this top confidence the rules are not sure enough to skip a second opinion (when one is configured). */
+const SURE = 0.85;
 
 function buildProviders(config: KuaidConfig): Provider[] {
   const { kuaidi100: k, kdniao: d, requestTimeoutMs: ms } = config;
@@ -28,15 +29,16 @@ function buildProviders(config: KuaidConfig): Provider[] {
   return out;
 }
 
-function detectAnswer(no: string, candidates: Courier[]): KuaidDetectData {
+function detectAnswer(no: string, candidates: RankedCourier[]): KuaidDetectData {
   const top = candidates[0];
   return {
     no,
-    com: top.code,
-    company: top.zh,
-    company_en: top.en,
-    needs_phone: top.needs_phone,
-    ambiguous: candidates.length > 1,
+    com: top.courier.code,
+    company: top.courier.zh,
+    company_en: top.courier.en,
+    needs_phone: top.courier.needs_phone,
+    confidence: top.confidence,
+    ambiguous: isAmbiguous(candidates),
     candidates: candidates.map(candidateOut),
   };
 }
@@ -52,18 +54,23 @@ async function run(input: KuaidInput, host: Host): Promise<PluginOutcome<KuaidOu
 
   const parsed = parseInput(input);
   if (!parsed.ok) return { ok: false, code: 'INVALID_INPUT', message: parsed.message };
-  const { no, phone, courier } = parsed.value;
+  const { no, phone, courier, courierKnown } = parsed.value;
+  // Tracking may pass a code we do not list on to Kuaidi100 (it knows hundreds); detection has nobody to ask.
+  if (courier && !courierKnown && config.mode === 'detect') {
+    return { ok: false, code: 'INVALID_INPUT', message: unknownComMessage(courier.code) };
+  }
 
-  let candidates: Courier[] = courier ? [courier] : detectCouriers(no).candidates;
+  let candidates: RankedCourier[] = courier ? [certain(courier)] : detectCouriers(no).candidates;
   const key = config.kuaidi100.key;
-  if (!courier && config.mode === 'track' && config.autonumber && key && candidates.length !== 1) {
+  const unsure = candidates.length === 0 || candidates[0].confidence < SURE;
+  if (!courier && config.mode === 'track' && config.autonumber && key && unsure) {
     const opinion = await kuaidi100Autonumber(no, key, host, Math.min(AUTONUMBER_TIMEOUT_MS, config.requestTimeoutMs));
     candidates = mergeOpinion(candidates, opinion);
   }
   if (candidates.length === 0) return { ok: false, code: 'INVALID_INPUT', message: unknownFormatReason(no) };
 
   if (config.mode === 'detect') return { ok: true, data: detectAnswer(no, candidates) };
-  return runTrack({ no, phone, candidates, ambiguous: candidates.length > 1 }, providers, host);
+  return runTrack({ no, phone, candidates }, providers, host);
 }
 
 export const plugin: OperationPlugin<KuaidInput, KuaidOutput> = { run };

@@ -12,6 +12,8 @@ export interface ParsedInput {
   no: string;
   /** The caller's courier, when `com` was given (skips detection). */
   courier: Courier | null;
+  /** `com` named a courier of our table (or an alias); false for a code only Kuaidi100 may know. */
+  courierKnown: boolean;
   phone: string | null;
 }
 
@@ -23,10 +25,13 @@ export function parseInput(input: KuaidInput): Parsed {
   if (!no.ok) return { ok: false, message: no.reason };
 
   let courier: Courier | null = null;
+  let courierKnown = false;
   if (input.com !== undefined && input.com !== '') {
     const com = String(input.com).trim().toLowerCase();
     if (!/^[a-z0-9]+$/.test(com)) return { ok: false, message: `com "${com.slice(0, 40)}" must be a courier code such as shunfeng or zhongtong` };
-    courier = findCourier(com) ?? unknownCourier(com);
+    const known = findCourier(com);
+    courierKnown = known !== undefined;
+    courier = known ?? unknownCourier(com);
   }
 
   let phone: string | null = null;
@@ -36,11 +41,17 @@ export function parseInput(input: KuaidInput): Parsed {
     if (!/^\d{4,20}$/.test(digits)) return { ok: false, message: 'phone must be the full number or its last 4 digits' };
     phone = digits;
   }
-  return { ok: true, value: { no: no.no, courier, phone } };
+  return { ok: true, value: { no: no.no, courier, courierKnown, phone } };
 }
 
 /** The INVALID_INPUT message for a courier that checks phones, named in both languages. */
 export function phoneRequiredMessage(c: Courier): string {
   const name = c.zh === c.en ? c.zh : `${c.zh} (${c.en})`;
   return `${name} requires the phone number (or its last 4 digits) of the sender or receiver: pass phone=`;
+}
+
+/** The INVALID_INPUT message for a `com` we cannot look up (detect mode has nobody else to ask). */
+export function unknownComMessage(com: string): string {
+  return `com "${com.slice(0, 40)}" is not a courier code we know (未知的快递公司编码): use a Kuaidi100 code such as `
+    + 'shunfeng, zhongtong, yuantong, yunda, shentong, jtexpress, jd, ems, youzhengguonei, debangkuaidi, or leave com out to detect the courier';
 }

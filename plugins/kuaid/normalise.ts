@@ -1,12 +1,16 @@
 // The shapes kuaid answers with, and how a provider's result becomes one.
 import type { Courier } from './couriers.js';
+import type { RankedCourier } from './detect.js';
 import type { ProviderId, Trace, Track } from './providers/types.js';
-import { STATE_TEXT, NO_RECORD_TEXT, isFinished, type TrackState } from './states.js';
+import { STATE_TEXT, isFinished, type TrackState } from './states.js';
 import { isoFromEpoch } from './time.js';
 
 export interface CandidateOut {
   com: string;
   company: string;
+  company_en: string;
+  /** 0..1: the share of the number-format evidence pointing at this courier (1 when the caller named it). */
+  confidence: number;
 }
 
 export interface KuaidTrackData {
@@ -35,11 +39,19 @@ export interface KuaidDetectData {
   company: string;
   company_en: string;
   needs_phone: boolean;
+  /** Confidence of `com`, the first candidate. */
+  confidence: number;
+  /** The first two candidates are close: ask the caller (or pass com=) rather than trust the first. */
   ambiguous: boolean;
   candidates: CandidateOut[];
 }
 
-export const candidateOut = (c: Courier): CandidateOut => ({ com: c.code, company: c.zh });
+export const candidateOut = (r: RankedCourier): CandidateOut => ({
+  com: r.courier.code,
+  company: r.courier.zh,
+  company_en: r.courier.en,
+  confidence: r.confidence,
+});
 
 /** Newest first whatever the provider did; only re-sorted when every time parsed (ISO +08:00 sorts as text). */
 export function newestFirst(traces: Trace[]): Trace[] {
@@ -53,24 +65,23 @@ export interface Answer {
   no: string;
   courier: Courier;
   provider: ProviderId;
-  /** null = the provider has no record of the number (yet). */
-  track: Track | null;
-  candidates: Courier[] | null;
+  track: Track;
+  candidates: RankedCourier[] | null;
   nowMs: number;
 }
 
 export function toTrackData(a: Answer): KuaidTrackData {
-  const traces = a.track ? newestFirst(a.track.traces) : [];
-  const state: TrackState = a.track ? a.track.state : 'PENDING';
+  const traces = newestFirst(a.track.traces);
+  const state = a.track.state;
   return {
     no: a.no,
     com: a.courier.code,
     company: a.courier.zh,
     company_en: a.courier.en,
     state,
-    state_text: a.track ? STATE_TEXT[state] : NO_RECORD_TEXT,
+    state_text: STATE_TEXT[state],
     finished: isFinished(state),
-    at_locker: a.track?.at_locker ?? false,
+    at_locker: a.track.at_locker,
     updated_at: traces[0]?.time ?? null,
     queried_at: isoFromEpoch(a.nowMs),
     traces,
@@ -84,11 +95,12 @@ const DAY = 86400;
 
 /**
  * Cache lifetime of an answer, in seconds. Finished parcels never change again; moving ones may only be
- * re-queried every 30 minutes (Kuaidi100 locks numbers polled more often); a number with no record yet
+ * re-queried every 30 minutes (Kuaidi100 locks numbers polled more often); a parcel waiting for pickup
  * often gets its first scan within minutes. A refusal usually turns into a return, so it is kept shorter.
+ * ("No record at all" is not an answer: it fails as NOT_FOUND, free, and is remembered in memo.ts.)
  */
-export function cacheTtlFor(state: TrackState, noRecord: boolean): number {
-  if (noRecord || state === 'PENDING') return 10 * MINUTE;
+export function cacheTtlFor(state: TrackState): number {
+  if (state === 'PENDING') return 10 * MINUTE;
   if (state === 'REJECTED') return DAY;
   if (isFinished(state)) return 7 * DAY;
   return 30 * MINUTE;

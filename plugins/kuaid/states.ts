@@ -2,7 +2,7 @@
 // problem, Kdniao 2 = in transit), so every provider has its own map here and none are shared.
 
 export type TrackState =
-  | 'PENDING' // no trail yet, or ordered and waiting for pickup
+  | 'PENDING' // ordered and waiting for pickup (a trail with no scan yet; "no record at all" is NOT_FOUND)
   | 'PICKED_UP'
   | 'IN_TRANSIT'
   | 'DELIVERING' // out for delivery, or waiting in a locker / pickup station (at_locker = true)
@@ -32,9 +32,6 @@ export const STATE_TEXT: Readonly<Record<TrackState, string>> = {
   UNKNOWN: '未知',
 };
 
-/** state_text when the provider has no record of the number at all. */
-export const NO_RECORD_TEXT = '暂无轨迹';
-
 const FINISHED: ReadonlySet<TrackState> = new Set<TrackState>(['SIGNED', 'RETURNED', 'REJECTED', 'CANCELLED']);
 
 /** Terminal: the trail will not move any more (Kuaidi100 counts 3 签收, 4 退签 and 14 拒签 as final). */
@@ -52,7 +49,9 @@ export interface MappedState {
 const K100: Readonly<Record<string, TrackState>> = {
   '0': 'IN_TRANSIT', '1001': 'IN_TRANSIT', '1002': 'IN_TRANSIT', '1003': 'IN_TRANSIT',
   '1': 'PICKED_UP', '101': 'PENDING', '102': 'PENDING', '103': 'PICKED_UP',
-  '2': 'EXCEPTION', '201': 'EXCEPTION', '202': 'EXCEPTION', '203': 'REJECTED', '204': 'EXCEPTION',
+  // 203 收件人发起拒收, 待发货方确认: a problem waiting for the sender, not a final refusal (Kuaidi100 advanced
+  // state table); the parcel goes on to 14 拒签, 6 退回 or a second delivery.
+  '2': 'EXCEPTION', '201': 'EXCEPTION', '202': 'EXCEPTION', '203': 'EXCEPTION', '204': 'EXCEPTION',
   '205': 'EXCEPTION', '206': 'EXCEPTION', '207': 'EXCEPTION', '208': 'EXCEPTION', '209': 'EXCEPTION',
   '210': 'CANCELLED',
   '3': 'SIGNED', '301': 'SIGNED', '302': 'SIGNED', '303': 'SIGNED', '304': 'SIGNED',
@@ -88,32 +87,39 @@ export function codeOf(value: unknown): string | null {
   return null;
 }
 
+type ParentOf = (sub: string) => string | null;
+
+// Kuaidi100's advanced table files 100x under 0, 1xx-5xx under their first digit, the customs steps 10-13
+// under 8, and 14 拒签 under 4 退签: a refusal arrives as state 4 with a newest statusCode 14.
+const K100_PARENT: ParentOf = (sub) =>
+  sub.length === 4 ? '0' : sub.length === 3 ? sub[0] : sub === '14' ? '4' : sub.length === 2 ? '8' : null;
+// Kdniao's StateEx codes sit under their first digit.
+const KDN_PARENT: ParentOf = (sub) => (sub.length === 3 ? sub[0] : null);
+
 /**
  * Pick the finer of a top-level code and an advanced sub-code: the sub-code wins when it refines the
- * top code (its first digit; 100x under 0; the customs steps 10-13 under 8), or when the top code is
- * missing or unknown.
+ * top code (the provider's own parent table), or when the top code is missing or unknown.
  */
-function refine(map: Readonly<Record<string, TrackState>>, top: string | null, sub: string | null): string | null {
+function refine(map: Readonly<Record<string, TrackState>>, parentOf: ParentOf, top: string | null, sub: string | null): string | null {
   if (sub && map[sub] !== undefined) {
     if (top === null || map[top] === undefined) return sub;
-    const parent = sub.length === 4 ? '0' : sub.length === 3 ? sub[0] : sub.length === 2 ? '8' : null;
-    if (parent === top || sub === top) return sub;
+    if (parentOf(sub) === top || sub === top) return sub;
   }
   return top;
 }
 
-function mapWith(map: Readonly<Record<string, TrackState>>, locker: Set<string>, top: unknown, sub: unknown): MappedState {
-  const code = refine(map, codeOf(top), codeOf(sub));
+function mapWith(map: Readonly<Record<string, TrackState>>, parentOf: ParentOf, locker: Set<string>, top: unknown, sub: unknown): MappedState {
+  const code = refine(map, parentOf, codeOf(top), codeOf(sub));
   if (code === null) return { state: 'UNKNOWN', at_locker: false };
   return { state: map[code] ?? 'UNKNOWN', at_locker: locker.has(code) };
 }
 
 /** Kuaidi100: top-level `state`, refined by the newest trace's `statusCode` when resultv2=4 gave one. */
 export function mapKuaidi100(state: unknown, statusCode?: unknown): MappedState {
-  return mapWith(K100, K100_LOCKER, state, statusCode);
+  return mapWith(K100, K100_PARENT, K100_LOCKER, state, statusCode);
 }
 
 /** Kdniao: `State`, refined by `StateEx` (RequestType 8001 only). */
 export function mapKdniao(state: unknown, stateEx?: unknown): MappedState {
-  return mapWith(KDN, KDN_LOCKER, state, stateEx);
+  return mapWith(KDN, KDN_PARENT, KDN_LOCKER, state, stateEx);
 }

@@ -1,9 +1,11 @@
 // The failover loop: providers in the operator's order, up to two candidate couriers each when detection
-// was ambiguous. A provider's "no record" or "wrong phone" is an answer and ends the search; a provider
-// that fails (network, 5xx, busy, quota, credentials) hands over to the next one.
+// found several. A provider's "no record" or "wrong phone" is an answer and ends the search; a provider
+// that fails (network, 5xx, busy, quota, credentials) or does not carry the courier hands over to the next.
 import type { Host, PluginOutcome } from '../../core/sandbox/contract.js';
 import type { Courier } from './couriers.js';
+import type { RankedCourier } from './detect.js';
 import { phoneRequiredMessage } from './input.js';
+import { noRecordMemo } from './memo.js';
 import { toTrackData, cacheTtlFor, type KuaidTrackData } from './normalise.js';
 import type { Provider, ProviderId } from './providers/types.js';
 
@@ -13,9 +15,8 @@ const MAX_GUESSES_PER_PROVIDER = 2;
 export interface TrackPlan {
   no: string;
   phone: string | null;
-  /** Best first; one element when the caller named the courier or detection was certain. */
-  candidates: Courier[];
-  ambiguous: boolean;
+  /** Best first; one element when the caller named the courier or detection found only one. */
+  candidates: RankedCourier[];
 }
 
 interface Failure {
@@ -24,46 +25,77 @@ interface Failure {
   detail: string;
 }
 
+const courierName = (c: Courier): string => (c.zh === c.en ? c.zh : `${c.zh} (${c.en})`);
+
+/**
+ * "No record yet" is not an answer a customer can use, so it is a NOT_FOUND failure: the pipeline charges
+ * nothing for it. Said in both languages, with what to do next.
+ */
+function noRecordMessage(no: string, courier: Courier, others: Courier[]): string {
+  const hint = others.length ? ` If the courier is not ${courier.code}, pass com= (it may be ${others.map((c) => c.code).join(', ')}).` : '';
+  return `暂无物流轨迹：${courier.zh} 还没有单号 ${no} 的记录，新单号通常在揽收后几小时内出现首条轨迹，请稍后再查（本次未扣费）。`
+    + ` No tracking record yet for ${no} at ${courierName(courier)}: new parcels usually get their first scan within hours of pickup. Try again later; this call was not charged.${hint}`;
+}
+
+/** The negative-cache key: the same number asked of the same couriers (and phone) by the same operation. */
+function noRecordKey(host: Host, plan: TrackPlan, askable: Courier[]): string {
+  return [host.operation, plan.no, askable.map((c) => c.code).join(','), plan.phone ?? ''].join('|');
+}
+
 export async function runTrack(plan: TrackPlan, providers: Provider[], host: Host): Promise<PluginOutcome<KuaidTrackData>> {
-  const top = plan.candidates[0];
+  const couriers = plan.candidates.map((r) => r.courier);
+  const several = couriers.length > 1;
+  const top = couriers[0];
   if (top.needs_phone && !plan.phone) {
-    const others = plan.ambiguous ? ` (the number also fits ${plan.candidates.slice(1).map((c) => c.code).join(', ')}: pass com= to pick one)` : '';
+    const others = several ? ` (the number also fits ${couriers.slice(1).map((c) => c.code).join(', ')}: pass com= to pick one)` : '';
     return { ok: false, code: 'INVALID_INPUT', message: phoneRequiredMessage(top) + others };
   }
   // Lower-ranked guesses that need a phone cannot be asked without one: skip them rather than fail.
-  const askable = plan.candidates.filter((c) => plan.phone || !c.needs_phone);
-  const guesses = plan.ambiguous ? MAX_GUESSES_PER_PROVIDER : 1;
-  const candidates = plan.ambiguous ? plan.candidates : null;
+  const askable = couriers.filter((c) => plan.phone || !c.needs_phone);
+  const guesses = several ? MAX_GUESSES_PER_PROVIDER : 1;
+  const candidates = several ? plan.candidates : null;
+
+  // A repeat of a "no record" answer within a minute: same answer, no upstream query.
+  const memoKey = noRecordKey(host, plan, askable);
+  const remembered = noRecordMemo.get(memoKey, host.now());
+  if (remembered) return { ok: false, code: 'NOT_FOUND', message: remembered.message };
 
   const failures: Failure[] = [];
-  let noRecord: { provider: ProviderId; courier: Courier } | null = null;
+  const unsupported: string[] = [];
+  let noRecord: Courier | null = null;
   let badPhone: { courier: Courier; detail: string } | null = null;
   let asked = false;
 
   for (const provider of providers) {
     const attempts = askable.filter((c) => provider.supports(c)).slice(0, guesses);
-    let providerFailed = false;
+    let handOver = attempts.length === 0;
     for (const courier of attempts) {
       asked = true;
       const result = await provider.query({ no: plan.no, courier, phone: plan.phone }, host);
       if (result.kind === 'found') {
         const data = toTrackData({ no: plan.no, courier, provider: provider.id, track: result.track, candidates, nowMs: host.now() });
-        return { ok: true, data, cache_ttl: cacheTtlFor(data.state, false) };
+        return { ok: true, data, cache_ttl: cacheTtlFor(data.state) };
       }
       if (result.kind === 'no_record') {
-        noRecord ??= { provider: provider.id, courier };
+        noRecord ??= courier;
         continue;
       }
       if (result.kind === 'bad_phone') {
         badPhone ??= { courier, detail: result.detail };
         continue;
       }
+      if (result.kind === 'unsupported') {
+        // Not this provider's courier: the next guess, or the next provider, may still answer.
+        unsupported.push(`${provider.id} does not carry ${courier.code}`);
+        handOver = true;
+        continue;
+      }
       failures.push({ provider: provider.id, kind: result.kind, detail: result.detail });
       host.log('warn', 'parcel provider failed; trying the next one', { provider: provider.id, detail: result.detail });
-      providerFailed = true;
+      handOver = true;
       break;
     }
-    if (attempts.length > 0 && !providerFailed) break;
+    if (!handOver) break;
   }
 
   if (badPhone) {
@@ -75,13 +107,21 @@ export async function runTrack(plan: TrackPlan, providers: Provider[], host: Hos
     };
   }
   if (noRecord) {
-    const data = toTrackData({ no: plan.no, courier: noRecord.courier, provider: noRecord.provider, track: null, candidates, nowMs: host.now() });
-    return { ok: true, data, cache_ttl: cacheTtlFor('PENDING', true) };
+    const message = noRecordMessage(plan.no, noRecord, couriers.filter((c) => c !== noRecord).slice(0, 2));
+    noRecordMemo.set(memoKey, { courier: noRecord.code, message }, host.now());
+    return { ok: false, code: 'NOT_FOUND', message };
   }
-  if (!asked) {
-    return { ok: false, code: 'UNSUPPORTED', message: `no configured parcel provider can query ${top.zh} (${top.code}); configure kuaidi100` };
+  if (failures.length === 0) {
+    const why = unsupported.length ? ` (${unsupported.join('; ')})` : '';
+    return {
+      ok: false,
+      code: 'UNSUPPORTED',
+      message: asked
+        ? `no configured parcel provider carries ${top.zh} (${top.code})${why}; pass com= if the courier is another one`
+        : `no configured parcel provider can query ${top.zh} (${top.code}); configure kuaidi100`,
+    };
   }
-  const summary = failures.map((f) => `${f.provider}: ${f.detail}`).join('; ');
+  const summary = [...failures.map((f) => `${f.provider}: ${f.detail}`), ...unsupported].join('; ');
   if (failures.every((f) => f.kind === 'timeout')) {
     return { ok: false, code: 'UPSTREAM_TIMEOUT', message: `parcel providers did not answer in time (${summary})` };
   }

@@ -11,13 +11,15 @@
 //   ..  u16 places[rangeCount]      index into the place table, NO_PLACE when the range has no location
 //   ..  pad to a multiple of 4
 //   ..  u32 placeOffsets[placeCount+1]   into the blob
-//   ..  u8  blob                    "province|city" UTF-8 strings, back to back
+//   ..  u8  blob                    "province|city" UTF-8 strings, back to back; "province|" (empty
+//                                   city) is a place known only to the province (precision province)
 //
 // Ranges rather than one row per 7-digit prefix: consecutive prefixes mostly share a city, so this is a
 // fraction of the size and still a plain binary search.
 
 export const GEO_MAGIC = 0x4f454754; // 'TGEO' read as a little-endian u32
-export const GEO_FORMAT_VERSION = 1;
+// 2: places may be province-only; prefixes without evidence for a place are NO_PLACE (phone-precision.ts).
+export const GEO_FORMAT_VERSION = 2;
 export const GEO_HEADER_BYTES = 20;
 export const NO_PLACE = 0xffff;
 /** First and last 7-digit prefix the table covers: second digit 3-9. */

@@ -4,7 +4,8 @@ import { decodeUtf8 } from './utf8.js';
 
 export interface Place {
   province: string;
-  city: string;
+  /** null when the data stands behind the province only. */
+  city: string | null;
 }
 
 export interface GeoTable {
@@ -42,7 +43,7 @@ export function parseGeoTable(buffer: ArrayBuffer): GeoTable {
     const from = view.getUint32(offsetsAt + i * 4, true);
     const to = view.getUint32(offsetsAt + (i + 1) * 4, true);
     const [province = '', city = ''] = decodeUtf8(bytes, from, to).split('|');
-    names.push({ province, city });
+    names.push({ province, city: city === '' ? null : city });
   }
   return { starts, places, names };
 }
@@ -53,14 +54,6 @@ export function findPlace(table: GeoTable, prefix7: number): Place | null {
   if (i < 0) return null;
   const p = table.places[i]!;
   return p === NO_PLACE ? null : (table.names[p] ?? null);
-}
-
-/** Whether any prefix in [from, to] has a place: tells "segment unknown to the data" from "prefix unknown". */
-export function hasAnyPlace(table: GeoTable, from: number, to: number): boolean {
-  for (let i = Math.max(0, rangeIndex(table.starts, from)); i < table.starts.length && table.starts[i]! <= to; i++) {
-    if (table.places[i] !== NO_PLACE) return true;
-  }
-  return false;
 }
 
 /** Index of the last range starting at or before `prefix`, -1 when none does. */

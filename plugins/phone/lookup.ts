@@ -2,7 +2,7 @@
 // and the benchmark (bench/phone-lookup.ts, which bundles this module into an isolate) both call it.
 import type { PluginOutcome } from '../../core/sandbox/contract.js';
 import { areaCodeOf } from './area-codes.js';
-import { findPlace, hasAnyPlace, type GeoTable } from './geo-table.js';
+import { findPlace, type GeoTable, type Place } from './geo-table.js';
 import { normalisePhone, tooLong } from './normalise.js';
 import { findInPhoneDat, type DatHit, type PhoneDat } from './phone-dat.js';
 import { findSegment, unknownSegmentMessage } from './segment-index.js';
@@ -18,8 +18,14 @@ export interface PhoneData {
   segment: string;
   area_code: string | null;
   zip: string | null;
-  source: string;
+  /** How far the location can be trusted: city, province only, or no location at all. */
+  precision: Precision;
+  /** Which data answered: the operator's phone.dat, or the built-in libphonenumber data and segment table. */
+  source: Source;
 }
+
+export type Precision = 'city' | 'province' | 'none';
+export type Source = 'libphonenumber' | 'phone.dat';
 
 export interface PhoneTables {
   geo: GeoTable;
@@ -27,10 +33,6 @@ export interface PhoneTables {
   dat: PhoneDat | null;
 }
 
-export const SOURCE_PHONE_DAT = 'phone_dat';
-export const SOURCE_LIBPHONENUMBER = 'libphonenumber';
-export const SOURCE_NO_SEGMENT_DATA = 'segment_table (no location data for this segment)';
-export const SOURCE_NO_PREFIX_DATA = 'segment_table (no location data for this prefix)';
 
 export function lookupPhone(raw: unknown, tables: PhoneTables): PluginOutcome<PhoneData> {
   const norm = normalisePhone(raw);
@@ -41,7 +43,7 @@ export function lookupPhone(raw: unknown, tables: PhoneTables): PluginOutcome<Ph
   if (digits.length === 13) {
     // Only IoT blocks have 13-digit numbers, and no location data covers them.
     if (!row || row.digits !== 13) return invalid(tooLong(13));
-    return { ok: true, data: fromSegment(digits, row, null, SOURCE_NO_SEGMENT_DATA) };
+    return { ok: true, data: fromSegment(digits, row, null) };
   }
 
   const prefix7 = Number(digits.slice(0, 7));
@@ -53,21 +55,12 @@ export function lookupPhone(raw: unknown, tables: PhoneTables): PluginOutcome<Ph
     const type = cardTypeOf(row.carrier, row.kind);
     return invalid(`segment ${row.prefix} holds 13-digit IoT numbers (${type}): got 11 digits`);
   }
-  const place = findPlace(tables.geo, prefix7);
-  if (place) return { ok: true, data: fromSegment(digits, row, place, SOURCE_LIBPHONENUMBER) };
-  const from = Number(row.prefix.padEnd(7, '0'));
-  const to = Number(row.prefix.padEnd(7, '9'));
-  const source = hasAnyPlace(tables.geo, from, to) ? SOURCE_NO_PREFIX_DATA : SOURCE_NO_SEGMENT_DATA;
-  return { ok: true, data: fromSegment(digits, row, null, source) };
+  // The asset holds only places we stand behind (core/build/phone-precision.ts): a missing one is "none".
+  return { ok: true, data: fromSegment(digits, row, findPlace(tables.geo, prefix7)) };
 }
 
-function fromSegment(
-  digits: string,
-  row: SegmentRow,
-  place: { province: string; city: string } | null,
-  source: string,
-): PhoneData {
-  const codes = place ? areaCodeOf(place.province, place.city) : { area_code: null, zip: null };
+function fromSegment(digits: string, row: SegmentRow, place: Place | null): PhoneData {
+  const codes = place?.city ? areaCodeOf(place.province, place.city) : { area_code: null, zip: null };
   return {
     phone: digits,
     province: place?.province ?? null,
@@ -78,7 +71,8 @@ function fromSegment(
     segment: row.prefix,
     area_code: codes.area_code,
     zip: codes.zip,
-    source,
+    precision: place ? (place.city ? 'city' : 'province') : 'none',
+    source: 'libphonenumber',
   };
 }
 
@@ -89,17 +83,20 @@ function fromSegment(
 function fromPhoneDat(digits: string, row: SegmentRow | undefined, hit: DatHit): PhoneData {
   // A card type byte this reader does not know (hit.carrier null) defers to the segment table entirely.
   const fromRow = row && (hit.carrier === null || (row.carrier === hit.carrier && (row.kind === 'data' || row.kind === 'satellite')));
+  const province = hit.province || null;
+  const city = province ? hit.city || null : null;
   return {
     phone: digits,
-    province: hit.province || null,
-    city: hit.city || null,
+    province,
+    city,
     carrier: hit.carrier ?? row?.carrier ?? null,
     card_type: fromRow ? cardTypeOf(row.carrier, row.kind) : hit.card_type,
     is_virtual: fromRow && hit.carrier === null ? row.kind === 'virtual' : hit.is_virtual,
     segment: row?.prefix ?? digits.slice(0, 3),
     area_code: hit.area_code,
     zip: hit.zip,
-    source: SOURCE_PHONE_DAT,
+    precision: city ? 'city' : province ? 'province' : 'none',
+    source: 'phone.dat',
   };
 }
 

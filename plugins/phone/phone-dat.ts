@@ -6,7 +6,9 @@
 import type { Carrier } from './segments.js';
 import { decodeUtf8 } from './utf8.js';
 
-const ENTRY = 9;
+/** Bytes per index entry: u32 prefix, u32 record offset, u8 card type. */
+export const PHONE_DAT_ENTRY_BYTES = 9;
+const ENTRY = PHONE_DAT_ENTRY_BYTES;
 
 export interface DatRecord {
   province: string;
@@ -52,6 +54,22 @@ export function parsePhoneDat(buffer: ArrayBuffer): PhoneDat {
   const raw = bytes.subarray(0, 4);
   const version = raw.every((b) => b >= 0x20 && b < 0x7f) ? decodeUtf8(raw) : String(view.getUint32(0, true));
   return { bytes, view, indexAt, count: (bytes.length - indexAt) / ENTRY, version, records: new Map() };
+}
+
+/** Card type bytes the reader knows (1-8); anything else answers with the segment table's carrier. */
+export function isKnownCardType(type: number): boolean {
+  return CARD_TYPES.has(type);
+}
+
+/** Index entry i as stored, for tools that walk the whole file (the CLI's `phone-data check`). */
+export function datEntryAt(dat: PhoneDat, i: number): { prefix: number; offset: number; type: number } {
+  const at = dat.indexAt + i * ENTRY;
+  return { prefix: dat.view.getUint32(at, true), offset: dat.view.getUint32(at + 4, true), type: dat.bytes[at + 8]! };
+}
+
+/** The record at a byte offset, or null when the offset is outside the record area. */
+export function datRecordAt(dat: PhoneDat, offset: number): DatRecord | null {
+  return readRecord(dat, offset);
 }
 
 export function findInPhoneDat(dat: PhoneDat, prefix7: number): DatHit | null {

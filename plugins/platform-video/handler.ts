@@ -21,7 +21,12 @@ export function pickDouyinLink(text: string): LinkPick {
   if (urls.length === 0) return { ok: false, code: 'INVALID_INPUT', message: 'url contains no http(s) link' };
   const hosts = urls.map((u) => parseUrl(u)?.host ?? '');
   const i = hosts.findIndex(isDouyinLinkHost);
-  if (i >= 0) return { ok: true, link: urls[i] };
+  if (i >= 0) {
+    // Rebuilt from its parts: a user-supplied port (v.douyin.com:8443), and the fragment, are dropped, so the
+    // gateway only ever contacts the platform on its default port.
+    const p = parseUrl(urls[i]);
+    if (p) return { ok: true, link: `${p.scheme}://${p.host}${p.path}${p.query ? `?${p.query}` : ''}` };
+  }
   if (hosts.some((h) => h === 'ixigua.com' || h.endsWith('.ixigua.com'))) {
     return { ok: false, code: 'UNSUPPORTED', message: 'Xigua (ixigua.com) links are not supported' };
   }

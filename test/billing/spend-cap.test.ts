@@ -2,7 +2,7 @@
 // the cap is 402 and never runs; failed calls and free calls give their reservation back.
 import t from 'tap';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
-import { toMicro } from '../../core/billing/money.js';
+import { toMicro } from '../../core/kernel/money.js';
 import { reserveSpend, spentToday } from '../../core/billing/spend-cap.js';
 import { createMemoryState } from '../../core/state/memory-state.js';
 import { consoleUser, subscribe } from '../console/support.js';

@@ -3,7 +3,7 @@
 // curl example, see the call in the log, log out; then an admin makes a redeem code that the user redeems.
 // Screenshots of every main page go to test/artifacts/console/ for a human to look at.
 import t from 'tap';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -11,21 +11,17 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { createUser, findUserByEmail } from '../../core/accounts/users.js';
 import { postEntry } from '../../core/billing/ledger.js';
-import { toMicro } from '../../core/billing/money.js';
-import { buildConsoleBundle } from '../../core/build/console-bundle.js';
+import { toMicro } from '../../core/kernel/money.js';
+import { SHOTS, consoleInBrowser, haveChromium, watchProblems } from '../helpers/browser.js';
 
 // Browser globals used inside page.evaluate callbacks: they run in Chromium; the tests are typed without lib DOM.
 declare const sessionStorage: { getItem(key: string): string | null };
 declare const document: { documentElement: { scrollWidth: number }; querySelector(selector: string): { textContent: string | null } | null };
 declare const window: { innerWidth: number };
 
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = resolve('test/artifacts/console');
 const run = promisify(execFile);
 
-if (!existsSync(CHROMIUM)) {
-  t.plan(0, `console e2e skipped: ${CHROMIUM} is missing (install Debian's chromium package; no browser is downloaded)`);
-} else {
+if (haveChromium(t, 'console e2e')) {
   t.setTimeout(300_000);
   let h: TestApp;
   let browser: Browser;
@@ -35,10 +31,7 @@ if (!existsSync(CHROMIUM)) {
   const user = { email: `e2e-${Date.now()}@example.com`, password: 'secret123pass' };
 
   const watch = (page: Page): void => {
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('console', (msg) => {
-      if (/Content Security Policy|Refused to/i.test(msg.text())) problems.push(`csp: ${msg.text()}`);
-    });
+    watchProblems(page, problems);
     page.on('request', (req) => urls.push(req.url()));
   };
   const newPage = async (width = 1280, height = 860): Promise<{ ctx: BrowserContext; page: Page }> => {
@@ -61,19 +54,11 @@ if (!existsSync(CHROMIUM)) {
   };
   const numberIn = async (page: Page, selector: string): Promise<number> => Number((await page.textContent(selector))?.replace(/[^\d.-]/g, ''));
 
-  t.before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    // The browser must run the sources as they are now, not whatever the last npm install bundled.
-    await buildConsoleBundle(undefined, { quiet: true });
-    h = await createTestApp({ operationsYaml: readFileSync('operations.yaml', 'utf8'), pluginDirs: [resolve('plugins')] });
-    base = `http://127.0.0.1:${h.client.port}`;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-  });
-  t.teardown(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  consoleInBrowser(
+    t,
+    () => createTestApp({ operationsYaml: readFileSync('operations.yaml', 'utf8'), pluginDirs: [resolve('plugins')] }),
+    (x) => ({ h, browser, base } = x),
+  );
 
   t.test('register, key, debugger call, curl example, call log, log out', async (t) => {
     const { ctx, page } = await newPage();

@@ -1,9 +1,10 @@
 // Register, login, logout: tokens are random, stored hashed, expire and are revoked at once; failed logins
-// are throttled per email; a disabled user can neither log in nor use keys.
+// are throttled per IP + email (test/security/accounts-*.test.ts has the lockout cases); a disabled user can neither
+// log in nor use keys.
 import t from 'tap';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { sha256Hex } from '../../core/accounts/secrets.js';
-import { FREE_FAILURES, lockSeconds, loginRetryAfter, recordLoginFailure } from '../../core/accounts/login-throttle.js';
+import { FREE_FAILURES, lockSeconds, loginVerdict, recordLoginFailure } from '../../core/accounts/login-throttle.js';
 import { admin, bearer } from './support.js';
 
 let h: TestApp;
@@ -32,7 +33,7 @@ t.test('register errors: taken email 409, weak password 400, bad email 400, unkn
   await h.client.post('/console/api/register', { email: 'bob@example.com', password: 'secret123' });
   const taken = await h.client.post('/console/api/register', { email: 'BOB@example.com', password: 'secret456' });
   t.equal(taken.status, 409);
-  t.same(taken.body.error, { code: 'CONFLICT', message: 'An account with this email exists already. Log in instead.' });
+  t.same(taken.body.error, { code: 'CONFLICT', message: 'This email cannot be registered with this password. If the account is yours, log in.' });
   const weak = await h.client.post('/console/api/register', { email: 'weak@example.com', password: 'short1' });
   t.equal(weak.status, 400);
   t.same(weak.body.error, { code: 'INVALID_INPUT', message: 'Weak password: password must be at least 8 characters.' });
@@ -40,10 +41,10 @@ t.test('register errors: taken email 409, weak password 400, bad email 400, unkn
   t.equal(letters.body.error.message, 'Weak password: password must contain letters and digits.');
   const bad = await h.client.post('/console/api/register', { email: 'not-an-email', password: 'secret123' });
   t.equal(bad.status, 400);
-  t.same(bad.body.error, { code: 'INVALID_INPUT', message: "'email' is not a valid email address: not-an-email." });
+  t.same(bad.body.error, { code: 'INVALID_INPUT', message: "'email' is not a valid email address (expected name@domain)." });
   const extra = await h.client.post('/console/api/register', { email: 'x@example.com', password: 'secret123', role: 'admin' });
   t.equal(extra.status, 400);
-  t.equal(extra.body.error.message, "Unknown field 'role'; allowed: email, password.");
+  t.equal(extra.body.error.message, "Unknown field 'role'; allowed: email, password, locale.");
   const missing = await h.client.post('/console/api/register', { email: 'x@example.com' });
   t.equal(missing.body.error.message, "'password' is required and must be a non-empty string.");
   const notJson = await h.client.request('/console/api/register', { method: 'POST', body: '{nope', headers: { 'content-type': 'application/json' } });
@@ -95,7 +96,7 @@ t.test('tokens expire after settings.userTokenTtlHours', async (t) => {
   t.ok(expires >= before + ttl && expires <= Date.now() + ttl);
 });
 
-t.test('failed logins: after 5 failures 429 with Retry-After, even with the right password', async (t) => {
+t.test('failed logins: after 5 failures from one IP that IP waits (429 with Retry-After), even with the right password', async (t) => {
   await h.client.post('/console/api/register', { email: 'eve@example.com', password: 'secret123' });
   for (let i = 0; i < FREE_FAILURES; i++) {
     const r = await h.client.post('/console/api/login', { email: 'eve@example.com', password: `wrong${i}xx` });
@@ -105,7 +106,7 @@ t.test('failed logins: after 5 failures 429 with Retry-After, even with the righ
   t.equal(locked.status, 429);
   t.equal(locked.body.error.code, 'TOO_MANY_ATTEMPTS');
   t.equal(locked.headers['retry-after'], '30');
-  t.equal(locked.body.error.message, 'Too many failed logins for this email. Retry in 30 seconds.');
+  t.equal(locked.body.error.message, 'Too many failed logins for this email from this address. Retry in 30 seconds.');
   const other = await h.client.post('/console/api/login', { email: 'carol@example.com', password: 'secret123' });
   t.equal(other.status, 200, 'other emails are not affected');
 });
@@ -114,21 +115,23 @@ t.test('the lockout grows with each further failure and a success clears the cou
   const db = h.services.store.db;
   t.same([4, 5, 6, 7, 8, 20].map(lockSeconds), [0, 30, 60, 120, 240, 900]);
   const email = 'grow@example.com';
+  const ip = '198.51.100.77';
   const t0 = 1_700_000_000_000;
-  for (let i = 0; i < 5; i++) await recordLoginFailure(db, email, t0);
-  t.equal(await loginRetryAfter(db, email, t0), 30);
-  t.equal(await loginRetryAfter(db, email, t0 + 30_000), 0, 'allowed again after the lockout');
-  await recordLoginFailure(db, email, t0 + 30_000);
-  t.equal(await loginRetryAfter(db, email, t0 + 30_000), 60, 'sixth failure: 60 s');
-  await recordLoginFailure(db, email, t0 + 90_000);
-  t.equal(await loginRetryAfter(db, email, t0 + 90_000), 120, 'seventh failure: 120 s');
-  await recordLoginFailure(db, email, t0 + 90_000 + 16 * 60_000);
-  t.equal(await loginRetryAfter(db, email, t0 + 90_000 + 16 * 60_000), 0, 'a failure after 15 quiet minutes starts over');
+  const wait = async (at: number) => (await loginVerdict(db, ip, email, undefined, at)).wait;
+  for (let i = 0; i < 5; i++) await recordLoginFailure(db, ip, email, t0);
+  t.equal(await wait(t0), 30);
+  t.equal(await wait(t0 + 30_000), 0, 'allowed again after the lockout');
+  await recordLoginFailure(db, ip, email, t0 + 30_000);
+  t.equal(await wait(t0 + 30_000), 60, 'sixth failure: 60 s');
+  await recordLoginFailure(db, ip, email, t0 + 90_000);
+  t.equal(await wait(t0 + 90_000), 120, 'seventh failure: 120 s');
+  await recordLoginFailure(db, ip, email, t0 + 90_000 + 16 * 60_000);
+  t.equal(await wait(t0 + 90_000 + 16 * 60_000), 0, 'a failure after 15 quiet minutes starts over');
 
   await h.client.post('/console/api/register', { email: 'frank@example.com', password: 'secret123' });
   for (let i = 0; i < 4; i++) await h.client.post('/console/api/login', { email: 'frank@example.com', password: 'nope12345' });
   t.equal((await h.client.post('/console/api/login', { email: 'frank@example.com', password: 'secret123' })).status, 200);
-  t.equal(await db.selectFrom('login_failures').select('failures').where('email', '=', 'frank@example.com').executeTakeFirst(), undefined);
+  t.equal(await db.selectFrom('login_attempts').select('failures').where('scope', '=', 'ipacct:127.0.0.1|frank@example.com').executeTakeFirst(), undefined);
 });
 
 t.test('a disabled user cannot log in, their tokens stop and their keys stop at once', async (t) => {

@@ -85,7 +85,7 @@ const invalidLimits: Array<[string, Record<string, unknown>, string]> = [
   ['rate float', { rate_limit_per_sec: 1.5 }, "'rate_limit_per_sec' must be an integer from 1 to 10000."],
   ['burst below rate', { rate_limit_per_sec: 10, rate_limit_burst: 5 }, "'rate_limit_burst' must be at least 'rate_limit_per_sec'."],
   ['concurrency', { max_concurrency: '3' }, "'max_concurrency' must be an integer from 1 to 1000."],
-  ['cap 7 decimals', { daily_spend_cap: 0.0000001 }, "'daily_spend_cap' must be a TOKEN amount with at most 6 decimals, e.g. 12.5."],
+  ['cap 7 decimals', { daily_spend_cap: 0.0000001 }, "'daily_spend_cap' must be a TOKEN amount from -1000000000 to 1000000000 with at most 6 decimals, e.g. 12.5."],
   ['cap zero', { daily_spend_cap: 0 }, "'daily_spend_cap' must be greater than 0 (use null for no cap)."],
   ['typo', { max_concurency: 3 }, "Unknown field 'max_concurency'; allowed: name, allowed_codes, ip_allow, expires_at, rate_limit_per_sec, rate_limit_burst, max_concurrency, daily_spend_cap."],
   ['long name', { name: 'x'.repeat(65) }, "'name' must be at most 64 characters."],

@@ -1,5 +1,5 @@
 // Shortcuts for console tests: user tokens without the scrypt round trip, admins, and plan subscriptions.
-import type { TestApp } from '../helpers/create-test-app.js';
+import { testPasswordHash, type TestApp } from '../helpers/create-test-app.js';
 import { createUser } from '../../core/accounts/users.js';
 import { issueUserToken } from '../../core/accounts/user-tokens.js';
 import { extendSubscription } from '../../core/billing/subscriptions.js';
@@ -16,7 +16,7 @@ export async function tokenFor(h: TestApp, userId: number): Promise<string> {
 }
 
 export async function admin(h: TestApp): Promise<{ userId: number; token: string; headers: Record<string, string> }> {
-  const user = await createUser(h.services.store.db, `admin${++seq}-${Date.now()}@example.com`, 'password123', 'admin');
+  const user = await createUser(h.services.store.db, `admin${++seq}-${Date.now()}@example.com`, 'password123', 'admin', await testPasswordHash());
   const token = await tokenFor(h, user.id);
   return { userId: user.id, token, headers: bearer(token) };
 }

@@ -7,13 +7,14 @@ import type Koa from 'koa';
 import { readSettings, type Settings } from '../../core/config/env.js';
 import { composeServices, closeServices } from '../../core/compose.js';
 import { createApp } from '../../core/app.js';
-import { createMemoryLogger } from '../../core/http/logger.js';
+import { createMemoryLogger } from '../../core/kernel/logger.js';
 import type { Services } from '../../core/services.js';
 import { createUser } from '../../core/accounts/users.js';
+import { hashPassword } from '../../core/accounts/passwords.js';
 import { createApiKey, type KeyLimits } from '../../core/accounts/api-keys.js';
 import { postEntry, balanceOf } from '../../core/billing/ledger.js';
 import { reconcile } from '../../core/billing/reconcile.js';
-import { toMicro } from '../../core/billing/money.js';
+import { toMicro } from '../../core/kernel/money.js';
 import type { SharedState } from '../../core/state/shared-state.js';
 import { startClient, type TestClient } from './http.js';
 import { openTestBackend } from '../scale/backend.js';
@@ -46,6 +47,9 @@ export interface TestApp {
 }
 
 let seq = 0;
+let passwordHash: Promise<string> | undefined;
+/** One scrypt hash of 'password123' per test process: OWASP-strength scrypt costs ~0.25 s per user otherwise. */
+export const testPasswordHash = (): Promise<string> => (passwordHash ??= hashPassword('password123'));
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-test-'));
@@ -80,7 +84,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     logs: logger.lines,
     async user(balance, limits = {}) {
       const { email = `user${++seq}-${Date.now()}@example.com`, ...keyLimits } = limits;
-      const user = await createUser(db, email, 'password123', 'user');
+      const user = await createUser(db, email, 'password123', 'user', await testPasswordHash());
       const micro = toMicro(balance);
       if (micro > 0) await postEntry(db, { userId: user.id, amount: micro, kind: 'grant', ref: `test-grant:${user.id}` });
       const { key, secret } = await createApiKey(db, user.id, 'test', keyLimits);

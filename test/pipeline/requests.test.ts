@@ -32,7 +32,8 @@ t.test('GET query, JSON body and form body give the same input; numbers coerced 
   t.equal(keyInQuery.status, 200);
   t.same(keyInQuery.body.data.input, { msg: 'q' });
   const xml = await h.client.request('/api/echo', { method: 'POST', body: '<a/>', headers: { ...key, 'content-type': 'application/xml' } });
-  t.equal(xml.status, 400);
+  t.equal(xml.status, 415);
+  t.equal(xml.body.error.code, 'UNSUPPORTED_MEDIA_TYPE');
   t.match(xml.body.error.message, /Unsupported Content-Type/);
   const both = await h.client.post('/api/echo?msg=a', { msg: 'b' }, key);
   t.equal(both.status, 400);

@@ -1,6 +1,6 @@
 // SingleFlight: calls with the same key while one is running share its result; afterwards a new run starts.
 import t from 'tap';
-import { SingleFlight } from '../../core/pipeline/single-flight.js';
+import { SingleFlight } from '../../core/kernel/single-flight.js';
 
 t.test('identical concurrent calls share one run, later calls start a new one', async (t) => {
   const flights = new SingleFlight<number>();

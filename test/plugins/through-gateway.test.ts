@@ -26,7 +26,9 @@ t.test('phone: 13800138000 is Beijing, China Mobile, charged 0.005', async (t) =
   const u = await h.user('1');
   const res = await h.client.get('/api/phone?phone=13800138000', { 'X-API-Key': u.key });
   t.equal(res.status, 200);
-  t.match(res.body.data, { phone: '13800138000', province: '北京', city: '北京', carrier: '中国移动', segment: '138', is_virtual: false });
+  // 1380013 comes from a 6-digit libphonenumber entry: the province is kept, and 北京 is a municipality.
+  t.match(res.body.data, { phone: '13800138000', province: '北京', city: '北京', carrier: '中国移动', segment: '138', is_virtual: false,
+    precision: 'city', source: 'libphonenumber' });
   t.equal(res.body.deducted, 0.005);
   t.equal(res.body.remaining, 0.995);
 });
@@ -100,6 +102,16 @@ t.test('kuaid_detect: detection only, at its own price', async (t) => {
   t.equal(res.status, 200);
   t.match(res.body.data, { no: 'YT8962646785389', com: 'yuantong' });
   t.equal(res.body.deducted, 0.001);
+});
+
+t.test('kuaid_detect: an unknown com is 400 INVALID_INPUT and uncharged (audit S4)', async (t) => {
+  const u = await h.user('1');
+  const res = await h.client.get('/api/kuaid_detect?no=000000&com=nosuchcourier', { 'X-API-Key': u.key });
+  t.equal(res.status, 400);
+  t.equal(res.body.error.code, 'INVALID_INPUT');
+  t.match(res.body.error.message, /com "nosuchcourier" is not a courier code we know/);
+  t.equal(res.body.deducted, 0);
+  t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
 });
 
 t.test('douyin routes: /api/video/:id needs a numeric id; both routes need a key', async (t) => {

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { createMemoryLogger } from '../../core/http/logger.js';
+import { createMemoryLogger } from '../../core/kernel/logger.js';
 import { createSandbox } from '../../core/sandbox/sandbox.js';
 import { FIXTURES, fakeResolver, req } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // is caught, and calls beyond the per-isolate cap queue (and give up at their deadline).
 import t from 'tap';
 import nock from 'nock';
-import { createMemoryLogger } from '../../core/http/logger.js';
+import { createMemoryLogger } from '../../core/kernel/logger.js';
 import { createSandbox, type Sandbox } from '../../core/sandbox/sandbox.js';
 import { FIXTURES, fakeResolver, replyAfter, req } from './helpers.js';
 

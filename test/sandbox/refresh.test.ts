@@ -3,7 +3,7 @@
 import t from 'tap';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMemoryLogger } from '../../core/http/logger.js';
+import { createMemoryLogger } from '../../core/kernel/logger.js';
 import { createSandbox } from '../../core/sandbox/sandbox.js';
 import { fakeResolver, req } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // deadline, and the plugin keeps serving afterwards.
 import t, { type Test } from 'tap';
 import nock from 'nock';
-import { createMemoryLogger } from '../../core/http/logger.js';
+import { createMemoryLogger } from '../../core/kernel/logger.js';
 import { createSandbox, type Sandbox } from '../../core/sandbox/sandbox.js';
 import { FIXTURES, fakeResolver, replyAfter, req } from './helpers.js';
 

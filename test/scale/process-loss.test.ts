@@ -89,6 +89,18 @@ if (why) {
     const charges = await store.db.selectFrom('ledger').select(sql<number>`count(*)`.as('n')).where('user_id', '=', u.userId).where('kind', '=', 'charge').executeTakeFirstOrThrow();
     t.equal(user.balance, 100_000_000 - charges.n * 10_000, 'balance = grant - charges');
     t.ok(charges.n >= results.filter((r) => r.status === 200).length + 1, 'every success was charged (A may have charged calls it could not answer)');
+    // F13: the killed process lost no call-log row of a charged call (each is written with its charge).
+    const unlogged = await store.db
+      .selectFrom('ledger')
+      .leftJoin('call_log', 'call_log.request_id', 'ledger.ref')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('ledger.user_id', '=', u.userId)
+      .where('ledger.kind', '=', 'charge')
+      .where('call_log.id', 'is', null)
+      .executeTakeFirstOrThrow();
+    t.equal(Number(unlogged.n), 0, 'every charge has its call-log row, the killed process\'s included');
+    const logged = await store.db.selectFrom('call_log').select(sql<number>`coalesce(sum(charged), 0)`.as('s')).where('user_id', '=', u.userId).executeTakeFirstOrThrow();
+    t.equal(Number(logged.s), charges.n * 10_000, 'the log\'s charged total equals the ledger (what caps and usage are rebuilt from)');
     const rec = await runCli(env, ['reconcile']);
     t.equal(rec.code, 0, `reconcile exits 0\n${rec.output}`);
   });

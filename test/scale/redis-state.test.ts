@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createRedisState } from '../../core/state/redis-state.js';
-import { createMemoryLogger } from '../../core/http/logger.js';
+import { createMemoryLogger } from '../../core/kernel/logger.js';
 import type { SharedState } from '../../core/state/shared-state.js';
 
 const hasServer = spawnSync('redis-server', ['--version']).status === 0;
@@ -116,8 +116,9 @@ if (!hasServer) {
     const slot = await a.acquireSlot('inflight:down', 1, 60_000);
     t.ok(slot, 'slots still answer');
     t.equal(await a.acquireSlot('inflight:down', 1, 60_000), null, 'with per-process limits');
-    for (let i = 0; i < 20; i++) await a.incr('q:down', 1, 60);
-    t.equal(await a.get('q:down'), 20);
+    // Counters guard money (spend caps, plan quotas): no per-process count that processes could overshoot together.
+    await t.rejects(a.incr('q:down', 1, 60), { name: 'StateUnavailableError' }, 'counters refuse instead of counting per process');
+    await t.rejects(a.get('q:down'), { name: 'StateUnavailableError' });
     const warns = logger.lines.filter((l) => l.level === 'warn').slice(warnsBefore);
     t.equal(warns.filter((l) => String(l.msg ?? l.message).includes('Redis unreachable')).length, 2, 'one warning per process (two instances here)');
 

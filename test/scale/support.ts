@@ -11,7 +11,7 @@ import { createUser } from '../../core/accounts/users.js';
 import { createApiKey } from '../../core/accounts/api-keys.js';
 import { postEntry } from '../../core/billing/ledger.js';
 import { extendSubscription } from '../../core/billing/subscriptions.js';
-import { toMicro } from '../../core/billing/money.js';
+import { toMicro } from '../../core/kernel/money.js';
 import { PG_URL, REDIS_URL, childEnv } from './backend.js';
 
 export const NODE_ARGS = ['--no-node-snapshot', '--import', 'tsx'];

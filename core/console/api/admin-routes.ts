@@ -7,18 +7,21 @@ import { findUserByEmail, findUserById } from '../../accounts/users.js';
 import { revokeAllUserTokens } from '../../accounts/user-tokens.js';
 import { grantTokens, ItemGoneError } from '../../billing/grants.js';
 import { InsufficientBalanceError } from '../../billing/ledger.js';
-import { confirmOrder, listOrders, OrderError } from '../../billing/orders.js';
-import { paymentProvider } from '../../billing/payment-provider.js';
+import { listOrders, OrderError } from '../../billing/orders.js';
+import { confirmManually } from '../../billing/payments/admin-actions.js';
+import { settleDeps } from '../../billing/payments/notify-route.js';
+import { presentPaymentOrder } from './payment-present.js';
 import { adminStats } from '../../billing/stats.js';
-import { chinaDayStart } from '../../billing/china-day.js';
-import { toToken } from '../../billing/money.js';
+import { chinaDayStart } from '../../kernel/china-day.js';
+import { toToken } from '../../kernel/money.js';
 import { ApiError } from '../../http/errors.js';
 import { requireAdmin, userOf } from './auth.js';
 import { bodyOf, idParam, invalid, queryInt, queryOf, reqEnum, reqString, reqTokens } from './input.js';
-import { presentOrder, presentUserWithBalance } from './present.js';
+import { presentUserWithBalance } from './present.js';
+import { audit } from './audit.js';
 
 const DAY_MS = 24 * 3600 * 1000;
-const ORDER_STATUSES = ['pending', 'paid', 'cancelled'] as const;
+const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'expired', 'refunded', 'amount_mismatch'] as const;
 
 export function adminRoutes(router: Router, s: Services): void {
   const db = s.store.db;
@@ -44,6 +47,7 @@ export function adminRoutes(router: Router, s: Services): void {
     // Keys are cached per process: drop them here and tell the other processes.
     s.keys.invalidateUser(id);
     await s.state.publishRevocation(id);
+    await audit(ctx, s, { action: 'user.status', targetType: 'user', targetId: id, subjectUserId: id, detail: { status } });
     ctx.body = { user: presentUserWithBalance(row) };
   });
 
@@ -57,6 +61,8 @@ export function adminRoutes(router: Router, s: Services): void {
     if (!user) throw new ApiError('RESOURCE_NOT_FOUND', `There is no user with email ${email.slice(0, 80)}.`);
     try {
       const { balanceAfter, ref } = await grantTokens(db, { userId: user.id, amount, reason, adminId: userOf(ctx).id });
+      s.alerts.observe(user.id, balanceAfter - amount, balanceAfter);
+      await audit(ctx, s, { action: amount > 0 ? 'user.grant' : 'user.deduct', targetType: 'user', targetId: user.id, subjectUserId: user.id, detail: { amount: toToken(amount), reason, ref, balance_after: toToken(balanceAfter) } });
       ctx.status = 201;
       ctx.body = { user_id: user.id, email: user.email, amount: toToken(amount), balance: toToken(balanceAfter), ref };
     } catch (err) {
@@ -73,19 +79,16 @@ export function adminRoutes(router: Router, s: Services): void {
     const limit = queryInt(ctx, 'limit', 1, 500, 100);
     const before = queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
     const rows = await listOrders(db, { status: status as (typeof ORDER_STATUSES)[number] | undefined, limit, before });
-    ctx.body = { orders: rows.map(presentOrder) };
+    ctx.body = { orders: rows.map(presentPaymentOrder) };
   });
 
   router.post('/console/api/admin/orders/:id/confirm', admin, async (ctx) => {
     const id = idParam(ctx.params.id, 'order');
-    const existing = await db.selectFrom('orders').select('provider').where('id', '=', id).executeTakeFirst();
-    if (!existing) throw new ApiError('RESOURCE_NOT_FOUND', `There is no order ${id}.`);
-    const provider = paymentProvider(existing.provider);
-    if (!provider) throw new ApiError('CONFLICT', `Order ${id} uses the payment provider "${existing.provider}", which is not installed.`);
     try {
-      const c = await confirmOrder(db, s.registry.current, provider, id, { confirmedBy: userOf(ctx).id });
-      if (c.fulfilled) s.plans.invalidate(Number(c.order.user_id));
-      ctx.body = { order: presentOrder(c.order), fulfilled: c.fulfilled };
+      // Any instance's order may be completed by hand ("补单"), e.g. paid but the notification never came.
+      const c = await confirmManually(settleDeps(s), id, userOf(ctx).id);
+      if (c.order) await audit(ctx, s, { action: 'order.confirm', targetType: 'order', targetId: id, subjectUserId: Number(c.order.user_id), detail: { outcome: c.outcome } });
+      ctx.body = { order: c.order ? presentPaymentOrder(c.order) : null, fulfilled: c.outcome === 'credited' || c.outcome === 'credited_late' };
     } catch (err) {
       if (err instanceof OrderError) throw new ApiError(err.reason === 'not_found' ? 'RESOURCE_NOT_FOUND' : 'CONFLICT', err.message);
       if (err instanceof ItemGoneError) throw new ApiError('CONFLICT', `Order ${id} is for a ${err.kind} that is no longer offered; it stays pending.`);

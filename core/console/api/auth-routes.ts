@@ -1,70 +1,154 @@
-// POST /console/api/register, /login, /logout: email + password accounts and their bearer tokens.
+// POST /console/api/register, /login, /login/2fa, /logout: email + password accounts and their bearer tokens.
+// Login throttling (core/accounts/login-throttle.ts) and per-IP budgets (auth-limits.ts) keep guessing slow
+// without letting a stranger lock the owner out; every scrypt runs through one PasswordWork gate per app
+// (password-guard.ts), shared with the password, 2FA and admin account routes mounted from here.
 import type Router from '@koa/router';
+import type { Context } from 'koa';
 import type { Services } from '../../services.js';
-import { createUser, findUserByEmail, isValidEmail, normaliseEmail, type User } from '../../accounts/users.js';
-import { passwordWeakness, verifyPassword } from '../../accounts/passwords.js';
+import { createUser, emailProblem, findUserByEmail, findUserById, normaliseEmail, type User } from '../../accounts/users.js';
+import { hashPassword, passwordWeakness } from '../../accounts/passwords.js';
 import { issueUserToken, revokeUserToken } from '../../accounts/user-tokens.js';
-import { clearLoginFailures, loginRetryAfter, recordLoginFailure } from '../../accounts/login-throttle.js';
+import { MAX_EMAIL_LENGTH } from '../../accounts/emails.js';
+import { issueAccountToken, consumeAccountToken, peekAccountToken } from '../../accounts/account-tokens.js';
+import { securityOf, twoFactorOn, updateSecurity } from '../../accounts/user-security.js';
+import { signUpRefusal } from '../../accounts/sign-up-policy.js';
+import { parseLocale, localeFromAcceptLanguage } from '../../accounts/locale.js';
 import { ApiError } from '../../http/errors.js';
 import { bodyOf, invalid, reqString } from './input.js';
 import { presentUser } from './present.js';
 import { requireUser, tokenHashOf } from './auth.js';
+import { spendIpBudget } from './auth-limits.js';
+import { createPasswordGuard, type PasswordGuard } from './password-guard.js';
+import { passwordRoutes } from './password-routes.js';
+import { twoFactorRoutes, verifySecondFactor } from './two-factor-routes.js';
+import { sessionRoutes } from './session-routes.js';
+import { adminAccountRoutes } from './admin-account-routes.js';
+import { sendVerificationMail } from './account-mail.js';
+import { grantTrial } from '../../billing/payments/trial-credit.js';
 
-/** A scrypt hash of a random password: unknown emails cost as much time as wrong passwords. */
-const DUMMY_HASH = 'scrypt$16384$8$1$KEY3BDSlj0f4aODKafqvTQ==$O9AeOk/Rc2jUUa+Yp9c2sB6CrG1qxrwwgJra5AD5lZk=';
+/** Register and login answer an existing email with a wrong password alike, so sign-up is no oracle beyond login. */
+const TAKEN = 'This email cannot be registered with this password. If the account is yours, log in.';
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === '23505' || /UNIQUE constraint/i.test(e.message ?? '');
 }
 
+function credentials(ctx: Context, extra: readonly string[] = []): { email: string; password: string; body: Record<string, unknown> } {
+  const b = bodyOf(ctx, ['email', 'password', ...extra]);
+  // A generous raw cap; the real limit (254 after normalising) is reported by emailProblem.
+  const email = normaliseEmail(reqString(b, 'email', 4 * MAX_EMAIL_LENGTH));
+  const password = reqString(b, 'password', 200);
+  const problem = emailProblem(email);
+  if (problem) throw invalid(`'email' is not a valid email address (${problem}).`);
+  return { email, password, body: b };
+}
+
 export function authRoutes(router: Router, s: Services): void {
   const db = s.store.db;
+  const guard: PasswordGuard = createPasswordGuard(s);
+
+  const issue = async (ctx: Context, user: User, status: number): Promise<void> => {
+    const { token, expiresAt } = await issueUserToken(db, user.id, s.settings.userTokenTtlHours);
+    ctx.status = status;
+    ctx.body = { token, expires_at: new Date(expiresAt).toISOString(), user: presentUser(user) };
+  };
+
+  /** Password accepted: refuse an unverified email, ask for the second factor, or hand out the session. */
+  const afterPassword = async (ctx: Context, user: User, status: number): Promise<void> => {
+    const sec = await securityOf(db, user.id);
+    if (sec.email_unverified) throw new ApiError('EMAIL_NOT_VERIFIED');
+    if (twoFactorOn(sec)) {
+      const { token, expiresAt } = await issueAccountToken(db, user.id, 'twofactor');
+      ctx.status = 200;
+      ctx.body = { two_factor_required: true, challenge: token, expires_at: new Date(expiresAt).toISOString() };
+      return;
+    }
+    await issue(ctx, user, status);
+  };
 
   router.post('/console/api/register', async (ctx) => {
-    const b = bodyOf(ctx, ['email', 'password']);
-    const email = normaliseEmail(reqString(b, 'email', 254));
-    const password = reqString(b, 'password', 200);
-    if (!isValidEmail(email)) throw invalid(`'email' is not a valid email address: ${email.slice(0, 80)}.`);
+    const { email, password, body } = credentials(ctx, ['locale']);
+    const refusal = signUpRefusal(s.settings.accounts, email);
+    if (refusal) throw new ApiError(refusal.code, refusal.message);
     const weak = passwordWeakness(password);
     if (weak) throw invalid(`Weak password: ${weak}.`);
-    if (await findUserByEmail(db, email)) throw new ApiError('CONFLICT', 'An account with this email exists already. Log in instead.');
+    if (body.locale !== undefined && !parseLocale(body.locale)) throw invalid("'locale' must be zh or en.");
+    // Counted once the request is well-formed: a typo costs the person nothing, every real attempt does.
+    await spendIpBudget(ctx, s, 'register');
+    const existing = await findUserByEmail(db, email);
+    if (existing) {
+      // Signing up again with the right password is a login (201, same shape as a new account); with a wrong one
+      // it counts as a failed login, so probing emails through sign-up is throttled exactly like guessing.
+      const verdict = await guard.throttle(ctx, email, existing);
+      if (!(await guard.checkPassword(ctx, email, password, existing, verdict)) || existing.status !== 'active') throw new ApiError('CONFLICT', TAKEN);
+      return afterPassword(ctx, existing, 201);
+    }
     let user: User;
     try {
-      user = await createUser(db, email, password, 'user');
+      const hash = await guard.gated(ctx, () => hashPassword(password));
+      user = await createUser(db, email, password, 'user', hash);
     } catch (err) {
       // Two registrations racing for one email: the unique index decides.
-      if (isUniqueViolation(err)) throw new ApiError('CONFLICT', 'An account with this email exists already. Log in instead.');
+      if (isUniqueViolation(err)) throw new ApiError('CONFLICT', TAKEN);
       throw err;
     }
-    const { token, expiresAt } = await issueUserToken(db, user.id, s.settings.userTokenTtlHours);
-    ctx.status = 201;
-    ctx.body = { token, expires_at: new Date(expiresAt).toISOString(), user: presentUser(user) };
+    // Trial credit (TRIAL_CREDIT / TRIAL_PLAN), once per account; the per-IP sign-up budget above limits farming.
+    // With REQUIRE_EMAIL_VERIFICATION it waits for the verified mailbox (password-routes.ts).
+    if (!s.settings.accounts.requireEmailVerification) {
+      await grantTrial(db, s.registry.current, s.settings.payments, user.id);
+      s.plans.invalidate(user.id);
+    }
+    const locale = parseLocale(body.locale) ?? localeFromAcceptLanguage(ctx.get('accept-language'));
+    const verify = s.settings.accounts.requireEmailVerification;
+    if (locale || verify) await updateSecurity(db, user.id, { locale, email_unverified: verify ? 1 : 0 });
+    if (verify) {
+      const mail = await sendVerificationMail(s, ctx, user);
+      ctx.status = 201;
+      ctx.body = { verification_required: true, mail_sent: mail.ok, user: presentUser(user) };
+      return;
+    }
+    await issue(ctx, user, 201);
   });
 
   router.post('/console/api/login', async (ctx) => {
-    const b = bodyOf(ctx, ['email', 'password']);
-    const email = normaliseEmail(reqString(b, 'email', 254));
-    const password = reqString(b, 'password', 200);
-    const wait = await loginRetryAfter(db, email);
-    if (wait > 0) {
-      ctx.set('Retry-After', String(wait));
-      throw new ApiError('TOO_MANY_ATTEMPTS', `Too many failed logins for this email. Retry in ${wait} seconds.`);
-    }
+    const { email, password } = credentials(ctx);
+    await spendIpBudget(ctx, s, 'login');
     const user = await findUserByEmail(db, email);
-    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-    if (!user || !ok) {
-      await recordLoginFailure(db, email);
-      throw new ApiError('UNAUTHORIZED', 'Wrong email or password.');
+    const verdict = await guard.throttle(ctx, email, user);
+    if (!(await guard.checkPassword(ctx, email, password, user, verdict))) throw new ApiError('UNAUTHORIZED', 'Wrong email or password.');
+    if (user?.status !== 'active') throw new ApiError('ACCOUNT_DISABLED');
+    await afterPassword(ctx, user, 200);
+  });
+
+  // Second step of a login with 2FA: the challenge from /login plus a TOTP or recovery code. A wrong code
+  // counts as a failed login (same throttle); the challenge survives it until it expires or succeeds.
+  router.post('/console/api/login/2fa', async (ctx) => {
+    const b = bodyOf(ctx, ['challenge', 'code']);
+    const challenge = reqString(b, 'challenge', 100);
+    const code = reqString(b, 'code', 20);
+    await spendIpBudget(ctx, s, 'login');
+    const userId = await peekAccountToken(db, challenge, 'twofactor');
+    if (userId === null) throw new ApiError('INVALID_TOKEN', 'The login challenge is invalid or has expired. Log in again.');
+    const user = await findUserById(db, userId);
+    if (!user) throw new ApiError('INVALID_TOKEN', 'The login challenge is invalid or has expired. Log in again.');
+    await guard.throttle(ctx, user.email, user);
+    if (!(await verifySecondFactor(db, user.id, code))) {
+      await guard.recordFailure(ctx, user.email);
+      throw new ApiError('UNAUTHORIZED', 'Wrong authentication code.');
     }
-    await clearLoginFailures(db, email);
     if (user.status !== 'active') throw new ApiError('ACCOUNT_DISABLED');
-    const { token, expiresAt } = await issueUserToken(db, user.id, s.settings.userTokenTtlHours);
-    ctx.body = { token, expires_at: new Date(expiresAt).toISOString(), user: presentUser(user) };
+    if ((await consumeAccountToken(db, challenge, 'twofactor')) === null) throw new ApiError('INVALID_TOKEN', 'The login challenge was already used. Log in again.');
+    await issue(ctx, user, 200);
   });
 
   router.post('/console/api/logout', requireUser(s), async (ctx) => {
     await revokeUserToken(db, tokenHashOf(ctx));
     ctx.body = { logged_out: true };
   });
+
+  passwordRoutes(router, s, guard);
+  twoFactorRoutes(router, s, guard);
+  sessionRoutes(router, s);
+  adminAccountRoutes(router, s, guard);
 }

@@ -5,6 +5,7 @@ import type { Services } from '../../services.js';
 import type { User } from '../../accounts/users.js';
 import { checkUserToken } from '../../accounts/user-tokens.js';
 import { ApiError } from '../../http/errors.js';
+import { securityOf, twoFactorOn } from '../../accounts/user-security.js';
 
 interface ConsoleState {
   consoleUser?: User;
@@ -37,12 +38,17 @@ export function requireUser(s: Services): Middleware {
   };
 }
 
-/** requireUser, then the admin role: anonymous is 401, a logged-in non-admin is 403. */
+/**
+ * requireUser, then the admin role: anonymous is 401, a logged-in non-admin is 403. With REQUIRE_ADMIN_2FA an
+ * admin without 2FA is 403 TWO_FACTOR_REQUIRED on admin routes: the session still reaches /me/2fa to turn it on.
+ */
 export function requireAdmin(s: Services): Middleware {
   const user = requireUser(s);
   return (ctx: Context, next: Next) =>
     user(ctx, async () => {
-      if (userOf(ctx).role !== 'admin') throw new ApiError('FORBIDDEN');
+      const admin = userOf(ctx);
+      if (admin.role !== 'admin') throw new ApiError('FORBIDDEN');
+      if (s.settings.accounts.requireAdmin2fa && !twoFactorOn(await securityOf(s.store.db, admin.id))) throw new ApiError('TWO_FACTOR_REQUIRED');
       await next();
     });
 }

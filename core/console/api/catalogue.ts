@@ -2,7 +2,7 @@
 // with prices in TOKEN. Shared by the catalogue routes and the OpenAPI document.
 import type { Operation } from '../../registry/registry.js';
 import type { PackageConfig, PlanConfig } from '../../config/operations-config.js';
-import { toToken } from '../../billing/money.js';
+import { toToken } from '../../kernel/money.js';
 
 export function presentOperation(op: Operation): Record<string, unknown> {
   return {

@@ -1,10 +1,12 @@
 // The console API as data: every /console/api route with its method, auth and body, for the OpenAPI
 // document (core/console/openapi.ts). A test checks that this list and the mounted routes agree.
+import { ACCOUNT_ENDPOINTS } from './account-endpoints.js';
+import { ORDER_BODY, PAYMENT_ENDPOINTS } from './payment-endpoints.js';
 type Schema = Record<string, unknown>;
 
 export interface ConsoleEndpoint {
   id: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   summary: string;
   auth: 'none' | 'user' | 'admin';
@@ -25,7 +27,13 @@ const obj = (properties: Record<string, Schema>, required: string[] = []): Schem
   ...(required.length ? { required } : {}),
 });
 
-const credentials = obj({ email: { type: 'string', format: 'email' }, password: { type: 'string', minLength: 8 } }, ['email', 'password']);
+const credentials = obj(
+  {
+    email: { type: 'string', format: 'email', maxLength: 254, description: 'normalised: NFKC, trimmed, lower-cased; no control characters' },
+    password: { type: 'string', minLength: 8, maxLength: 200, description: 'letters and digits' },
+  },
+  ['email', 'password'],
+);
 const keyLimits = {
   allowed_codes: nullable({ type: 'array', items: str, minItems: 1 }),
   ip_allow: nullable({ type: 'array', items: { type: 'string', description: 'IP address or CIDR block' }, minItems: 1 }),
@@ -35,22 +43,64 @@ const keyLimits = {
   max_concurrency: nullable({ type: 'integer', minimum: 1 }),
   daily_spend_cap: nullable(tokens),
 };
-const item = obj({ kind: { enum: ['plan', 'package'] }, id: str }, ['kind', 'id']);
 const page = [
   { name: 'limit', description: 'page size', schema: int },
   { name: 'before', description: 'id cursor: next_before of the previous page', schema: int },
 ];
 const callFilters = [
   { name: 'code', description: 'operation code' },
+  { name: 'key_id', description: 'one API key (its id)', schema: int },
   { name: 'status', description: 'success, error or an HTTP status' },
   { name: 'from', description: 'ISO date/time or epoch ms (inclusive)' },
   { name: 'to', description: 'ISO date/time or epoch ms (exclusive)' },
   ...page,
 ];
 
+const webhookEvents = { type: 'array', minItems: 1, items: { enum: ['order.paid', 'balance.low', 'plan.expiring', 'key.expiring'] } };
+const newWebhook = obj(
+  {
+    url: { type: 'string', maxLength: 2000, description: 'public http(s) URL; private and reserved addresses are refused' },
+    kind: { enum: ['standard', 'wecom', 'dingtalk', 'feishu'], description: 'standard: Standard Webhooks signed JSON (default); the others post a chat-bot text message' },
+    events: webhookEvents,
+    bot_secret: nullable({ type: 'string', description: 'DingTalk / Feishu bot signing secret' }),
+  },
+  ['url', 'events'],
+);
+const exportQuery = [
+  { name: 'from', description: 'ISO date/time or epoch ms (inclusive)' },
+  { name: 'to', description: 'ISO date/time or epoch ms (exclusive)' },
+  { name: 'user_id', description: 'one user (orders, ledger)', schema: int },
+  { name: 'limit', description: 'rows, 1-1000000', schema: int },
+];
+
+/** Issue 16 items 5-8: webhooks, alerts, key rotation, admin drill-down, adjustments, audit, exports. */
+function notificationEndpoints(): ConsoleEndpoint[] {
+  const hooks = (prefix: string, idp: string, auth: 'user' | 'admin', who: string): ConsoleEndpoint[] => [
+    { id: `${idp}Webhooks`, method: 'GET', path: prefix, summary: `${who} webhooks`, auth },
+    { id: `${idp}CreateWebhook`, method: 'POST', path: prefix, summary: `Add a ${who.toLowerCase()} webhook (signing secret shown once)`, auth, body: newWebhook, status: 201 },
+    { id: `${idp}UpdateWebhook`, method: 'PATCH', path: `${prefix}/:id`, summary: 'Enable or disable a webhook', auth, body: obj({ status: { enum: ['active', 'disabled'] } }, ['status']) },
+    { id: `${idp}DeleteWebhook`, method: 'DELETE', path: `${prefix}/:id`, summary: 'Delete a webhook and its queued deliveries', auth },
+    { id: `${idp}WebhookDeliveries`, method: 'GET', path: `${prefix}/:id/deliveries`, summary: 'Delivery log, newest first', auth, query: page },
+    { id: `${idp}ReplayDelivery`, method: 'POST', path: `${prefix}/:id/deliveries/:delivery/replay`, summary: 'Send a delivery again (same message id)', auth, status: 202 },
+  ];
+  return [
+    ...hooks('/console/api/webhooks', 'my', 'user', 'My'),
+    ...hooks('/console/api/admin/webhooks', 'operator', 'admin', 'Operator'),
+    { id: 'alerts', method: 'GET', path: '/console/api/alerts', summary: 'Low-balance alert settings', auth: 'user' },
+    { id: 'setAlerts', method: 'PUT', path: '/console/api/alerts', summary: 'Set the low-balance line (TOKEN), quota percentage and mail switch', auth: 'user', body: obj({ balance_threshold: nullable(tokens), quota_percent: nullable({ type: 'integer', minimum: 1, maximum: 99 }), email: { type: 'boolean' } }) },
+    { id: 'rotateKey', method: 'POST', path: '/console/api/keys/:id/rotate', summary: 'New secret for the same key; the old one works for grace_hours (default 24)', auth: 'user', body: obj({ grace_hours: { type: 'integer', minimum: 0, maximum: 720 } }) },
+    { id: 'adminUserOverview', method: 'GET', path: '/console/api/admin/users/:id/overview', summary: 'One user: keys, recent calls, ledger, orders, plans and audit', auth: 'admin' },
+    { id: 'adminAdjust', method: 'POST', path: '/console/api/admin/users/:id/adjustments', summary: 'Refund or debit with a reason (never below the available balance)', auth: 'admin', body: obj({ kind: { enum: ['refund', 'debit'] }, amount: tokens, reason: str }, ['kind', 'amount', 'reason']), status: 201 },
+    { id: 'adminAudit', method: 'GET', path: '/console/api/admin/audit', summary: 'Audit log, newest first', auth: 'admin', query: [{ name: 'user_id', description: 'the account concerned', schema: int }, { name: 'actor_id', description: 'who did it', schema: int }, { name: 'action', description: 'e.g. key.rotate' }, ...page] },
+    ...(['users', 'orders', 'ledger'] as const).map((t): ConsoleEndpoint => ({ id: `adminExport_${t}`, method: 'GET', path: `/console/api/admin/exports/${t}.csv`, summary: `All ${t} as streamed CSV, newest first`, auth: 'admin', query: exportQuery, produces: 'text/csv' })),
+  ];
+}
+
 export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
-  { id: 'register', method: 'POST', path: '/console/api/register', summary: 'Create an account and log in', auth: 'none', body: credentials, status: 201 },
-  { id: 'login', method: 'POST', path: '/console/api/login', summary: 'Log in for a user token', auth: 'none', body: credentials },
+  ...ACCOUNT_ENDPOINTS,
+  ...PAYMENT_ENDPOINTS,
+  { id: 'register', method: 'POST', path: '/console/api/register', summary: 'Create an account and log in (an existing email with its password logs in; 429 beyond the per-IP sign-up budget)', auth: 'none', body: credentials, status: 201 },
+  { id: 'login', method: 'POST', path: '/console/api/login', summary: 'Log in for a user token (429 with Retry-After while throttled)', auth: 'none', body: credentials },
   { id: 'logout', method: 'POST', path: '/console/api/logout', summary: 'Revoke this user token', auth: 'user' },
   { id: 'me', method: 'GET', path: '/console/api/me', summary: 'User, balance, plan and quota', auth: 'user' },
   { id: 'listKeys', method: 'GET', path: '/console/api/keys', summary: 'List API keys', auth: 'user' },
@@ -60,21 +110,22 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   { id: 'operations', method: 'GET', path: '/console/api/operations', summary: 'Operation catalogue', auth: 'none' },
   { id: 'plans', method: 'GET', path: '/console/api/plans', summary: 'Subscription plans', auth: 'none' },
   { id: 'packages', method: 'GET', path: '/console/api/packages', summary: 'TOKEN packages', auth: 'none' },
-  { id: 'usage', method: 'GET', path: '/console/api/usage', summary: 'Usage per day and per operation', auth: 'user', query: [{ name: 'days', description: '1-366, default 30', schema: int }] },
+  { id: 'usage', method: 'GET', path: '/console/api/usage', summary: 'Usage per day and per operation', auth: 'user', query: [{ name: 'days', description: '1-366, default 30', schema: int }, { name: 'key_id', description: 'one API key (its id)', schema: int }] },
   { id: 'calls', method: 'GET', path: '/console/api/calls', summary: 'Call log', auth: 'user', query: callFilters },
-  { id: 'callsCsv', method: 'GET', path: '/console/api/calls.csv', summary: 'Call log as CSV', auth: 'user', query: callFilters, produces: 'text/csv' },
+  { id: 'callsCsv', method: 'GET', path: '/console/api/calls.csv', summary: 'Call log as CSV, streamed: at most 92 days (default: the last 92) and 100,000 rows per export, one export at a time, 3 in a burst then 2 per minute', auth: 'user', query: [...callFilters.filter((q) => q.name !== 'limit'), { name: 'limit', description: 'rows, 1-100000 (default 100000)', schema: { type: 'integer', minimum: 1, maximum: 100000 } }], produces: 'text/csv' },
   { id: 'ledger', method: 'GET', path: '/console/api/ledger', summary: 'Ledger entries', auth: 'user', query: page },
   { id: 'listOrders', method: 'GET', path: '/console/api/orders', summary: 'My orders', auth: 'user', query: page },
-  { id: 'createOrder', method: 'POST', path: '/console/api/orders', summary: 'Order a plan or package', auth: 'user', body: item, status: 201 },
+  { id: 'createOrder', method: 'POST', path: '/console/api/orders', summary: 'Order a plan or package (200 with reused: true when the same open order is reopened)', auth: 'user', body: ORDER_BODY, status: 201 },
   { id: 'redeem', method: 'POST', path: '/console/api/redeem', summary: 'Redeem a code', auth: 'user', body: obj({ code: str }, ['code']) },
   { id: 'adminUsers', method: 'GET', path: '/console/api/admin/users', summary: 'List or search users', auth: 'admin', query: [{ name: 'q', description: 'email contains' }, { name: 'limit', description: 'page size', schema: int }] },
   { id: 'adminUser', method: 'GET', path: '/console/api/admin/users/:id', summary: 'One user', auth: 'admin' },
   { id: 'adminUpdateUser', method: 'PATCH', path: '/console/api/admin/users/:id', summary: 'Disable or enable a user', auth: 'admin', body: obj({ status: { enum: ['active', 'disabled'] } }, ['status']) },
   { id: 'adminGrant', method: 'POST', path: '/console/api/admin/grants', summary: 'Grant (or deduct, negative) TOKEN', auth: 'admin', body: obj({ email: str, amount: tokens, reason: str }, ['email', 'amount', 'reason']), status: 201 },
-  { id: 'adminOrders', method: 'GET', path: '/console/api/admin/orders', summary: 'All orders', auth: 'admin', query: [{ name: 'status', description: 'pending, paid or cancelled' }, ...page] },
+  { id: 'adminOrders', method: 'GET', path: '/console/api/admin/orders', summary: 'All orders', auth: 'admin', query: [{ name: 'status', description: 'pending, paid, cancelled, expired, refunded or amount_mismatch' }, ...page] },
   { id: 'adminConfirmOrder', method: 'POST', path: '/console/api/admin/orders/:id/confirm', summary: 'Confirm payment and fulfil (idempotent)', auth: 'admin' },
   { id: 'adminStats', method: 'GET', path: '/console/api/admin/stats', summary: 'Calls, revenue and top operations per day', auth: 'admin', query: [{ name: 'days', description: '1-366, default 7', schema: int }] },
   { id: 'adminCreateRedeemCodes', method: 'POST', path: '/console/api/admin/redeem-codes', summary: 'Make a batch of redeem codes', auth: 'admin', body: obj({ kind: { enum: ['plan', 'package'] }, id: str, count: { type: 'integer', minimum: 1, maximum: 1000 }, expires_at: nullable({ type: 'string', format: 'date-time' }) }, ['kind', 'id', 'count']), status: 201 },
   { id: 'adminRedeemBatches', method: 'GET', path: '/console/api/admin/redeem-codes', summary: 'Redeem-code batches', auth: 'admin' },
+  ...notificationEndpoints(),
   { id: 'adminRedeemCsv', method: 'GET', path: '/console/api/admin/redeem-codes/:batch.csv', summary: 'A batch of codes as CSV', auth: 'admin', produces: 'text/csv' },
 ];

@@ -2,7 +2,7 @@
 // naming the field, unknown body fields are refused (a typo in a limit must not silently do nothing).
 import type { Context } from 'koa';
 import { ApiError } from '../../http/errors.js';
-import { toMicro } from '../../billing/money.js';
+import { MAX_TOKEN, toMicro } from '../../kernel/money.js';
 
 export type Body = Record<string, unknown>;
 
@@ -10,8 +10,20 @@ export function invalid(message: string): ApiError {
   return new ApiError('INVALID_INPUT', message);
 }
 
+/**
+ * The console takes JSON only. A body of another type (text/plain, a form, none declared) was not parsed, and
+ * reading it as {} would silently drop every field (a key created without its limits): refuse it.
+ */
+function requireJsonBody(ctx: Context): void {
+  const hasBody = Boolean(ctx.request.length) || ctx.req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !ctx.is('application/json', '+json')) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `The console API takes JSON: send Content-Type: application/json (got "${(ctx.get('content-type') || 'none').slice(0, 60)}").`);
+  }
+}
+
 /** The JSON body as an object holding only `allowed` fields. */
 export function bodyOf(ctx: Context, allowed: readonly string[]): Body {
+  requireJsonBody(ctx);
   const raw = (ctx.request as { body?: unknown }).body;
   const body = raw === undefined || raw === null ? {} : raw;
   if (typeof body !== 'object' || Array.isArray(body)) throw invalid('The request body must be a JSON object.');
@@ -47,7 +59,7 @@ export function reqTokens(b: Body, name: string): number {
   try {
     return toMicro(v);
   } catch {
-    throw invalid(`'${name}' must be a TOKEN amount with at most 6 decimals, e.g. 12.5.`);
+    throw invalid(`'${name}' must be a TOKEN amount from -${MAX_TOKEN} to ${MAX_TOKEN} with at most 6 decimals, e.g. 12.5.`);
   }
 }
 

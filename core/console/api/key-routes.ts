@@ -9,8 +9,20 @@ import { requireUser, userOf } from './auth.js';
 import { bodyOf, idParam, invalid, reqString } from './input.js';
 import { presentKey } from './present.js';
 import { LIMIT_FIELDS, parseKeyLimits } from './key-limits.js';
+import { spendIpBudget } from './auth-limits.js';
+import { audit } from './audit.js';
 
 const MAX_KEYS_PER_USER = 50;
+
+/** The audit detail of a PATCH: only the fields whose shown value changed, as {from, to}. */
+function keyChanges(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const flat = (k: Record<string, unknown>): Record<string, unknown> => ({ name: k.name, status: k.status, ...(k.limits as Record<string, unknown>) });
+  const a = flat(before);
+  const b = flat(after);
+  const out: Record<string, unknown> = {};
+  for (const f of Object.keys(b)) if (JSON.stringify(a[f]) !== JSON.stringify(b[f])) out[f] = { from: a[f], to: b[f] };
+  return out;
+}
 
 export function keyRoutes(router: Router, s: Services): void {
   const db = s.store.db;
@@ -31,10 +43,12 @@ export function keyRoutes(router: Router, s: Services): void {
     const b = bodyOf(ctx, ['name', ...LIMIT_FIELDS]);
     const name = b.name === undefined ? 'default' : reqString(b, 'name', 64);
     const limits = parseKeyLimits(b, s.registry.current);
+    await spendIpBudget(ctx, s, 'keyCreate');
     if ((await listApiKeys(db, user.id)).length >= MAX_KEYS_PER_USER) {
       throw new ApiError('CONFLICT', `At most ${MAX_KEYS_PER_USER} API keys per account; delete one first.`);
     }
     const { key, secret } = await createApiKey(db, user.id, name.trim(), limits);
+    await audit(ctx, s, { action: 'key.create', targetType: 'api_key', targetId: Number(key.id), subjectUserId: user.id, detail: { name: key.name, prefix: key.prefix, limits: presentKey(key).limits } });
     ctx.status = 201;
     ctx.body = { key: presentKey(key), secret };
   });
@@ -50,9 +64,11 @@ export function keyRoutes(router: Router, s: Services): void {
       ...(b.name !== undefined ? { name: reqString(b, 'name', 64).trim() } : {}),
       ...(typeof b.disabled === 'boolean' ? { status: b.disabled ? ('disabled' as const) : ('active' as const) } : {}),
     };
+    const before = (await listApiKeys(db, user.id)).find((k) => Number(k.id) === id);
     const key = await updateApiKey(db, user.id, id, changes);
-    if (!key) throw notFound(ctx);
+    if (!key || !before) throw notFound(ctx);
     await changed(user.id);
+    await audit(ctx, s, { action: 'key.update', targetType: 'api_key', targetId: id, subjectUserId: user.id, detail: keyChanges(presentKey(before), presentKey(key)) });
     ctx.body = { key: presentKey(key) };
   });
 
@@ -61,6 +77,7 @@ export function keyRoutes(router: Router, s: Services): void {
     const id = idParam(ctx.params.id, 'API key');
     if (!(await deleteApiKey(db, user.id, id))) throw notFound(ctx);
     await changed(user.id);
+    await audit(ctx, s, { action: 'key.delete', targetType: 'api_key', targetId: id, subjectUserId: user.id });
     ctx.body = { deleted: true, id };
   });
 }

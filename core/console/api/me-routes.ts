@@ -5,7 +5,7 @@ import type { Services } from '../../services.js';
 import type { Database } from '../../store/schema.js';
 import { activeSubscription } from '../../billing/subscriptions.js';
 import { balanceOf } from '../../billing/ledger.js';
-import { toToken } from '../../billing/money.js';
+import { toToken } from '../../kernel/money.js';
 import { requireUser, userOf } from './auth.js';
 import { iso, presentUser } from './present.js';
 

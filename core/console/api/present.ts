@@ -4,7 +4,7 @@ import type { Selectable } from 'kysely';
 import type { User } from '../../accounts/users.js';
 import type { ApiKeyRow } from '../../accounts/api-keys.js';
 import type { OrdersTable } from '../../store/schema.js';
-import { toToken, asMicro } from '../../billing/money.js';
+import { toToken, asMicro, MAX_MICRO } from '../../kernel/money.js';
 
 export function iso(ms: number | string | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
@@ -20,6 +20,15 @@ export function presentUserWithBalance(u: User): Record<string, unknown> {
 
 function list(json: string | null): string[] | null {
   return json ? (JSON.parse(json) as string[]) : null;
+}
+
+/**
+ * A stored spend cap, read leniently: rows written before amounts were range-checked can hold more than 2^53
+ * micro. Such a cap protects nothing beyond the maximum, so it shows as the maximum instead of breaking the list.
+ */
+function capMicro(value: unknown): number {
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n <= MAX_MICRO ? n : MAX_MICRO;
 }
 
 export function presentKey(k: ApiKeyRow): Record<string, unknown> {
@@ -38,8 +47,10 @@ export function presentKey(k: ApiKeyRow): Record<string, unknown> {
       rate_limit_per_sec: k.rate_limit_per_sec,
       rate_limit_burst: k.rate_limit_burst,
       max_concurrency: k.max_concurrency,
-      daily_spend_cap: k.daily_spend_cap === null ? null : toToken(asMicro(k.daily_spend_cap)),
+      daily_spend_cap: k.daily_spend_cap === null ? null : toToken(capMicro(k.daily_spend_cap)),
     },
+    // Only after a rotation with a grace period: until when the previous secret is still accepted.
+    ...(k.prev_expires_at ? { previous_secret_valid_until: iso(k.prev_expires_at) } : {}),
   };
 }
 
@@ -58,13 +69,18 @@ export function presentOrder(o: Selectable<OrdersTable>): Record<string, unknown
   };
 }
 
-/** RFC 4180 CSV; a leading =,+,-,@ is quoted with a ' so spreadsheets do not run it as a formula. */
-export function csv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null>>): string {
+/** One RFC 4180 CSV line (with its CRLF); a leading =,+,-,@ is quoted with a ' so spreadsheets do not run it. */
+export function csvLine(values: ReadonlyArray<string | number | null>): string {
   const cell = (v: string | number | null): string => {
     if (v === null) return '';
     let s = String(v);
     if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
     return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
-  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+  return values.map(cell).join(',') + '\r\n';
+}
+
+/** A whole RFC 4180 CSV document. */
+export function csv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null>>): string {
+  return [header, ...rows].map(csvLine).join('');
 }

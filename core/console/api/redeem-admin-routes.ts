@@ -7,6 +7,7 @@ import { ApiError } from '../../http/errors.js';
 import { requireAdmin, userOf } from './auth.js';
 import { bodyOf, idParam, invalid, parseIsoDate, queryInt, reqEnum, reqInt, reqString } from './input.js';
 import { csv, iso } from './present.js';
+import { audit } from './audit.js';
 
 const MAX_BATCH = 1000;
 
@@ -26,6 +27,7 @@ export function redeemAdminRoutes(router: Router, s: Services): void {
     }
     try {
       const { batchId, codes } = await createRedeemBatch(db, s.registry.current, { kind, itemId: id, count, expiresAt, createdBy: userOf(ctx).id });
+      await audit(ctx, s, { action: 'redeem_codes.create', targetType: 'redeem_batch', targetId: batchId, detail: { kind, id, count, expires_at: iso(expiresAt) } });
       ctx.status = 201;
       ctx.body = { batch_id: batchId, kind, id, count, expires_at: iso(expiresAt), codes };
     } catch (err) {

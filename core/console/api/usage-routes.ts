@@ -1,19 +1,24 @@
-// GET /console/api/usage, /calls, /calls.csv, /ledger: a user's own history. The call log is written in
+// GET /console/api/usage, /calls, /calls.csv (calls-csv.ts), /ledger: a user's own history. The call log is written in
 // batches, so it is flushed first: what the user just did is always in the answer.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Services } from '../../services.js';
 import { listCalls, listLedger, usageByDayAndOperation, type CallFilter, type CallRow } from '../../billing/usage.js';
-import { chinaDayStart } from '../../billing/china-day.js';
-import { asMicro, toToken } from '../../billing/money.js';
+import { chinaDayStart } from '../../kernel/china-day.js';
+import { asMicro, toToken } from '../../kernel/money.js';
 import { requireUser, userOf } from './auth.js';
-import { csv, iso } from './present.js';
+import { iso } from './present.js';
+import { callsCsvRoute } from './calls-csv.js';
 import { invalid, queryInt, queryOf, queryTime } from './input.js';
 
 const DAY_MS = 24 * 3600 * 1000;
-const CSV_MAX_ROWS = 100_000;
 
-function callFilter(ctx: Context, userId: number, limit: number): CallFilter {
+/** `key_id` in the query: one API key's calls (ids are the user's own; another user's id simply matches nothing). */
+export function keyIdOf(ctx: Context): number | undefined {
+  return queryOf(ctx, 'key_id') === undefined ? undefined : queryInt(ctx, 'key_id', 1, Number.MAX_SAFE_INTEGER, 0);
+}
+
+export function callFilter(ctx: Context, userId: number, limit: number): CallFilter {
   const status = queryOf(ctx, 'status');
   let parsedStatus: CallFilter['status'];
   if (status === 'success' || status === 'error') parsedStatus = status;
@@ -25,6 +30,7 @@ function callFilter(ctx: Context, userId: number, limit: number): CallFilter {
   return {
     userId,
     code: queryOf(ctx, 'code'),
+    keyId: keyIdOf(ctx),
     status: parsedStatus,
     from: queryTime(ctx, 'from'),
     to: queryTime(ctx, 'to'),
@@ -33,7 +39,7 @@ function callFilter(ctx: Context, userId: number, limit: number): CallFilter {
   };
 }
 
-function presentCall(r: CallRow) {
+export function presentCall(r: CallRow) {
   return {
     id: Number(r.id),
     request_id: r.request_id,
@@ -60,7 +66,7 @@ export function usageRoutes(router: Router, s: Services): void {
     const days = queryInt(ctx, 'days', 1, 366, 30);
     await s.callLog.flush();
     const since = chinaDayStart() - (days - 1) * DAY_MS;
-    const rows = await usageByDayAndOperation(db, userOf(ctx).id, since);
+    const rows = await usageByDayAndOperation(db, userOf(ctx).id, since, keyIdOf(ctx));
     const byDay = new Map<string, { day: string; calls: number; successes: number; charged: number }>();
     const byOp = new Map<string, { operation: string | null; calls: number; successes: number; charged: number }>();
     for (const r of rows) {
@@ -91,20 +97,7 @@ export function usageRoutes(router: Router, s: Services): void {
     ctx.body = { calls: rows.map(presentCall), next_before: rows.length === limit ? Number(rows[rows.length - 1].id) : null };
   });
 
-  router.get('/console/api/calls.csv', auth, async (ctx) => {
-    const limit = queryInt(ctx, 'limit', 1, CSV_MAX_ROWS, CSV_MAX_ROWS);
-    await s.callLog.flush();
-    const rows = await listCalls(db, callFilter(ctx, userOf(ctx).id, limit));
-    ctx.type = 'text/csv; charset=utf-8';
-    ctx.set('Content-Disposition', 'attachment; filename="calls.csv"');
-    ctx.body = csv(
-      CALL_CSV_HEADER,
-      rows.map((r) => {
-        const c = presentCall(r);
-        return [c.id, c.request_id, c.created_at, c.operation, c.key_id, c.status, c.error_code, c.charged, c.cached ? 1 : 0, c.free_reason, c.duration_ms, c.ip];
-      }),
-    );
-  });
+  callsCsvRoute(router, s);
 
   router.get('/console/api/ledger', auth, async (ctx) => {
     const limit = queryInt(ctx, 'limit', 1, 500, 100);

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
-import type { Logger } from '../../http/logger.js';
+import type { Logger } from '../../kernel/logger.js';
 
 /** No inline script or style anywhere in the console, so nothing but our own files is allowed. */
 export const CONSOLE_CSP =

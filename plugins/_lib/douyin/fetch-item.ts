@@ -1,5 +1,15 @@
 // Gets the aweme struct for one id, trying the known sources in order and saying in the error which step
-// failed how. The H5 reflow iteminfo API (PV-Go's fix) is not tried: it needs AES-128-CBC in pure TS.
+// failed how (research/video.md §1). The order and every way out:
+//   1. slidesinfo ?aweme_ids=[id]                  item -> done; filter entry / status deleted|private -> NOT_FOUND;
+//                                                  empty aweme_details -> 1b; empty body, status_code != 0,
+//                                                  bad JSON, HTTP error -> 2 (reason kept)
+//   1b. slidesinfo …&request_source=200 (image/slides posts need it)   same verdicts; still empty -> 2
+//   2. share page _ROUTER_DATA videoInfoRes (gone since 2026-08, kept for pages that still embed it)
+//                                                  item -> done; filter_list -> NOT_FOUND; page without
+//                                                  videoInfoRes / anti-bot page -> failed
+//   Both empty -> NOT_FOUND; anything else -> UPSTREAM_FAILED "<slidesinfo reason>; <share page reason>";
+//   a timeout at either step -> UPSTREAM_TIMEOUT.
+// The H5 reflow iteminfo API (PV-Go's fix) is not tried: it needs AES-128-CBC in pure TS.
 import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
 import type { Json } from './json.js';
 import { fromSharePage, fromSlidesinfo, type SourceVerdict } from './sources.js';
@@ -11,6 +21,9 @@ function timedOut(v: SourceVerdict): v is Extract<SourceVerdict, { kind: 'failed
 export async function fetchAweme(id: string, host: Host): Promise<PluginOutcome<Json>> {
   const slides = await fromSlidesinfo(id, host);
   if (slides.kind === 'item') return { ok: true, data: slides.item };
+  if (slides.kind === 'gone') {
+    return { ok: false, code: 'NOT_FOUND', message: `douyin: post ${id} is deleted or private (${slides.reason})` };
+  }
   // The deadline is shared by the whole call: once one step ran out of time the next cannot finish either.
   if (timedOut(slides)) return { ok: false, code: 'UPSTREAM_TIMEOUT', message: `douyin: ${slides.reason}` };
 

@@ -11,7 +11,15 @@ export { AWEME_ID_RE, DOUYIN_FETCH_HOSTS, DOUYIN_LINK_HOSTS, isDouyinLinkHost, r
 export async function douyinInfoById(id: string, host: Host): Promise<PluginOutcome<DouyinInfo>> {
   const item = await fetchAweme(id, host);
   if (!item.ok) return item;
-  return { ok: true, data: await toDouyinInfo(id, item.data, host) };
+  const info = await toDouyinInfo(id, item.data, host);
+  // An answer without media is not an answer: a struct that lost its play_addr / images is a shape change.
+  if (info.type === 'video' && !info.video.play_url) {
+    return { ok: false, code: 'UPSTREAM_FAILED', message: `douyin: post ${id} has no video.play_addr (response shape changed)` };
+  }
+  if (info.type === 'images' && !info.images.some((i) => i.url)) {
+    return { ok: false, code: 'UPSTREAM_FAILED', message: `douyin: image post ${id} has no image URLs (response shape changed)` };
+  }
+  return { ok: true, data: info };
 }
 
 export async function douyinInfoByUrl(url: string, host: Host): Promise<PluginOutcome<DouyinInfo>> {

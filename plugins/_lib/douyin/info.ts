@@ -115,9 +115,15 @@ function mapImages(item: Json): DouyinImage[] {
       url: pickImageUrl(o),
       width: num(o?.width),
       height: num(o?.height),
-      live_photo_url: firstUrl(at(o, 'video.play_addr')),
+      // Live Photo clips come from the same play endpoint as videos: ask for the clean one too.
+      live_photo_url: livePhotoUrl(o),
     };
   });
+}
+
+function livePhotoUrl(image: Json | undefined): string | null {
+  const url = firstUrl(at(image, 'video.play_addr'));
+  return url ? unwatermarked(url) : null;
 }
 
 function mapHashtags(item: Json): string[] {

@@ -38,9 +38,37 @@ function readSlides(step: string, res: HostFetchResponse, id: string): SourceVer
     return failed(`${step} returned status_code ${status}${msg ? ` (${msg})` : ''}`);
   }
   if (!Array.isArray(json.aweme_details)) return failed(`${step} has no aweme_details (response shape changed)`);
-  if (json.aweme_details.length === 0) return { kind: 'empty', reason: `${step} has no aweme_details` };
+  const filtered = filterReason(json, id);
+  if (json.aweme_details.length === 0) {
+    // The web APIs name a removed or hidden post in a filter list instead of returning it.
+    return filtered ? { kind: 'gone', reason: filtered } : { kind: 'empty', reason: `${step} has no aweme_details` };
+  }
   const item = pickItem(json.aweme_details, id);
-  return item ? { kind: 'item', item } : failed(`${step} returned a different post`);
+  if (!item) return failed(`${step} returned a different post`);
+  const removed = removedReason(item);
+  return removed ? { kind: 'gone', reason: removed } : { kind: 'item', item };
+}
+
+/** `filter_list[]` / `filter_infos[]` / `filter_detail` entry for `id`: "filter_reason: detail_msg", or null. */
+function filterReason(json: Json, id: string): string | null {
+  const entries = [...arr(json.filter_list), ...arr(json.filter_infos), json.filter_detail]
+    .map(obj)
+    .filter((o): o is Json => o !== undefined);
+  const entry = entries.find((f) => String(f.aweme_id ?? '') === id) ?? entries.find((f) => f.aweme_id === undefined);
+  if (!entry) return null;
+  const why = [str(entry.filter_reason), str(entry.detail_msg)].filter((s) => s !== null).join(': ');
+  return why || 'filtered';
+}
+
+/** An item that is returned but flagged deleted or private by its own `status` block. */
+function removedReason(item: Json): string | null {
+  const status = obj(item.status);
+  if (!status) return null;
+  if (status.is_delete === true) return 'status.is_delete';
+  if (status.is_prohibited === true) return 'status.is_prohibited';
+  // private_status 1 = only the author can see it; the item then has no playable media for anyone else.
+  if (num(status.private_status) === 1) return 'status.private_status 1 (private)';
+  return null;
 }
 
 /** slidesinfo, retried once with request_source=200, which image (slides) posts need. */

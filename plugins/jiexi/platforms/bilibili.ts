@@ -10,7 +10,7 @@ import type { Host, HostFetchResponse, PluginOutcome } from '../../../core/sandb
 import { parseUrl, queryParam, resolveLocation, type UrlParts } from '../../_lib/url-lite.js';
 import { DESKTOP_CHROME_UA, JSON_ACCEPT } from '../../_lib/user-agents.js';
 import { arr, at, idStr, num, parseJson, rec, str, type JsonRecord } from '../../_lib/pick.js';
-import type { JiexiData, PlatformModule } from '../platform.js';
+import { noExtras, type JiexiData, type PlatformModule } from '../platform.js';
 import { fail, fetchStep, header, isRedirect, type Step } from '../upstream.js';
 
 const API = 'https://api.bilibili.com';
@@ -116,6 +116,7 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
       author: { id: idStr(at(data, 'owner', 'mid')), name: str(at(data, 'owner', 'name')), avatar: str(at(data, 'owner', 'face')) },
       duration: pageDuration ?? num(data.duration),
       music: null,
+      ...noExtras(),
     },
   };
 }

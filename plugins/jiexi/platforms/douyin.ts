@@ -4,7 +4,8 @@ import type { JiexiData, PlatformModule } from '../platform.js';
 import { DOUYIN_FETCH_HOSTS, DOUYIN_LINK_HOSTS, douyinInfoByUrl, type DouyinInfo } from '../../_lib/douyin/index.js';
 
 export function toJiexiData(info: DouyinInfo): JiexiData {
-  const images = info.images.map((i) => i.url).filter((u): u is string => u !== null);
+  const items = info.images.flatMap((i) => (i.url ? [{ url: i.url, live_photo_url: i.live_photo_url, width: i.width, height: i.height }] : []));
+  const images = items.map((i) => i.url);
   return {
     platform: 'douyin',
     id: info.id,
@@ -18,6 +19,11 @@ export function toJiexiData(info: DouyinInfo): JiexiData {
     author: { id: info.author.sec_uid ?? info.author.uid, name: info.author.nickname, avatar: info.author.avatar },
     duration: info.type === 'video' ? info.video.duration : null,
     music: info.music ? { title: info.music.title, author: info.music.author, url: info.music.url } : null,
+    image_items: items,
+    // play_url is the "play" (not "playwm") address or the CDN file it redirects to: never watermarked.
+    watermark: false,
+    watermark_url: null,
+    note: null,
   };
 }
 

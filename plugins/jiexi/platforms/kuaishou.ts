@@ -13,9 +13,10 @@ import { arr, at, idStr, isRecord, num, rec, str, type JsonRecord } from '../../
 import type { JiexiData, PlatformModule } from '../platform.js';
 import { cookieHeader, fail, fetchStep, header, isRedirect, type Step } from '../upstream.js';
 
-const PAGE_HOSTS = ['v.m.chenzhongtech.com', '*.m.chenzhongtech.com', 'm.gifshow.com'];
+// m.kuaishou.com/fw/photo/<id> is where 2026 short links land as well as the chenzhongtech H5 hosts.
+const PAGE_HOSTS = ['v.m.chenzhongtech.com', '*.m.chenzhongtech.com', 'm.gifshow.com', 'm.kuaishou.com'];
 const LINK_HOSTS = ['v.kuaishou.com', 'www.kuaishou.com', ...PAGE_HOSTS];
-const H5_PAGE = /^\/fw\/(?:photo|long-video)\/[A-Za-z0-9_-]+/;
+const H5_PAGE = /^\/fw\/(?:photo|long-video|video)\/[A-Za-z0-9_-]+/;
 const SHORT_VIDEO = /^\/short-video\/[A-Za-z0-9_-]+/;
 const MAX_HOPS = 4;
 
@@ -26,6 +27,10 @@ interface PageTarget {
   cookie: string | null;
 }
 
+function isCaptchaTarget(parts: UrlParts): boolean {
+  return /(?:^|\.)captcha\./.test(parts.host) || /captcha/i.test(parts.path);
+}
+
 /** Steps 1-2: from the pasted link to the H5 photo page URL (plus cookies the redirects set). */
 async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget>> {
   let parts = start;
@@ -33,7 +38,8 @@ async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget
   for (let hop = 0; hop < MAX_HOPS; hop++) {
     if (hostMatches(parts.host, PAGE_HOSTS)) {
       if (!H5_PAGE.test(parts.path)) return fail('UNSUPPORTED', 'Not a Kuaishou video link.');
-      const path = parts.path.replace(/^\/fw\/long-video\//, '/fw/photo/');
+      // The long-video (and /fw/video/) pages have another shape; the photo page serves the same id.
+      const path = parts.path.replace(/^\/fw\/(?:long-video|video)\//, '/fw/photo/');
       const url = `https://${parts.host}${path}${parts.query ? `?${parts.query}` : ''}`;
       return { ok: true, value: { url, cookie: cookieHeader(cookies) } };
     }
@@ -52,23 +58,43 @@ async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget
     }
     const next = parseUrl(resolveLocation(location, parts));
     if (!next) return fail('UPSTREAM_FAILED', 'Kuaishou short link: redirect target is not a URL.');
+    // A throttled IP is sent to the captcha site (captcha.zt.kuaishou.com) instead of the video: that is a
+    // refusal to retry later, not a link to something else.
+    if (isCaptchaTarget(next)) return fail('UPSTREAM_FAILED', `Kuaishou short link: redirected to a captcha page (${next.host}); IP rate-limited, retry later.`);
     parts = next;
   }
   return fail('UPSTREAM_FAILED', 'Kuaishou short link: too many redirects.');
 }
 
-/** The object among INIT_STATE's (obfuscated) values that carries `result` (and, when OK, `photo`). */
+/** Does this state object carry media: a main video URL or atlas (image post) entries? */
+function hasMedia(found: JsonRecord): boolean {
+  return arr(at(found, 'photo', 'mainMvUrls')).length > 0 || arr(at(atlasOf(found), 'list')).length > 0;
+}
+
+/**
+ * The object among INIT_STATE's (obfuscated) values that answers for the photo. The state holds several objects
+ * with a `result` (the photo fetch, share info, tracking/recommendation lists), and more than one may carry a
+ * `photo` stub; the one to read is the one whose photo has media. Failing that, an error result (captcha, gone)
+ * explains why there is none; then a result-1 object whose photo is null (deleted); then a photo stub without
+ * media (a shape we do not know); null = no result object at all.
+ */
 export function findPhotoState(state: unknown): JsonRecord | null {
-  let withResult: JsonRecord | null = null;
+  const withResult: JsonRecord[] = [];
   const queue: Array<{ v: unknown; depth: number }> = [{ v: state, depth: 0 }];
   while (queue.length) {
     const { v, depth } = queue.shift() as { v: unknown; depth: number };
     if (!isRecord(v)) continue;
-    if ('result' in v && 'photo' in v) return v;
-    if (withResult === null && typeof v.result === 'number') withResult = v;
-    if (depth < 3) for (const child of Object.values(v)) queue.push({ v: child, depth: depth + 1 });
+    if (typeof v.result === 'number') withResult.push(v);
+    if (depth < 4) for (const child of Object.values(v)) queue.push({ v: child, depth: depth + 1 });
   }
-  return withResult;
+  return (
+    withResult.find((o) => o.result === 1 && isRecord(o.photo) && hasMedia(o)) ??
+    withResult.find((o) => o.result !== 1) ??
+    withResult.find((o) => 'photo' in o && !isRecord(o.photo)) ??
+    withResult.find((o) => 'photo' in o) ??
+    withResult[0] ??
+    null
+  );
 }
 
 /** Maps a non-1 `result` code. Codes from research/video.md §2 (2001/50/2 anti-bot, 223 not found). */
@@ -81,11 +107,37 @@ function resultFailure(result: unknown, message: string | null): PluginFailure {
   return fail('UPSTREAM_FAILED', `Kuaishou share page: result ${String(result)}${detail}.`);
 }
 
-export function photoToData(photo: JsonRecord, fallbackId: string): JiexiData {
-  const atlas = rec(at(photo, 'ext_params', 'atlas'));
-  const cdn = str(at(atlas, 'cdn', 0));
+/**
+ * The atlas (image post) of a state object. Pages put it in three places: photo.ext_params.atlas (research
+ * notes), photo.atlas, or beside photo in the same object (the 2026 H5 page). The CDN host is cdn[0] (a string)
+ * or cdnList[0].cdn.
+ */
+function atlasOf(found: JsonRecord): JsonRecord | null {
+  return rec(at(found, 'photo', 'ext_params', 'atlas')) ?? rec(at(found, 'photo', 'atlas')) ?? rec(found.atlas);
+}
+
+function atlasHost(atlas: unknown, listKey: 'cdnList' | 'musicCdnList' = 'cdnList'): string | null {
+  return str(at(atlas, listKey, 0, 'cdn')) ?? str(at(atlas, listKey, 0)) ?? str(at(atlas, 'cdn', 0));
+}
+
+function onHost(cdn: string, path: string): string {
+  return /^https?:\/\//.test(path) ? path : `https://${cdn}${path.startsWith('/') ? '' : '/'}${path}`;
+}
+
+/** Maps the state object that answers for the photo (see findPhotoState). */
+export function photoToData(found: JsonRecord, fallbackId: string): JiexiData {
+  const photo = rec(found.photo) ?? {};
+  const atlas = atlasOf(found);
+  const cdn = atlasHost(atlas);
   const paths = cdn ? arr(at(atlas, 'list')).map(str).filter((p): p is string => p !== null) : [];
-  const images = paths.map((p) => `https://${cdn}${p.startsWith('/') ? '' : '/'}${p}`);
+  const images = cdn ? paths.map((p) => onHost(cdn, p)) : [];
+  // atlas.size[i] = {w, h} when the page lists it.
+  const sizes = arr(at(atlas, 'size'));
+  const items = images.map((url, i) => ({ url, live_photo_url: null, width: num(at(sizes[i], 'w')), height: num(at(sizes[i], 'h')) }));
+  // An image post's background music is atlas.music on the music CDN (or the image CDN).
+  const atlasMusic = str(at(atlas, 'music'));
+  const musicHost = atlasHost(atlas, 'musicCdnList') ?? cdn;
+  const musicUrl = images.length && atlasMusic && musicHost ? onHost(musicHost, atlasMusic) : null;
   const durationMs = num(photo.duration);
   const music = str(at(photo, 'soundTrack', 'name'));
   return {
@@ -99,7 +151,12 @@ export function photoToData(photo: JsonRecord, fallbackId: string): JiexiData {
     images,
     author: { id: idStr(photo.userId), name: str(photo.userName), avatar: str(photo.headUrl) },
     duration: durationMs !== null && durationMs > 0 ? Math.round(durationMs / 1000) : null,
-    music: music ? { title: music, author: null, url: null } : null,
+    music: music || musicUrl ? { title: music, author: null, url: musicUrl } : null,
+    image_items: items,
+    // mainMvUrls is the file Kuaishou serves its own player: no watermark is burnt in (research/video.md §2).
+    watermark: false,
+    watermark_url: null,
+    note: null,
   };
 }
 
@@ -121,10 +178,9 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
   const found = findPhotoState(state.value);
   if (!found) return fail('UPSTREAM_FAILED', 'Kuaishou share page: INIT_STATE has no object with result/photo (changed shape).');
   if (found.result !== 1) return resultFailure(found.result, str(found.error_msg));
-  const photo = rec(found.photo);
-  if (!photo) return fail('NOT_FOUND', 'Kuaishou: the video does not exist or was deleted.');
+  if (!rec(found.photo)) return fail('NOT_FOUND', 'Kuaishou: the video does not exist or was deleted.');
   const pathId = /\/fw\/photo\/([A-Za-z0-9_-]+)/.exec(target.value.url)?.[1] ?? '';
-  const data = photoToData(photo, pathId);
+  const data = photoToData(found, pathId);
   if (data.type === 'video' && !data.url) return fail('UPSTREAM_FAILED', 'Kuaishou share page: photo has neither mainMvUrls nor atlas images (changed shape).');
   return { ok: true, data };
 }

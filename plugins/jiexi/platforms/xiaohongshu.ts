@@ -1,63 +1,66 @@
-// Xiaohongshu (小红书). Protocol (research/video.md §3, as of 2026):
-// 1. GET the share link (xhslink.com/a|o|n/<code>, xhslink.cn/o/<code>) or the note page
-//    (www.xiaohongshu.com/explore|discovery/item/<24 hex>?xsec_token=…), following redirects (the host re-checks
-//    every hop against allow_hosts). DESKTOP Chrome UA, no cookie. 418/412 = this IP is throttled.
-// 2. window.__INITIAL_STATE__ has bare `undefined` literals; state-script turns them into null.
-// 3. id = note.currentNoteId (the string "undefined" = expired share link), n = note.noteDetailMap[id].note.
-// Login-only posts (and explore links without xsec_token) come back with an empty note: NOT_FOUND, because a
-// retry cannot change that without a login cookie, which this plugin deliberately does not carry.
-import type { Host, PluginFailure, PluginOutcome } from '../../../core/sandbox/contract.js';
-import { parseUrl, queryParam } from '../../_lib/url-lite.js';
-import { DESKTOP_CHROME_UA, HTML_ACCEPT } from '../../_lib/user-agents.js';
-import { parseStateScript } from '../../_lib/state-script.js';
-import { arr, at, num, rec, str, type JsonRecord } from '../../_lib/pick.js';
-import type { JiexiData, PlatformModule } from '../platform.js';
-import { fail, fetchStep } from '../upstream.js';
+// Xiaohongshu (小红书) and its international site RedNote. Protocol (research/video.md §3, as of 2026):
+// 1. GET the share link (xhslink.com|xhslink.cn/[a|o|n|m/]<code>) or the note page
+//    (www.xiaohongshu.com|www.rednote.com/explore|discovery/item/<24 hex>?xsec_token=…), following redirects (the
+//    host re-checks every hop against allow_hosts). DESKTOP Chrome UA, no cookie.
+// 2. window.__INITIAL_STATE__ (bare `undefined` → null); id = note.currentNoteId; n = note.noteDetailMap[id].note.
+// 3. An /explore/ page whose entry is empty is read once more as /discovery/item/<id> with the same xsec_token:
+//    the desktop explore page withholds some notes that the discovery page serves. Only then is it NOT_FOUND.
+// Page classification (bot walls vs gone notes) is in xhs-page.ts; media choice (no WM_ streams, original
+// images, Live Photo clips) in xhs-media.ts.
+import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
+import { at, num, str, type JsonRecord } from '../../_lib/pick.js';
+import { parseUrl, queryParam, type UrlParts } from '../../_lib/url-lite.js';
+import type { JiexiData, ParseOptions, PlatformModule } from '../platform.js';
+import { fail } from '../upstream.js';
+import { noteImages, pickVideo } from './xhs-media.js';
+import { NOTE_ID_IN_PATH, NOTE_PAGE_HOSTS, readNotePage, type PageVerdict } from './xhs-page.js';
 
-const PAGE_HOST = 'www.xiaohongshu.com';
-const LINK_SHAPES: Record<string, RegExp> = {
-  'xhslink.com': /^\/[aon]\/[A-Za-z0-9]+\/?$/,
-  'xhslink.cn': /^\/o\/[A-Za-z0-9]+\/?$/,
-  [PAGE_HOST]: /^\/(?:explore|discovery\/item)\/[0-9a-f]{24}\/?$/,
-};
-const NOTE_ID_IN_PATH = /^\/(?:explore|discovery\/item)\/([0-9a-f]{24})/;
+const SHORT_HOSTS = ['xhslink.com', 'xhslink.cn'];
+// Short codes come as /a/<code>, /o/<code>, /n/<code>, /m/<code> and, on older links, a bare /<code>.
+const SHORT_PATH = /^\/(?:[aonm]\/)?[A-Za-z0-9]+\/?$/;
+// Note links people paste: explore and discovery pages, plus search-result and profile-note paths that show the
+// same note (rewritten to /explore/<id> before fetching, query kept: xsec_token is what makes them readable).
+const NOTE_PATHS = [
+  /^\/(?:explore|discovery\/item|search_result)\/([0-9a-f]{24})\/?$/,
+  /^\/user\/profile\/[0-9a-f]{24}\/([0-9a-f]{24})\/?$/,
+];
+const BARE_TO_WWW: Record<string, string> = { 'xiaohongshu.com': 'www.xiaohongshu.com', 'rednote.com': 'www.rednote.com' };
+const NOT_A_NOTE = 'Not a Xiaohongshu note link.';
 
-/**
- * Watermark-free image: for `notes_pre_post` images rebuild the URL from the file id (last path segment up
- * to "!") on ci.xiaohongshu.com; other URLs are kept as they are (research/video.md §3 "Watermark").
- */
-export function imageUrl(urlDefault: string): string {
-  if (!urlDefault.includes('notes_pre_post')) return urlDefault;
-  const path = urlDefault.split('?')[0];
-  const fileId = path.slice(path.lastIndexOf('/') + 1).split('!')[0];
-  if (!fileId) return urlDefault;
-  const spectrum = urlDefault.includes('/spectrum/') ? 'spectrum/' : '';
-  return `https://ci.xiaohongshu.com/notes_pre_post/${spectrum}${fileId}?imageView2/format/jpg`;
+const WATERMARK_NOTE =
+  '该视频只有带水印的版本，url 为空，带水印地址见 watermark_url (this video is only offered with a watermark: url is null, watermark_url holds the watermarked stream).';
+
+/** The URL to fetch for a pasted link, or null when the link is not a note or share link. */
+export function fetchTarget(parts: UrlParts): string | null {
+  const query = parts.query ? `?${parts.query}` : '';
+  if (SHORT_HOSTS.includes(parts.host)) return SHORT_PATH.test(parts.path) ? `https://${parts.host}${parts.path}${query}` : null;
+  const host = BARE_TO_WWW[parts.host] ?? parts.host;
+  if (!NOTE_PAGE_HOSTS.includes(host)) return null;
+  for (const re of NOTE_PATHS) {
+    const m = re.exec(parts.path);
+    if (!m) continue;
+    const path = NOTE_ID_IN_PATH.test(parts.path) ? parts.path : `/explore/${m[1]}`;
+    return `https://${host}${path}${query}`;
+  }
+  return null;
 }
 
-/** h264 master first, then h265, then the original upload built from originVideoKey. */
-function videoUrl(video: unknown): string | null {
-  return (
-    str(at(video, 'media', 'stream', 'h264', 0, 'masterUrl')) ??
-    str(at(video, 'media', 'stream', 'h265', 0, 'masterUrl')) ??
-    (() => {
-      const key = str(at(video, 'consumer', 'originVideoKey'));
-      return key ? `https://sns-video-bd.xhscdn.com/${key}` : null;
-    })()
-  );
+function noteDuration(n: JsonRecord): number | null {
+  // capa.duration is seconds; media.video.duration too (stream entries carry ms, not used here).
+  const d = num(at(n, 'video', 'capa', 'duration')) ?? num(at(n, 'video', 'media', 'video', 'duration'));
+  return d !== null && d > 0 ? d : null;
 }
 
-export function noteToData(n: JsonRecord, id: string): PluginOutcome<JiexiData> {
-  const images = arr(n.imageList)
-    .map((img) => str(at(img, 'urlDefault')))
-    .filter((u): u is string => u !== null)
-    .map(imageUrl);
+export function noteToData(n: JsonRecord, id: string, options: ParseOptions = { imageFormat: null }): PluginOutcome<JiexiData> {
+  const items = noteImages(n.imageList, options.imageFormat);
+  const images = items.map((i) => i.url);
   const isVideo = n.type === 'video';
-  const url = isVideo ? videoUrl(n.video) : null;
-  if (isVideo && !url) return fail('UPSTREAM_FAILED', 'Xiaohongshu note page: video note without a stream URL (changed shape).');
+  const video = isVideo ? pickVideo(n.video) : { url: null, watermarkUrl: null };
+  if (isVideo && !video.url && !video.watermarkUrl) {
+    return fail('UPSTREAM_FAILED', 'Xiaohongshu note page: video note without a stream URL (changed shape).');
+  }
   if (!isVideo && images.length === 0) return fail('UPSTREAM_FAILED', 'Xiaohongshu note page: note has neither video nor images (changed shape).');
-  // capa.duration is seconds in the notes seen; absent on image notes.
-  const duration = num(at(n, 'video', 'capa', 'duration'));
+  const watermark = isVideo && video.url === null;
   return {
     ok: true,
     data: {
@@ -66,60 +69,55 @@ export function noteToData(n: JsonRecord, id: string): PluginOutcome<JiexiData> 
       type: isVideo ? 'video' : 'images',
       title: str(n.title) ?? str(n.desc) ?? '',
       cover: images[0] ?? null,
-      url,
+      url: video.url,
       images: isVideo ? [] : images,
       author: { id: str(at(n, 'user', 'userId')), name: str(at(n, 'user', 'nickname')), avatar: str(at(n, 'user', 'avatar')) },
-      duration: isVideo && duration !== null && duration > 0 ? duration : null,
+      duration: isVideo ? noteDuration(n) : null,
       music: null,
+      image_items: isVideo ? [] : items,
+      watermark,
+      watermark_url: watermark ? video.watermarkUrl : null,
+      note: watermark ? WATERMARK_NOTE : null,
     },
   };
 }
 
-async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>> {
-  const parts = parseUrl(url);
-  const shape = parts ? LINK_SHAPES[parts.host] : undefined;
-  if (!parts || !shape || !shape.test(parts.path)) return fail('UNSUPPORTED', 'Not a Xiaohongshu note link.');
-  const target = `https://${parts.host}${parts.path}${parts.query ? `?${parts.query}` : ''}`;
-  const got = await fetchStep(host, 'Xiaohongshu note page', target, { headers: { 'User-Agent': DESKTOP_CHROME_UA, Accept: HTML_ACCEPT } });
-  if (!got.ok) return got;
-  const res = got.value;
-  if (res.status === 418 || res.status === 412) return fail('UPSTREAM_FAILED', `Xiaohongshu note page: throttled (HTTP ${res.status}).`);
-  if (res.status === 404) return fail('NOT_FOUND', 'Xiaohongshu: the note does not exist (HTTP 404).');
-  if (res.status !== 200) return fail('UPSTREAM_FAILED', `Xiaohongshu note page: HTTP ${res.status}.`);
-  const final = parseUrl(res.url);
-  const landed = checkLanding(final?.host ?? '', final?.path ?? '');
-  if (landed) return landed;
-  if (res.body.trim() === '') return fail('UPSTREAM_FAILED', 'Xiaohongshu note page: empty body.');
-  const state = parseStateScript(res.body, '__INITIAL_STATE__');
-  if (!state.ok) return fail('UPSTREAM_FAILED', `Xiaohongshu note page: ${state.detail} (anti-bot page or changed layout).`);
-  const note = rec(at(state.value, 'note'));
-  const map = rec(at(note, 'noteDetailMap'));
-  if (!note || !map) return fail('UPSTREAM_FAILED', 'Xiaohongshu note page: __INITIAL_STATE__ has no note.noteDetailMap (changed shape).');
-  const pathId = NOTE_ID_IN_PATH.exec(final?.path ?? '')?.[1] ?? null;
-  let id = str(note.currentNoteId);
-  if (id === 'undefined') id = null;
-  if (id === null && pathId && pathId in map) id = pathId;
-  if (id === null) return fail('NOT_FOUND', 'Xiaohongshu: the share link has expired (note.currentNoteId is undefined); share the note again.');
-  const n = rec(at(map, id, 'note'));
-  if (!n || Object.keys(n).length === 0) {
-    const noToken = final && queryParam(final.query, 'xsec_token') === null ? ' The link has no xsec_token: paste the share link instead.' : '';
-    return fail('NOT_FOUND', `Xiaohongshu: the note is not publicly visible (login-only, removed or restricted).${noToken}`);
-  }
-  return noteToData(n, id);
+/** The discovery-page URL for a second read of an empty /explore/ entry, or null when it was not an explore page. */
+function discoveryRetryUrl(verdict: Extract<PageVerdict, { kind: 'empty' }>): string | null {
+  if (!/^\/explore\//.test(verdict.landed.path)) return null;
+  const token = queryParam(verdict.landed.query, 'xsec_token');
+  const query = token ? `?xsec_token=${encodeURIComponent(token)}` : '';
+  return `https://${verdict.landed.host}/discovery/item/${verdict.id}${query}`;
 }
 
-/** Where the redirects ended: off the site, on the 404 page, or on the login/captcha wall. */
-function checkLanding(finalHost: string, finalPath: string): PluginFailure | null {
-  if (finalHost !== PAGE_HOST) return fail('UPSTREAM_FAILED', `Xiaohongshu share link: redirected to ${finalHost || 'an invalid URL'} instead of the note page.`);
-  if (/^\/404\b/.test(finalPath)) return fail('NOT_FOUND', 'Xiaohongshu: the note does not exist or was removed.');
-  if (/^\/website-login\b/.test(finalPath)) return fail('UPSTREAM_FAILED', 'Xiaohongshu note page: login/captcha wall (anti-bot).');
-  return null;
+function notVisible(verdict: Extract<PageVerdict, { kind: 'empty' }>): PluginOutcome<JiexiData> {
+  const noToken = queryParam(verdict.landed.query, 'xsec_token') === null ? ' The link has no xsec_token: paste the share link instead.' : '';
+  const code = verdict.errorCode !== null ? ` (errorCode ${verdict.errorCode})` : '';
+  return fail(
+    'NOT_FOUND',
+    `小红书笔记不可见（仅登录可见、已删除或受限）(Xiaohongshu: the note is not publicly visible: login-only, removed or restricted${code}).${noToken}`,
+  );
+}
+
+async function parse(url: string, host: Host, options: ParseOptions): Promise<PluginOutcome<JiexiData>> {
+  const parts = parseUrl(url);
+  const target = parts ? fetchTarget(parts) : null;
+  if (!target) return fail('UNSUPPORTED', NOT_A_NOTE);
+  const first = await readNotePage(target, host);
+  if (first.kind === 'note') return noteToData(first.note, first.id, options);
+  if (first.kind === 'failed') return first.failure;
+  const retryUrl = discoveryRetryUrl(first);
+  if (!retryUrl) return notVisible(first);
+  const second = await readNotePage(retryUrl, host);
+  if (second.kind === 'note') return noteToData(second.note, second.id, options);
+  if (second.kind === 'empty') return notVisible(second);
+  return second.failure;
 }
 
 export const xiaohongshu: PlatformModule = {
   id: 'xiaohongshu',
   label: '小红书',
-  linkHosts: Object.keys(LINK_SHAPES),
-  fetchHosts: Object.keys(LINK_SHAPES),
+  linkHosts: [...SHORT_HOSTS, ...NOTE_PAGE_HOSTS, ...Object.keys(BARE_TO_WWW)],
+  fetchHosts: [...SHORT_HOSTS, ...NOTE_PAGE_HOSTS],
   parse,
 };

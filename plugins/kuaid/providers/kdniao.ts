@@ -24,6 +24,8 @@ export function kdniaoSign(requestData: string, apiKey: string, host: Host): str
 // Kdniao puts every failure in free text (`Reason`). These words mark trouble on Kdniao's side or with our
 // account (sign, id, package, quota, rate, server, unsupported courier): worth the next provider.
 const PROVIDER_TROUBLE = /签名|DataSign|EBusinessID|商户|用户|套餐|权限|余额|过期|次数|频繁|超限|上限|系统|服务器|繁忙|维护|RequestType|未开通|授权|认证|不支持|暂不支持|异常/i;
+// ... except a courier Kdniao does not carry at all: another provider may.
+const COURIER_UNSUPPORTED = /不支持(此|该)?(快递|物流)?公司|暂不支持(此|该)(快递|物流)/;
 // ... and these mean the carrier rejected the phone tail (CustomerName).
 const PHONE_WRONG = /(手机|电话).{0,8}(错误|不正确|不匹配|有误)|验证码错误|后四位.{0,6}(错误|不正确|不匹配|有误)/;
 
@@ -44,6 +46,7 @@ export function readKdniaoAnswer(body: string): ProviderResult {
     const detail = `kdniao Success:false${reason ? ` ${reason}` : ''}`;
     if (json.Success !== false && json.Success !== 'false') return { kind: 'failed', detail: 'kdniao answered an unexpected shape' };
     if (PHONE_WRONG.test(reason)) return { kind: 'bad_phone', detail };
+    if (COURIER_UNSUPPORTED.test(reason)) return { kind: 'unsupported', detail };
     if (PROVIDER_TROUBLE.test(reason)) return { kind: 'failed', detail };
     return { kind: 'no_record', detail };
   }

@@ -3,6 +3,7 @@
 import type { Host } from '../../../core/sandbox/contract.js';
 import { findCourier, unknownCourier, type Courier } from '../couriers.js';
 import { formBody, queryString } from '../form.js';
+import { autonumberMemo, numberPrefixKey } from '../memo.js';
 import { mapKuaidi100 } from '../states.js';
 import { beijingIso } from '../time.js';
 import { fetchText, parseJson, isRecord, text, brief } from './http.js';
@@ -22,6 +23,8 @@ function classifyError(code: string, message: string): ProviderResult {
   const detail = `kuaidi100 returnCode ${code || '?'}${message ? ` ${message}` : ''}`;
   if (code === '408' || /验证码错误/.test(message)) return { kind: 'bad_phone', detail };
   if (code === '500') return { kind: 'no_record', detail };
+  // 400 also covers our own trouble (找不到对应公司: wrong customer, form, quota); only this text is about the courier.
+  if (code === '400' && /不支持(此|该)?快递公司/.test(message)) return { kind: 'unsupported', detail };
   // 400 (customer/quota/form), 501-503 (server, busy, sign), 601 (key expired): another provider may do.
   return { kind: 'failed', detail };
 }
@@ -87,6 +90,10 @@ export function kuaidi100Provider(creds: Kuaidi100Credentials, timeoutMs: number
  * failure (no package, key expired, timeout, odd shape) gives an empty list and the rules stand alone.
  */
 export async function kuaidi100Autonumber(no: string, key: string, host: Host, timeoutMs: number): Promise<Courier[]> {
+  // Kuaidi100 ranks by number prefix, so one answer serves every number sharing length and first 4 characters.
+  const cacheKey = numberPrefixKey(no);
+  const cached = autonumberMemo.get(cacheKey, host.now());
+  if (cached) return cached.map(toCourier);
   const got = await fetchText(host, 'kuaidi100 autonumber', `${KUAIDI100_AUTONUMBER_URL}?${queryString([['num', no], ['key', key]])}`, {
     method: 'GET',
     headers: { accept: 'application/json' },
@@ -102,13 +109,17 @@ export async function kuaidi100Autonumber(no: string, key: string, host: Host, t
     host.log('warn', 'kuaidi100 autonumber gave no list; using the rules alone', { detail: why });
     return [];
   }
-  const out: Courier[] = [];
+  const list: Array<{ code: string; name: string | null }> = [];
   for (const item of json) {
     const code = isRecord(item) ? text(item.comCode) : null;
-    if (!code || !/^[a-z0-9]+$/.test(code) || out.some((c) => c.code === code)) continue;
-    const known = findCourier(code);
-    const name = isRecord(item) ? text(item.name) : null;
-    out.push(known ?? { ...unknownCourier(code), zh: name ?? code });
+    if (!code || !/^[a-z0-9]+$/.test(code) || list.some((c) => c.code === code)) continue;
+    list.push({ code, name: isRecord(item) ? text(item.name) : null });
   }
-  return out;
+  // Only real answers are kept (an empty list is one); failures above are retried next time.
+  autonumberMemo.set(cacheKey, list, host.now());
+  return list.map(toCourier);
+}
+
+function toCourier(c: { code: string; name: string | null }): Courier {
+  return findCourier(c.code) ?? { ...unknownCourier(c.code), zh: c.name ?? c.code };
 }

@@ -28,6 +28,8 @@ export type ProviderResult =
   | { kind: 'found'; track: Track }
   /** The provider answered and has no trail for this courier + number (an answer, not a failure). */
   | { kind: 'no_record'; detail: string }
+  /** This provider does not serve that courier at all (Kuaidi100 400 不支持此快递公司): another provider may. */
+  | { kind: 'unsupported'; detail: string }
   /** The carrier says the phone does not match the number: the caller must fix their input. */
   | { kind: 'bad_phone'; detail: string }
   /** Network error, 5xx, busy, quota, bad credentials, changed shape: worth trying the next provider. */

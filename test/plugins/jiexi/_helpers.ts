@@ -18,7 +18,10 @@ export interface RunResult {
   fetched: string[];
 }
 
-export async function runJiexi(url: string, opts: { deadlineMs?: number; dns?: Record<string, string[]> } = {}): Promise<RunResult> {
+export async function runJiexi(
+  url: string,
+  opts: { deadlineMs?: number; dns?: Record<string, string[]>; imageFormat?: 'png' | 'jpg' } = {},
+): Promise<RunResult> {
   const host = createDirectHost({ plugin: 'jiexi', deadlineMs: opts.deadlineMs, dns: opts.dns });
   const fetched: string[] = [];
   const realFetch = host.fetch;
@@ -27,7 +30,8 @@ export async function runJiexi(url: string, opts: { deadlineMs?: number; dns?: R
     return realFetch(u, init);
   };
   try {
-    return { outcome: await plugin.run({ url }, host), fetched };
+    const input = opts.imageFormat ? { url, image_format: opts.imageFormat } : { url };
+    return { outcome: await plugin.run(input, host), fetched };
   } finally {
     host.dispose();
   }

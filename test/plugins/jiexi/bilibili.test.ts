@@ -42,6 +42,10 @@ t.test('b23 share text → Location (not followed) → view → playurl durl[0]'
     author: { id: '98765432', name: '山野小记', avatar: 'https://i1.hdslb.com/bfs/face/face01.jpg' },
     duration: 300,
     music: null,
+    image_items: [],
+    watermark: false,
+    watermark_url: null,
+    note: null,
   });
   t.notOk(fetched.some((u) => u.includes('www.bilibili.com')), 'www.bilibili.com is never fetched (412 risk control)');
 });

@@ -50,6 +50,10 @@ t.test('video share text -> JiexiData, every field exact', async (t) => {
       author: '作者的作品',
       url: 'https://sf3-cdn-tos.douyinstatic.com/obj/ies-music/7345493067782163211.mp3',
     },
+    image_items: [],
+    watermark: false,
+    watermark_url: null,
+    note: null,
   };
   t.strictSame(outcome, { ok: true, data: expected });
   t.strictSame(fetched, [
@@ -59,7 +63,7 @@ t.test('video share text -> JiexiData, every field exact', async (t) => {
   ]);
 });
 
-t.test('image post -> type images, url null, non-webp image URLs', async (t) => {
+t.test('image post with a Live Photo (slidesinfo needs request_source=200) -> images + clip, url null', async (t) => {
   shortLink(redirects.short_link_images);
   slidesinfo(IMAGE_ID, fixture('slidesinfo-empty.json'), fixture('slidesinfo-images.json'));
   const { outcome } = await runJiexi('https://v.douyin.com/iRNBho6u/');
@@ -81,6 +85,23 @@ t.test('image post -> type images, url null, non-webp image URLs', async (t) => 
     },
     duration: null,
     music: { title: '海浪声', author: '自然之声', url: 'https://sf3-cdn-tos.douyinstatic.com/obj/ies-music/bg-7401.mp3' },
+    image_items: [
+      {
+        url: 'https://p26-sign.douyinpic.com/tos-cn-i-0813/img1~tplv-dy-aweme-images:q75.jpeg?x-expires=1725000000',
+        live_photo_url: null,
+        width: 1080,
+        height: 1440,
+      },
+      {
+        url: 'https://p3-sign.douyinpic.com/tos-cn-i-0813/img2~tplv-dy-aweme-images:q75.webp?x-expires=1725000000',
+        live_photo_url: 'https://v3-web.douyinvod.com/live-photo/img2.mp4',
+        width: 1080,
+        height: 1920,
+      },
+    ],
+    watermark: false,
+    watermark_url: null,
+    note: null,
   };
   t.strictSame(outcome, { ok: true, data: expected });
 });

@@ -19,6 +19,11 @@ t.test('empty or non-string input → INVALID_INPUT', async (t) => {
   t.teardown(() => host.dispose());
   t.match(await plugin.run({ url: '   ' }, host), { ok: false, code: 'INVALID_INPUT' });
   t.match(await plugin.run({ url: 42 as unknown as string }, host), { ok: false, code: 'INVALID_INPUT' });
+  t.strictSame(await plugin.run({ url: 'https://b23.tv/abc', image_format: 'gif' as 'png' }, host), {
+    ok: false,
+    code: 'INVALID_INPUT',
+    message: 'image_format must be "png" or "jpg".',
+  });
 });
 
 t.test('text without a link → UNSUPPORTED naming the supported platforms', async (t) => {

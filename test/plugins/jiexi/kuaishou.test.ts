@@ -46,6 +46,10 @@ t.test('video post: short link → 302 → H5 page, cookies forwarded, mainMvUrl
     author: { id: '2233445566', name: '小明的旅行日记', avatar: 'https://p2.a.yximgs.com/uhead/AB/2026/07/01/12/BMjAyNjA3.jpg' },
     duration: 15,
     music: { title: '小明的旅行日记创作的原声', author: null, url: null },
+    image_items: [],
+    watermark: false,
+    watermark_url: null,
+    note: null,
   });
   t.ok(nock.isDone());
 });
@@ -144,11 +148,79 @@ t.test('network failure → UPSTREAM_FAILED naming the step', async (t) => {
   t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /Kuaishou short link: fetch failed/ });
 });
 
-t.test('findPhotoState scans obfuscated keys, prefers the result+photo object', async (t) => {
-  const ok = { result: 1, photo: { photoId: 'a' } };
-  t.equal(findPhotoState({ tusjoh: { result: 1 }, dpogjh: { nested: ok } }), ok);
+t.test('findPhotoState scans obfuscated keys, prefers the object whose photo has media', async (t) => {
+  const ok = { result: 1, photo: { photoId: 'a', mainMvUrls: [{ url: 'https://v1.kwaicdn.com/a.mp4' }] } };
+  const stub = { result: 1, photo: { photoId: 'a' } };
+  t.equal(findPhotoState({ tusjoh: { result: 1 }, share: stub, dpogjh: { nested: ok } }), ok, 'media beats a stub met first');
+  const atlas = { result: 1, photo: { ext_params: { atlas: { cdn: ['p5.a.yximgs.com'], list: ['/a.jpg'] } } } };
+  t.equal(findPhotoState({ share: stub, x: atlas }), atlas, 'an atlas counts as media');
+  const captcha = { result: 2001, photo: null };
+  t.equal(findPhotoState({ share: stub, x: captcha }), captcha, 'without media an error result explains why');
+  const deleted = { result: 1, photo: null };
+  t.equal(findPhotoState({ share: stub, x: deleted }), deleted, 'then an explicit null photo (deleted)');
+  t.equal(findPhotoState({ share: stub }), stub, 'a stub alone is returned (and read as a changed shape)');
   t.same(findPhotoState({ a: { result: 2001 } }), { result: 2001 });
   t.equal(findPhotoState({ a: { b: 1 } }), null);
+});
+
+t.test('2026 H5 image post: short link → m.kuaishou.com/fw/photo, atlas beside photo with cdnList, sizes and music', async (t) => {
+  shortLink('https://m.kuaishou.com/fw/photo/3xhk7atlas2026q?cc=share_copylink&shareToken=Y7def');
+  nock('https://m.kuaishou.com').get('/fw/photo/3xhk7atlas2026q').query(true).matchHeader('user-agent', /iPhone/).reply(200, fixture('kuaishou-atlas-2026.html'));
+  const data = dataOf((await runJiexi(SHARE)).outcome);
+  t.strictSame(data, {
+    platform: 'kuaishou',
+    id: '3xhk7atlas2026q',
+    type: 'images',
+    title: '秋天的公园 #秋天',
+    cover: 'https://p4.a.yximgs.com/upic/2026/09/12/park_cover.jpg',
+    url: null,
+    images: ['https://p4.a.yximgs.com/ufile/atlas/MTAyNjA5_0.webp', 'https://p4.a.yximgs.com/ufile/atlas/MTAyNjA5_1.webp'],
+    author: { id: '3344556677', name: '公园散步', avatar: 'https://p4.a.yximgs.com/uhead/AB/2026/09/12/park.jpg' },
+    duration: 12,
+    music: { title: '秋日私语', author: null, url: 'https://m2.a.yximgs.com/ufile/atlas/MTAyNjA5_music.m4a' },
+    image_items: [
+      { url: 'https://p4.a.yximgs.com/ufile/atlas/MTAyNjA5_0.webp', live_photo_url: null, width: 1080, height: 1440 },
+      { url: 'https://p4.a.yximgs.com/ufile/atlas/MTAyNjA5_1.webp', live_photo_url: null, width: 1080, height: 1920 },
+    ],
+    watermark: false,
+    watermark_url: null,
+    note: null,
+  });
+});
+
+t.test('m.kuaishou.com and /fw/video/ links are read as the photo page', async (t) => {
+  nock('https://m.kuaishou.com').get('/fw/photo/3xburnkmj3auazc').reply(200, fixture('kuaishou-video.html'));
+  const { outcome, fetched } = await runJiexi('https://m.kuaishou.com/fw/video/3xburnkmj3auazc');
+  t.equal(dataOf(outcome).id, '3xburnkmj3auazc');
+  t.strictSame(fetched, ['https://m.kuaishou.com/fw/photo/3xburnkmj3auazc']);
+});
+
+t.test('INIT_STATE with share + recommendation + photo objects: the photo object is read', async (t) => {
+  shortLink();
+  page(fixture('kuaishou-multi-object.html'));
+  const data = dataOf((await runJiexi(SHARE)).outcome);
+  t.equal(data.url, 'https://v1.kwaicdn.com/ksc2/Xn0AbC_720p.mp4?pkey=AAW&tag=1-1719&clientCacheKey=3xburnkmj3auazc_b.mp4');
+  t.equal(data.author.name, '小明的旅行日记', 'not the sharer');
+  t.equal(data.cover, 'https://p2.a.yximgs.com/upic/2026/07/01/12/BMjAyNjA3_cover.jpg?tag=1');
+});
+
+t.test('deleted post next to a share object that still names it → NOT_FOUND, not a changed shape', async (t) => {
+  shortLink();
+  page(fixture('kuaishou-deleted-with-share.html'));
+  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'NOT_FOUND', message: /does not exist or was deleted/ });
+});
+
+t.test('share page with only a photo stub (no mainMvUrls, no atlas) → UPSTREAM_FAILED changed shape', async (t) => {
+  shortLink();
+  page('<html><script>window.INIT_STATE = {"tibsfJogp":{"result":1,"photo":{"photoId":"3xburnkmj3auazc","caption":"x"}}}</script></html>');
+  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /neither mainMvUrls nor atlas/ });
+});
+
+t.test('short link redirected to the captcha site → UPSTREAM_FAILED (retry later), captcha host never fetched', async (t) => {
+  shortLink('https://captcha.zt.kuaishou.com/iframe/index.html?captchaSession=abc&redirectUrl=x');
+  const { outcome, fetched } = await runJiexi(SHARE);
+  t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /captcha page \(captcha\.zt\.kuaishou\.com\)/ });
+  t.strictSame(fetched, ['https://v.kuaishou.com/13x0B9e']);
 });
 
 t.test('H5 long link is fetched directly (no short-link step, no cookie)', async (t) => {

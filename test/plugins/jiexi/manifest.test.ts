@@ -25,6 +25,13 @@ t.test('allow_hosts has no host that no module fetches', async (t) => {
   for (const h of manifest.allow_hosts) t.ok(used.has(h), `${h} is fetched by some module`);
 });
 
+t.test('allow_hosts equals the union of every module’s fetchHosts, exactly', async (t) => {
+  const union = [...new Set(platforms.flatMap((m) => m.fetchHosts))].sort();
+  t.strictSame([...manifest.allow_hosts].sort(), union);
+  t.equal(new Set(manifest.allow_hosts).size, manifest.allow_hosts.length, 'no duplicates');
+  t.ok(manifest.allow_hosts.includes('www.rednote.com'), 'RedNote pages are reachable');
+});
+
 t.test('no link host is claimed by two modules (first match would silently win)', async (t) => {
   const owner = new Map<string, string>();
   for (const m of platforms) {

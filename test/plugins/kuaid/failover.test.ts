@@ -3,7 +3,7 @@ import t from 'tap';
 import nock from 'nock';
 import { createDirectHost } from '../../helpers/direct-host.js';
 import { plugin } from '../../../plugins/kuaid/handler.js';
-import { BOTH_OPTIONS, K100, K100_OPTIONS, KDN, capture, fixture, formFields, runKuaid, trackData, type Seen } from './support.js';
+import { BOTH_OPTIONS, K100, K100_OPTIONS, KDN, NOW, capture, fixture, formFields, runKuaid, trackData, type Seen } from './support.js';
 
 nock.disableNetConnect();
 t.afterEach(() => nock.cleanAll());
@@ -30,13 +30,42 @@ t.test('a failing first provider hands over to the next', async (t) => {
   }
 });
 
-t.test('no record is an answer: the next provider is not asked', async (t) => {
+t.test('no record yet: NOT_FOUND (free), the next provider is not asked', async (t) => {
   k100().reply(200, fixture('k100-error-500.json'));
   const second = kdn().reply(200, fixture('kdn-yto-oldest-first.json'));
-  const data = trackData(await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS));
-  t.equal(data.state, 'PENDING');
-  t.equal(data.provider, 'kuaidi100');
+  const out = await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS);
+  t.same(out, {
+    ok: false,
+    code: 'NOT_FOUND',
+    message: '暂无物流轨迹：圆通速递 还没有单号 YT8962646785389 的记录，新单号通常在揽收后几小时内出现首条轨迹，请稍后再查（本次未扣费）。'
+      + ' No tracking record yet for YT8962646785389 at 圆通速递 (YTO Express): new parcels usually get their first scan within hours of pickup. Try again later; this call was not charged.',
+    host: out.host,
+  });
   t.notOk(second.isDone(), 'kdniao untouched');
+});
+
+t.test('no record yet is remembered for 60 s per number: retries cost no upstream query', async (t) => {
+  const seen: Seen[] = [];
+  k100().reply(async (req) => (await capture(req, seen), [200, fixture('k100-error-500.json')]));
+  const first = await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS);
+  t.match(first, { ok: false, code: 'NOT_FOUND' });
+  t.equal(seen.length, 1);
+
+  // Within the minute: the same answer, no request (nock would fail on an unexpected one).
+  const again = await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS, { keepMemo: true, now: NOW + 59_000 });
+  t.same({ ok: again.ok, code: !again.ok && again.code, message: !again.ok && again.message }, { ok: false, code: 'NOT_FOUND', message: !first.ok && first.message });
+  t.equal(seen.length, 1, 'answered from the short cache');
+
+  // Another number, another phone or another operation is not covered by it.
+  k100().reply(async (req) => (await capture(req, seen), [200, fixture('k100-error-500.json')]));
+  await runKuaid({ no: 'YT8962646785380' }, K100_OPTIONS, { keepMemo: true, now: NOW + 1000 });
+  t.equal(seen.length, 2, 'a different number is asked');
+
+  // After the minute the provider is asked again, and a trail that appeared meanwhile is answered.
+  k100().reply(async (req) => (await capture(req, seen), [200, fixture('k100-zto-transit.json')]));
+  const later = trackData(await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS, { keepMemo: true, now: NOW + 61_000 }));
+  t.equal(seen.length, 3);
+  t.equal(later.state, 'IN_TRANSIT');
 });
 
 t.test('wrong phone is the caller\'s to fix: no failover', async (t) => {
@@ -89,38 +118,40 @@ t.test('ambiguous numbers: up to two guesses per provider', async (t) => {
   const data = trackData(await runKuaid({ no: '434080499334709' }, K100_OPTIONS));
   t.same(seen.map((s) => JSON.parse(formFields(s.body).param).com), ['yunda', 'shentong'], 'Yunda first, then STO');
   t.equal(data.com, 'shentong');
-  t.same(data.candidates, [{ com: 'yunda', company: '韵达快递' }, { com: 'shentong', company: '申通快递' }]);
+  t.same(data.candidates, [
+    { com: 'yunda', company: '韵达快递', company_en: 'Yunda Express', confidence: 0.81 },
+    { com: 'shentong', company: '申通快递', company_en: 'STO Express', confidence: 0.19 },
+  ]);
 
-  // 12 digits with a phone: two guesses, then the top guess's "no record" stands.
+  // 12 digits with a phone: two guesses, then the top guess's "no record" stands, naming the others.
   seen.length = 0;
   reply(fixture('k100-error-500.json'));
   reply(fixture('k100-error-500.json'));
   const third = k100().reply(200, fixture('k100-zto-transit.json'));
-  const pending = trackData(await runKuaid({ no: '123456789012', phone: '5678' }, K100_OPTIONS));
-  t.same(seen.map((s) => JSON.parse(formFields(s.body).param).com), ['shunfeng', 'zhongtong']);
+  const none = await runKuaid({ no: '123456789012', phone: '5678' }, K100_OPTIONS);
+  t.same(seen.map((s) => JSON.parse(formFields(s.body).param).com), ['shunfeng', 'shentong']);
   t.notOk(third.isDone(), 'no third guess');
-  t.equal(pending.state, 'PENDING');
-  t.equal(pending.com, 'shunfeng');
-  t.ok(pending.candidates && pending.candidates.length > 2, 'candidates listed for the caller to pick');
+  t.match(none, { ok: false, code: 'NOT_FOUND', message: /at 顺丰速运 \(SF Express\).*If the courier is not shunfeng, pass com= \(it may be shentong, yuantong\)/ });
 
   // A certain number gets one query only.
   nock.cleanAll();
   seen.length = 0;
   reply(fixture('k100-error-500.json'));
   const extra = k100().reply(200, fixture('k100-zto-transit.json'));
-  const one = trackData(await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS));
+  const one = await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS);
   t.equal(seen.length, 1);
   t.notOk(extra.isDone());
-  t.equal(one.candidates, undefined, 'no candidates when detection was certain');
+  t.match(one, { ok: false, code: 'NOT_FOUND' });
+  t.notMatch(one, { message: /pass com=/ }, 'no rivals to name when detection was certain');
 });
 
 t.test('guesses that need a phone are skipped without one', async (t) => {
   const seen: Seen[] = [];
   nock('https://www.kuaidi100.com').get('/autonumber/auto').query(true).reply(200, '[{"comCode":"zhongtong","name":"中通快递"}]');
   k100().times(2).reply(async (req) => (await capture(req, seen), [200, fixture('k100-error-500.json')]));
-  const data = trackData(await runKuaid({ no: '434080499334709' }, { ...K100_OPTIONS, autonumber: true }));
+  const out = await runKuaid({ no: '434080499334709' }, { ...K100_OPTIONS, autonumber: true });
   t.same(seen.map((s) => JSON.parse(formFields(s.body).param).com), ['yunda', 'shentong'], 'ZTO (needs phone) skipped');
-  t.same(data.candidates?.map((c) => c.com), ['yunda', 'zhongtong', 'shentong']);
+  t.match(out, { ok: false, code: 'NOT_FOUND', message: /韵达快递.*it may be zhongtong, shentong/ }, 'the rival couriers are named');
 });
 
 t.test('provider order comes from options', async (t) => {
@@ -156,6 +187,20 @@ t.test('input errors', async (t) => {
   t.match(await runKuaid({ no: '2123456789012345' }, K100_OPTIONS), { code: 'INVALID_INPUT', message: /16 digits.*matches no known courier format/ });
   t.match(await runKuaid({ no: 'YT8962646785389', phone: 'abc' }, K100_OPTIONS), { code: 'INVALID_INPUT', message: /phone must be/ });
   t.match(await runKuaid({ no: 'YT8962646785389', com: 'Bad Code' }, K100_OPTIONS), { code: 'INVALID_INPUT', message: /com/ });
+});
+
+t.test('a provider without the courier hands over; all without it is UNSUPPORTED (422), not a failure', async (t) => {
+  const unsupported = '{"result":false,"returnCode":"400","message":"不支持此快递公司"}';
+  k100().reply(200, unsupported);
+  kdn().reply(200, fixture('kdn-yto-oldest-first.json'));
+  const data = trackData(await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS));
+  t.equal(data.provider, 'kdniao', 'kdniao answered what kuaidi100 does not carry');
+
+  k100().reply(200, unsupported);
+  const out = await runKuaid({ no: 'YT8962646785389', com: 'nosuchcourier' }, K100_OPTIONS);
+  t.same({ ok: out.ok, code: !out.ok && out.code }, { ok: false, code: 'UNSUPPORTED' });
+  t.match(out, { message: /no configured parcel provider carries nosuchcourier.*kuaidi100 does not carry nosuchcourier/ });
+  t.equal(nock.pendingMocks().length, 0);
 });
 
 t.test('com skips detection and passes unknown Kuaidi100 codes through', async (t) => {

@@ -62,8 +62,9 @@ t.test('State as a number, 1002 by default, no CustomerName without a phone', as
 
 t.test('failure shapes', async (t) => {
   const cases: Array<{ name: string; body: string; status?: number; code: string; message?: RegExp }> = [
-    { name: 'Success:true, Traces:[], State 0', body: fixture('kdn-empty.json'), code: 'PENDING' },
-    { name: 'Success:false, no trail reason', body: fixture('kdn-failure-no-trail.json'), code: 'PENDING' },
+    { name: 'Success:true, Traces:[], State 0', body: fixture('kdn-empty.json'), code: 'NOT_FOUND', message: /^暂无物流轨迹：韵达快递.*No tracking record yet for 463431409940372 at 韵达快递 \(Yunda Express\)/ },
+    { name: 'Success:false, no trail reason', body: fixture('kdn-failure-no-trail.json'), code: 'NOT_FOUND', message: /not charged/ },
+    { name: 'Success:false, courier not carried', body: '{"Success":false,"Reason":"暂不支持此快递公司"}', code: 'UNSUPPORTED', message: /kdniao does not carry yunda/ },
     { name: 'Success:false, sign failure', body: fixture('kdn-failure-sign.json'), code: 'UPSTREAM_FAILED', message: /kdniao Success:false 数据签名验证失败/ },
     { name: 'Success:false, wrong phone', body: '{"Success":false,"Reason":"手机号后四位不正确"}', code: 'INVALID_INPUT', message: /phone number does not match/ },
     { name: 'Success:false, no package', body: '{"Success":false,"Reason":"没有可用套餐"}', code: 'UPSTREAM_FAILED', message: /没有可用套餐/ },
@@ -75,7 +76,7 @@ t.test('failure shapes', async (t) => {
   for (const c of cases) {
     replyKdn(c.body, [], c.status);
     const out = await runKuaid({ no: '463431409940372' }, KDN_OPTIONS);
-    if (c.code === 'PENDING' || c.code === 'IN_TRANSIT') {
+    if (c.code === 'IN_TRANSIT') {
       t.equal(trackData(out).state, c.code, c.name);
     } else {
       t.match(out, { ok: false, code: c.code, message: c.message }, c.name);

@@ -3,7 +3,7 @@
 import t from 'tap';
 import nock from 'nock';
 import { readQueryAnswer } from '../../../plugins/kuaid/providers/kuaidi100.js';
-import { K100, K100_OPTIONS, capture, fixture, fixtureJson, formFields, md5, runKuaid, trackData, type Seen } from './support.js';
+import { K100, K100_OPTIONS, NOW, capture, fixture, fixtureJson, formFields, md5, runKuaid, trackData, type Seen } from './support.js';
 
 nock.disableNetConnect();
 t.afterEach(() => nock.cleanAll());
@@ -78,13 +78,14 @@ t.test('phone required for SF and ZTO before anything is sent', async (t) => {
   const pinned = await runKuaid({ no: '123456789012', com: 'shunfeng' }, K100_OPTIONS);
   t.match(pinned, { ok: false, code: 'INVALID_INPUT', message: /顺丰速运.*pass phone=/ });
   const amb = await runKuaid({ no: '123456789012' }, K100_OPTIONS);
-  t.match(amb, { ok: false, code: 'INVALID_INPUT', message: /顺丰速运.*pass phone=.*also fits zhongtong.*com=/ });
+  t.match(amb, { ok: false, code: 'INVALID_INPUT', message: /顺丰速运.*pass phone=.*also fits shentong, yuantong.*com=/ });
 });
 
 t.test('error returns', async (t) => {
-  const cases: Array<{ name: string; body: string; status?: number; code: string; message?: RegExp; state?: string }> = [
-    { name: '500 no result = PENDING', body: fixture('k100-error-500.json'), code: 'OK', state: 'PENDING' },
-    { name: 'empty trail = PENDING', body: fixture('k100-empty-trail.json'), code: 'OK', state: 'PENDING' },
+  const cases: Array<{ name: string; body: string; status?: number; code: string; message: RegExp }> = [
+    { name: '500 no result yet = NOT_FOUND', body: fixture('k100-error-500.json'), code: 'NOT_FOUND', message: /^暂无物流轨迹：圆通速递.*No tracking record yet for YT8962646785389.*not charged\.$/ },
+    { name: 'empty trail = NOT_FOUND', body: fixture('k100-empty-trail.json'), code: 'NOT_FOUND', message: /No tracking record yet/ },
+    { name: '400 courier not carried', body: '{"result":false,"returnCode":"400","message":"不支持此快递公司"}', code: 'UNSUPPORTED', message: /no configured parcel provider carries 圆通速递 \(yuantong\) \(kuaidi100 does not carry yuantong\)/ },
     { name: '408 wrong phone', body: fixture('k100-error-408.json'), code: 'INVALID_INPUT', message: /phone number does not match.*验证码错误/ },
     { name: '400 company/quota', body: fixture('k100-error-400.json'), code: 'UPSTREAM_FAILED', message: /kuaidi100 returnCode 400 找不到对应公司/ },
     { name: '501 server', body: '{"result":false,"returnCode":"501","message":"服务器错误"}', code: 'UPSTREAM_FAILED', message: /returnCode 501/ },
@@ -98,16 +99,7 @@ t.test('error returns', async (t) => {
   for (const c of cases) {
     replyQuery(c.status ?? 200, c.body, []);
     const out = await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS);
-    if (c.code === 'OK') {
-      const data = trackData(out);
-      t.equal(data.state, c.state, c.name);
-      t.equal(data.state_text, '暂无轨迹', `${c.name}: text`);
-      t.same(data.traces, [], `${c.name}: no traces`);
-      t.equal(data.updated_at, null);
-      t.equal(out.ok && out.cache_ttl, 600, `${c.name}: short cache`);
-    } else {
-      t.match(out, { ok: false, code: c.code, message: c.message }, c.name);
-    }
+    t.match(out, { ok: false, code: c.code, message: c.message }, c.name);
   }
 });
 
@@ -115,7 +107,7 @@ t.test('every Kuaidi100 state code maps (state and statusCode, string and number
   const table: Array<[string | number, string, boolean?]> = [
     [0, 'IN_TRANSIT'], ['1001', 'IN_TRANSIT'], ['1002', 'IN_TRANSIT'], ['1003', 'IN_TRANSIT'],
     [1, 'PICKED_UP'], ['101', 'PENDING'], ['102', 'PENDING'], ['103', 'PICKED_UP'],
-    [2, 'EXCEPTION'], ['201', 'EXCEPTION'], ['202', 'EXCEPTION'], ['203', 'REJECTED'], ['204', 'EXCEPTION'],
+    [2, 'EXCEPTION'], ['201', 'EXCEPTION'], ['202', 'EXCEPTION'], ['203', 'EXCEPTION'], ['204', 'EXCEPTION'],
     ['205', 'EXCEPTION', true], ['206', 'EXCEPTION'], ['207', 'EXCEPTION'], ['208', 'EXCEPTION'], ['209', 'EXCEPTION'],
     ['210', 'CANCELLED'],
     ['3', 'SIGNED'], ['301', 'SIGNED'], ['302', 'SIGNED'], ['303', 'SIGNED'], ['304', 'SIGNED', true],
@@ -133,7 +125,10 @@ t.test('every Kuaidi100 state code maps (state and statusCode, string and number
   const refine = (state: string, statusCode: string) =>
     readQueryAnswer(JSON.stringify({ ...base, state, data: [{ ftime: '2024-06-10 09:00:00', context: 'x', statusCode }] }));
   t.match(refine('5', '501'), { track: { state: 'DELIVERING', at_locker: true } }, '501 refines 5');
-  t.match(refine('2', '203'), { track: { state: 'REJECTED' } }, '203 refines 2');
+  t.match(refine('2', '203'), { track: { state: 'EXCEPTION' } }, '203 (refused, waiting for the sender) is a problem, not final');
+  t.match(refine('4', '14'), { track: { state: 'REJECTED' } }, '14 拒签 under state 4 is a refusal, not a return');
+  t.match(refine('4', '401'), { track: { state: 'CANCELLED' } }, '401 refines 4');
+  t.match(refine('4', '3'), { track: { state: 'RETURNED' } }, 'a code of another parent leaves 4 alone');
   t.match(refine('8', '13'), { track: { state: 'EXCEPTION' } }, '13 refines 8');
   t.match(refine('0', '1001'), { track: { state: 'IN_TRANSIT' } }, '1001 refines 0');
   t.match(refine('5', '1002'), { track: { state: 'DELIVERING' } }, 'a sub-code of another parent does not override');
@@ -150,7 +145,24 @@ t.test('autonumber: second opinion for ambiguous numbers, ignored when it fails'
   const data = trackData(await runKuaid({ no: '434080499334709' }, { ...K100_OPTIONS, autonumber: true }));
   t.equal(JSON.parse(formFields(seen[0].body).param).com, 'shentong', 'autonumber ranked STO first');
   t.equal(data.com, 'shentong');
-  t.same(data.candidates, [{ com: 'shentong', company: '申通快递' }, { com: 'yunda', company: '韵达快递' }]);
+  t.same(data.candidates, [
+    { com: 'shentong', company: '申通快递', company_en: 'STO Express', confidence: 0.9 },
+    { com: 'yunda', company: '韵达快递', company_en: 'Yunda Express', confidence: 0.81 },
+  ], 'the courier autonumber names first is lifted to 0.9');
+
+  // Cached per number prefix (length + first 4): the next 15-digit 4340... number asks nobody but the query.
+  seen.length = 0;
+  replyQuery(200, fixture('k100-zto-transit.json'), seen);
+  const cached = trackData(await runKuaid({ no: '434099988877766' }, { ...K100_OPTIONS, autonumber: true }, { keepMemo: true }));
+  t.equal(cached.com, 'shentong', 'the cached opinion still ranks STO first');
+  t.equal(seen.length, 1);
+  t.equal(nock.pendingMocks().length, 0, 'no second autonumber request');
+  // ... and expires after a day.
+  nock('https://www.kuaidi100.com').get('/autonumber/auto').query({ num: '434080499334709', key: K100.key }).reply(200, '[]');
+  replyQuery(200, fixture('k100-zto-transit.json'), seen);
+  const dayLater = trackData(await runKuaid({ no: '434080499334709' }, { ...K100_OPTIONS, autonumber: true }, { keepMemo: true, now: NOW + 86_400_001 }));
+  t.equal(dayLater.com, 'yunda', 'an empty opinion leaves the rules alone');
+  t.equal(nock.pendingMocks().length, 0);
 
   // Unknown format to the rules: autonumber's list is used as is.
   seen.length = 0;

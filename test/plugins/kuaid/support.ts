@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { createDirectHost, type DirectHost } from '../../helpers/direct-host.js';
 import { HostFetchError } from '../../../core/sandbox/host-fetch.js';
 import { plugin } from '../../../plugins/kuaid/handler.js';
+import { clearMemo } from '../../../plugins/kuaid/memo.js';
 import type { PluginOutcome } from '../../../core/sandbox/contract.js';
 import type { KuaidInput } from '../../../plugins/kuaid/input.js';
 import type { KuaidDetectData, KuaidTrackData } from '../../../plugins/kuaid/normalise.js';
@@ -49,6 +50,10 @@ export type Run = PluginOutcome<KuaidTrackData | KuaidDetectData> & { host: Dire
 
 export interface RunOptions {
   operation?: string;
+  /** host.now() for this call (default NOW). */
+  now?: number;
+  /** Keep the isolate-scope caches (memo.ts) from the previous call, as a warm isolate would. */
+  keepMemo?: boolean;
   /**
    * Hosts that time out. nock's delay() does not honour the fetch abort signal, so a slow upstream is played
    * by raising the host's own timeout error (HostFetchError 'timeout', "fetch timed out: ...") instead.
@@ -57,7 +62,8 @@ export interface RunOptions {
 }
 
 export async function runKuaid(input: KuaidInput, options: Record<string, unknown>, run: RunOptions = {}): Promise<Run> {
-  const host = createDirectHost({ plugin: 'kuaid', operation: run.operation ?? 'kuaid', options, now: NOW });
+  if (!run.keepMemo) clearMemo();
+  const host = createDirectHost({ plugin: 'kuaid', operation: run.operation ?? 'kuaid', options, now: run.now ?? NOW });
   const realFetch = host.fetch;
   host.fetch = async (url, init) => {
     const name = new URL(url).hostname;

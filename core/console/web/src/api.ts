@@ -12,7 +12,7 @@ export class ApiFailure extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 let onUnauthorized: () => void = () => {};
 

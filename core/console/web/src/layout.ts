@@ -15,6 +15,8 @@ const NAV: Array<{ path: string; key: MessageKey; auth: boolean; admin?: boolean
   { path: 'debugger', key: 'nav.debugger', auth: true },
   { path: 'usage', key: 'nav.usage', auth: true },
   { path: 'billing', key: 'nav.billing', auth: true },
+  { path: 'notify', key: 'nav.notify', auth: true },
+  { path: 'security', key: 'nav.security', auth: true },
   { path: 'admin', key: 'nav.admin', auth: true, admin: true },
 ];
 

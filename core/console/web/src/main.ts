@@ -9,6 +9,8 @@ import { currentRoute, navigate, startRouter, link, type Route } from './router.
 import { authFrame, mountInto, shell } from './layout.js';
 import { errorText, notice, pageHeader, loading } from './ui.js';
 import { renderAuth } from './pages/auth.js';
+import { renderForgot, renderReset, renderVerify } from './pages/account-links.js';
+import { renderSecurity } from './pages/security.js';
 import { renderDashboard } from './pages/dashboard.js';
 import { renderKeys } from './pages/keys.js';
 import { renderDocs } from './pages/docs.js';
@@ -16,6 +18,7 @@ import { renderDebugger } from './pages/debugger.js';
 import { renderUsage } from './pages/usage.js';
 import { renderBilling } from './pages/billing.js';
 import { renderAdmin } from './pages/admin.js';
+import { renderNotify } from './pages/notify.js';
 
 interface PageDef {
   title: MessageKey;
@@ -31,6 +34,8 @@ const PAGES: Record<string, PageDef> = {
   debugger: { title: 'nav.debugger', auth: true, render: renderDebugger },
   usage: { title: 'nav.usage', auth: true, render: renderUsage },
   billing: { title: 'nav.billing', auth: true, render: renderBilling },
+  notify: { title: 'nav.notify', auth: true, render: renderNotify },
+  security: { title: 'nav.security', auth: true, render: renderSecurity },
   admin: { title: 'nav.admin', auth: true, admin: true, render: renderAdmin },
 };
 
@@ -40,6 +45,16 @@ function render(route: Route): void {
   const first = route.parts[0] ?? '';
   document.documentElement.lang = getLang() === 'zh' ? 'zh-CN' : 'en';
   const loggedIn = Boolean(getToken() && getUser());
+  // Mailed links and the reset request work with or without a session.
+  if (first === 'forgot' || first === 'reset' || first === 'verify') {
+    const { root, main } = authFrame();
+    document.title = `${t(first === 'verify' ? 'account.verifyTitle' : first === 'reset' ? 'account.resetTitle' : 'account.forgotTitle')} · Tollgate`;
+    if (first === 'forgot') renderForgot(main);
+    else if (first === 'reset') renderReset(main, route.query);
+    else renderVerify(main, route.query);
+    mountInto(appEl, root);
+    return;
+  }
   if (first === 'login' || first === 'register') {
     if (loggedIn) return navigate('', true);
     const { root, main } = authFrame();

@@ -60,6 +60,39 @@ export async function busy(el: HTMLButtonElement, fn: () => void | Promise<void>
   }
 }
 
+/**
+ * A form whose submit runs `send` once at a time (the submit button is busy meanwhile) and shows a failure in
+ * `msg`: the one shape every console form shares.
+ */
+export function actionForm(
+  cls: string,
+  submit: HTMLButtonElement,
+  msg: { error(err: unknown): void },
+  send: (form: HTMLFormElement) => Promise<void>,
+  ...children: Child[]
+): HTMLFormElement {
+  const form: HTMLFormElement = h(
+    'form',
+    {
+      class: cls,
+      on: {
+        submit: (ev) => {
+          ev.preventDefault();
+          void busy(submit, async () => {
+            try {
+              await send(form);
+            } catch (err) {
+              msg.error(err);
+            }
+          });
+        },
+      },
+    },
+    ...children,
+  );
+  return form;
+}
+
 export function badge(text: string, kind: 'ok' | 'warn' | 'err' | 'info' | 'muted' = 'info'): HTMLElement {
   return h('span', { class: `badge badge-${kind}` }, text);
 }

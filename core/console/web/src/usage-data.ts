@@ -12,8 +12,9 @@ export interface DailySeries {
   totalSpend: number;
 }
 
-export async function dailyUsage(days = 30): Promise<DailySeries> {
-  const usage = await get<Usage>(`usage?days=${days}`);
+/** `keyId`: one API key's share only. */
+export async function dailyUsage(days = 30, keyId?: string): Promise<DailySeries> {
+  const usage = await get<Usage>(`usage?days=${days}${keyId ? `&key_id=${encodeURIComponent(keyId)}` : ''}`);
   const labels = lastDays(days);
   const byDay = new Map(usage.by_day.map((d) => [d.day, d]));
   const calls = labels.map((d) => byDay.get(d)?.calls ?? 0);

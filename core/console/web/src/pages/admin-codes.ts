@@ -3,7 +3,7 @@
 import { h, clear, fieldValue } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { download, get, post } from '../api.js';
-import { busy, button, card, copyButton, field, input, messageSlot, notice, select, table } from '../ui.js';
+import { actionForm, button, card, copyButton, field, input, messageSlot, notice, select, table } from '../ui.js';
 import { dateTime, int } from '../format.js';
 import type { Package, Plan, RedeemBatch } from '../types.js';
 
@@ -31,36 +31,22 @@ export async function renderAdminCodes(main: HTMLElement): Promise<void> {
     );
   };
   const submit = h('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'codes-submit' } }, t('admin.generate'));
-  const form: HTMLFormElement = h(
-    'form',
-    {
-      class: 'form-grid grid-3',
-      on: {
-        submit: (ev) => {
-          ev.preventDefault();
-          void busy(submit, async () => {
-            const [kind, id] = fieldValue(form, 'item').split(':');
-            const expires = fieldValue(form, 'expires_at');
-            try {
-              const r = await post<{ batch_id: number; codes: string[] }>('admin/redeem-codes', { kind, id, count: Number(fieldValue(form, 'count') || 1), expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : undefined });
-              msg.clear();
-              clear(
-                created,
-                notice(
-                  'ok',
-                  h('strong', null, t('admin.generated', { n: r.codes.length, batch: r.batch_id })),
-                  h('pre', { class: 'code codes', attrs: { 'data-testid': 'generated-codes' } }, r.codes.join('\n')),
-                  h('div', { class: 'row-actions' }, copyButton(() => r.codes.join('\n'), t('admin.copyAll')), button(t('admin.csv'), () => csv(r.batch_id), 'btn btn-small btn-ghost')),
-                ),
-              );
-              await load();
-            } catch (err) {
-              msg.error(err);
-            }
-          });
-        },
-      },
-    },
+  const form = actionForm('form-grid grid-3', submit, msg, async (form) => {
+    const [kind, id] = fieldValue(form, 'item').split(':');
+    const expires = fieldValue(form, 'expires_at');
+    const r = await post<{ batch_id: number; codes: string[] }>('admin/redeem-codes', { kind, id, count: Number(fieldValue(form, 'count') || 1), expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : undefined });
+    msg.clear();
+    clear(
+      created,
+      notice(
+        'ok',
+        h('strong', null, t('admin.generated', { n: r.codes.length, batch: r.batch_id })),
+        h('pre', { class: 'code codes', attrs: { 'data-testid': 'generated-codes' } }, r.codes.join('\n')),
+        h('div', { class: 'row-actions' }, copyButton(() => r.codes.join('\n'), t('admin.copyAll')), button(t('admin.csv'), () => csv(r.batch_id), 'btn btn-small btn-ghost')),
+      ),
+    );
+    await load();
+  },
     field(t('admin.item'), select('item', items), undefined, true),
     field(t('admin.count'), input('count', { type: 'number', min: 1, max: 1000, step: 1, value: 1 }), t('admin.countHint'), true),
     field(t('admin.expiresAt'), input('expires_at', { type: 'date' }), t('admin.expiresHint')),

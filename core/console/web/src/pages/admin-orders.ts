@@ -1,42 +1,140 @@
-// Admin: orders, pending first by default; confirming one marks it paid and credits the buyer exactly once.
+// Admin: orders (pending first, with a count badge), payment instances with their notify URL and last
+// notification, and the payment log. Confirming credits the buyer exactly once ("补单" for an online order
+// whose notification never came); "query" asks the provider now; refunds go to the provider where it can.
 import { h, clear } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { get, post, query } from '../api.js';
-import { button, card, messageSlot, table, tabs } from '../ui.js';
+import { badge, button, card, messageSlot, table, tabs } from '../ui.js';
 import { dateTime, tokens } from '../format.js';
-import { orderStatus } from './billing.js';
-import type { Order } from '../types.js';
+import { payStatus } from './pay-order.js';
+import { money, type PayOrder } from './pay-types.js';
+import { getLang } from '../i18n/index.js';
 
-type Filter = 'pending' | 'paid' | 'cancelled' | 'all';
+type Filter = 'pending' | 'paid' | 'amount_mismatch' | 'expired' | 'cancelled' | 'refunded' | 'all';
+
+interface Summary {
+  pending: number;
+  amount_mismatch: number;
+  instances: Array<{ id: string; kind: string; label: { zh: string; en: string }; notify_url: string | null; refunds: boolean; last_notification_at: string | null; last_notification_ok: boolean | null }>;
+}
+
+interface LogEntry {
+  id: number;
+  instance: string;
+  order_id: number | null;
+  source: string;
+  client_ip: string | null;
+  verified: boolean;
+  state: string | null;
+  outcome: string;
+  created_at: string;
+}
+
+/** The count of pending orders next to the admin's "Orders" link, so they are seen from every admin page. */
+export async function attachPendingBadge(el: HTMLElement): Promise<void> {
+  try {
+    const s = await get<Summary>('admin/payments/summary');
+    if (s.pending > 0) el.append(' ', h('span', { class: 'badge badge-warn', attrs: { 'data-testid': 'nav-pending-badge', title: t('admin.pendingBadge', { n: s.pending }) } }, String(s.pending)));
+  } catch {
+    // A badge is a hint: the page itself still loads and reports errors.
+  }
+}
 
 export async function renderAdminOrders(main: HTMLElement): Promise<void> {
   const msg = messageSlot();
+  const badges = h('div', { class: 'row-actions' });
+  const instancesSlot = h('div');
   const listSlot = h('div');
+  const logSlot = h('div');
   let filter: Filter = 'pending';
+  let logOrder: number | undefined;
+
+  const loadSummary = async (): Promise<void> => {
+    const s = await get<Summary>('admin/payments/summary');
+    clear(
+      badges,
+      h('span', { attrs: { 'data-testid': 'pending-badge' } }, badge(t('admin.pendingBadge', { n: s.pending }), s.pending > 0 ? 'warn' : 'muted')),
+      s.amount_mismatch > 0 ? badge(t('admin.mismatchBadge', { n: s.amount_mismatch }), 'err') : null,
+    );
+    clear(
+      instancesSlot,
+      table(
+        [t('col.name'), t('col.type'), t('admin.notifyUrl'), t('admin.lastNotify')],
+        s.instances.map((i) => [
+          h('strong', null, `${i.label[getLang()]} (${i.id})`),
+          i.kind,
+          i.notify_url ? h('code', { class: 'small' }, i.notify_url) : '—',
+          i.last_notification_at ? h('span', null, dateTime(i.last_notification_at), ' ', badge(i.last_notification_ok ? 'OK' : '✗', i.last_notification_ok ? 'ok' : 'err')) : '—',
+        ]),
+      ),
+    );
+  };
+
+  const loadLog = async (): Promise<void> => {
+    const entries = (await get<{ entries: LogEntry[] }>(`admin/payments/log${query({ order: logOrder, limit: 50 })}`)).entries;
+    clear(
+      logSlot,
+      table(
+        [t('col.time'), t('col.order'), t('col.method'), t('col.source'), t('col.verified'), t('col.outcome')],
+        entries.map((e) => [dateTime(e.created_at), e.order_id === null ? '—' : `#${e.order_id}`, e.instance, e.source, badge(e.verified ? '✓' : '✗', e.verified ? 'ok' : 'err'), h('span', { class: 'small' }, [e.state, e.outcome].filter(Boolean).join(' · '))]),
+        t('admin.noLog'),
+        'payment-log-table',
+      ),
+    );
+  };
+
+  const act = async (fn: () => Promise<void>): Promise<void> => {
+    try {
+      await fn();
+      await Promise.all([load(), loadSummary(), loadLog()]);
+    } catch (err) {
+      msg.error(err);
+    }
+  };
+
+  const refund = (o: PayOrder): Promise<void> =>
+    act(async () => {
+      const max = (o.pay_amount ?? o.amount) - ((o.pay_amount ?? o.amount) * o.refunded_tokens) / (o.tokens || 1);
+      const amount = window.prompt(t('admin.refundAmount', { currency: o.currency, max: max.toFixed(2) }), '');
+      if (amount === null) return;
+      const reason = window.prompt(t('admin.refundReason'), '');
+      if (!reason) return;
+      const r = await post<{ amount: number; tokens: number }>(`admin/orders/${o.id}/refund`, { reason, ...(amount.trim() ? { amount: amount.trim() } : {}) });
+      msg.ok(t('admin.refundDone', { id: o.id, amount: r.amount.toFixed(2), tokens: tokens(r.tokens) }));
+    });
+
+  const actions = (o: PayOrder): HTMLElement =>
+    h(
+      'div',
+      { class: 'row-actions' },
+      o.status === 'pending' || o.status === 'expired'
+        ? button(t('admin.confirm'), () =>
+            act(async () => {
+              if (!window.confirm(t('admin.confirmAsk', { id: o.id, amount: money(o) }))) return;
+              await post(`admin/orders/${o.id}/confirm`);
+              msg.ok(t('admin.confirmed', { id: o.id }));
+            }), 'btn btn-small btn-primary', { 'data-testid': `confirm-order-${o.id}` })
+        : null,
+      (o.status === 'pending' || o.status === 'expired') && o.provider !== 'manual'
+        ? button(t('admin.sync'), () =>
+            act(async () => {
+              const r = await post<{ state: string }>(`admin/orders/${o.id}/sync`);
+              msg.ok(t('admin.synced', { id: o.id, state: r.state }));
+            }), 'btn btn-small', { 'data-testid': `sync-order-${o.id}` })
+        : null,
+      o.status === 'paid' ? button(t('admin.refund'), () => refund(o), 'btn btn-small btn-danger', { 'data-testid': `refund-order-${o.id}` }) : null,
+      button(t('admin.paymentLog'), async () => {
+        logOrder = o.id;
+        await loadLog().catch((err: unknown) => msg.error(err));
+        logSlot.scrollIntoView({ block: 'nearest' });
+      }, 'btn btn-small btn-ghost'),
+    );
+
   const load = async (): Promise<void> => {
     try {
-      const orders = (await get<{ orders: Order[] }>(`admin/orders${query({ status: filter === 'all' ? undefined : filter })}`)).orders;
-      const rows = orders.map((o) => [
-        `#${o.id}`,
-        String(o.user_id),
-        o.item_name,
-        `¥${tokens(o.amount)}`,
-        orderStatus(o),
-        dateTime(o.created_at),
-        o.status === 'pending'
-          ? button(t('admin.confirm'), async () => {
-              if (!window.confirm(t('admin.confirmAsk', { id: o.id, amount: tokens(o.amount) }))) return;
-              try {
-                await post(`admin/orders/${o.id}/confirm`);
-                msg.ok(t('admin.confirmed', { id: o.id }));
-                await load();
-              } catch (err) {
-                msg.error(err);
-              }
-            }, 'btn btn-small btn-primary', { 'data-testid': `confirm-order-${o.id}` })
-          : dateTime(o.paid_at),
-      ]);
-      clear(listSlot, table([t('col.order'), t('col.user'), t('col.item'), t('col.amount'), t('col.status'), t('col.created'), ''], rows, t('billing.noOrders'), 'admin-orders-table'));
+      const orders = (await get<{ orders: PayOrder[] }>(`admin/orders${query({ status: filter === 'all' ? undefined : filter })}`)).orders;
+      const rows = orders.map((o) => [`#${o.id}`, String(o.user_id), o.item_name, money(o), `${o.instance}${o.method && o.method !== 'manual' ? ` · ${o.method}` : ''}`, payStatus(o), dateTime(o.created_at), dateTime(o.paid_at), actions(o)]);
+      clear(listSlot, table([t('col.order'), t('col.user'), t('col.item'), t('col.amount'), t('col.method'), t('col.status'), t('col.created'), t('col.paid'), t('col.actions')], rows, t('billing.noOrders'), 'admin-orders-table'));
     } catch (err) {
       msg.error(err);
     }
@@ -45,7 +143,10 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
     [
       ['pending', t('order.pending')],
       ['paid', t('order.paid')],
+      ['amount_mismatch', t('order.amount_mismatch')],
+      ['expired', t('order.expired')],
       ['cancelled', t('order.cancelled')],
+      ['refunded', t('order.refunded')],
       ['all', t('usage.all')],
     ],
     filter,
@@ -54,6 +155,13 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
       void load();
     },
   );
-  main.append(card(t('admin.orders'), bar, msg.el, listSlot));
-  await load();
+  main.append(
+    card(h('span', null, t('admin.orders'), ' ', badges), bar, msg.el, listSlot),
+    card(t('admin.instances'), instancesSlot),
+    card(h('span', null, t('admin.paymentLog'), ' ', button(t('usage.all'), async () => {
+      logOrder = undefined;
+      await loadLog().catch((err: unknown) => msg.error(err));
+    }, 'btn btn-small btn-ghost')), logSlot),
+  );
+  await Promise.all([load(), loadSummary(), loadLog()]);
 }

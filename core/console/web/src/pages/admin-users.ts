@@ -5,6 +5,7 @@ import { api, get, post, query } from '../api.js';
 import { badge, busy, button, card, field, input, messageSlot, table } from '../ui.js';
 import { dateTime, tokens } from '../format.js';
 import { getUser } from '../session.js';
+import { link } from '../router.js';
 import type { AdminUser } from '../types.js';
 
 export async function renderAdminUsers(main: HTMLElement): Promise<void> {
@@ -20,7 +21,7 @@ export async function renderAdminUsers(main: HTMLElement): Promise<void> {
     try {
       const users = (await get<{ users: AdminUser[] }>(`admin/users${query({ q: fieldValue(searchForm, 'q') })}`)).users;
       const rows = users.map((u) => [
-        String(u.id),
+        link(`admin/users/${u.id}`, String(u.id)),
         u.email,
         u.role === 'admin' ? badge(t('role.admin'), 'info') : t('role.user'),
         u.status === 'active' ? badge(t('admin.active'), 'ok') : badge(t('admin.disabled'), 'muted'),

@@ -9,7 +9,11 @@ import { dailyChart } from '../chart.js';
 import { int, lastDays, tokens } from '../format.js';
 import { renderAdminUsers } from './admin-users.js';
 import { renderAdminCodes } from './admin-codes.js';
-import { renderAdminOrders } from './admin-orders.js';
+import { attachPendingBadge, renderAdminOrders } from './admin-orders.js';
+import { renderAdminAudit } from './admin-audit.js';
+import { renderAdminUser } from './admin-user.js';
+import { webhooksPanel } from './webhooks-panel.js';
+import { renderAdminMail } from './admin-mail.js';
 import type { Route } from '../router.js';
 import type { MessageKey } from '../i18n/index.js';
 import type { Stats } from '../types.js';
@@ -19,6 +23,9 @@ const SECTIONS: Array<[string, MessageKey]> = [
   ['users', 'admin.users'],
   ['codes', 'admin.codes'],
   ['orders', 'admin.orders'],
+  ['audit', 'audit.title'],
+  ['webhooks', 'notify.operatorWebhooks'],
+  ['mail', 'mail.title'],
 ];
 
 async function renderStats(main: HTMLElement): Promise<void> {
@@ -59,12 +66,15 @@ async function renderStats(main: HTMLElement): Promise<void> {
 
 export async function renderAdmin(main: HTMLElement, route: Route): Promise<void> {
   const section = route.parts[1] ?? '';
+  // admin/users/<id>: one user in depth, without the section navigation.
+  if (section === 'users' && route.parts[2]) return renderAdminUser(main, route.parts[2]);
   const nav = h(
     'nav',
     { class: 'subnav' },
     SECTIONS.map(([path, key]) => {
       const a = link(path ? `admin/${path}` : 'admin', t(key));
       if (path === section) a.classList.add('active');
+      if (path === 'orders') void attachPendingBadge(a);
       return a;
     }),
   );
@@ -74,5 +84,8 @@ export async function renderAdmin(main: HTMLElement, route: Route): Promise<void
   if (section === 'users') await renderAdminUsers(body);
   else if (section === 'codes') await renderAdminCodes(body);
   else if (section === 'orders') await renderAdminOrders(body);
+  else if (section === 'audit') await renderAdminAudit(body);
+  else if (section === 'webhooks') body.append(webhooksPanel('admin/webhooks'));
+  else if (section === 'mail') await renderAdminMail(body);
   else await renderStats(body);
 }

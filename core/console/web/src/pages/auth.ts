@@ -7,6 +7,17 @@ import { setSession, type SessionUser } from '../session.js';
 import { link, navigate } from '../router.js';
 import { field, input, messageSlot, busy } from '../ui.js';
 import { forgetMe } from '../layout.js';
+import { renderTwoFactorStep, renderVerificationSent } from './account-links.js';
+
+interface AuthAnswer {
+  token?: string;
+  user: SessionUser;
+  /** Login with 2FA on: no token yet, a challenge for the second step. */
+  two_factor_required?: boolean;
+  challenge?: string;
+  /** Sign-up with REQUIRE_EMAIL_VERIFICATION: no token until the mailed link is followed. */
+  verification_required?: boolean;
+}
 
 export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: string | null): void {
   const msg = messageSlot();
@@ -24,10 +35,18 @@ export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: 
             const password = (form.elements.namedItem('password') as HTMLInputElement).value;
             if (!email || !password) return msg.error(new Error(t('auth.fillBoth')));
             try {
-              const r = await post<{ token: string; user: SessionUser }>(mode, { email, password });
+              const r = await post<AuthAnswer>(mode, { email, password });
+              const target = next && next.startsWith('/console/') && !next.startsWith('//') ? next.slice('/console/'.length) : mode === 'register' ? '?welcome=1' : '';
+              if (r.verification_required) return renderVerificationSent(main);
+              if (r.two_factor_required && r.challenge) {
+                return renderTwoFactorStep(main, r.challenge, () => {
+                  forgetMe();
+                  navigate(target, true);
+                });
+              }
+              if (!r.token) return;
               setSession(r.token, r.user);
               forgetMe();
-              const target = next && next.startsWith('/console/') && !next.startsWith('//') ? next.slice('/console/'.length) : mode === 'register' ? '?welcome=1' : '';
               navigate(target, true);
             } catch (err) {
               msg.error(err);
@@ -54,6 +73,7 @@ export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: 
       h('p', { class: 'muted' }, t('auth.tagline')),
       form,
       h('p', { class: 'auth-switch' }, mode === 'login' ? t('auth.noAccount') : t('auth.haveAccount'), ' ', link(mode === 'login' ? 'register' : 'login', mode === 'login' ? t('auth.register') : t('auth.login'))),
+      mode === 'login' ? h('p', { class: 'auth-switch' }, link('forgot', t('auth.forgot'))) : null,
       h('p', { class: 'auth-switch' }, link('docs', t('auth.browseDocs'))),
     ),
   );

@@ -1,8 +1,13 @@
-// Billing: balance, plans and packages to order, a redeem-code box, my orders and the ledger (every change
-// to the balance, newest first).
+// Billing: balance, plans and packages to order (card -> payment method -> the order's pay page), a
+// redeem-code box, my orders with cancel and "pay again", and the ledger (every change to the balance, newest
+// first). billing/orders/<id> is the pay page of one order (pay-order.ts).
 import { h, clear, fieldValue, type Child } from '../dom.js';
 import { t, tMaybe } from '../i18n/index.js';
 import { get, post, query } from '../api.js';
+import { getLang } from '../i18n/index.js';
+import { navigate, link, type Route } from '../router.js';
+import { payAgain, payStatus, renderPayOrder } from './pay-order.js';
+import { money, type PaymentMethod, type PayOrder } from './pay-types.js';
 import { badge, busy, button, card, field, input, messageSlot, notice, pageHeader, stat, table } from '../ui.js';
 import { dateTime, date, int, tokens } from '../format.js';
 import { loadMe } from '../layout.js';
@@ -17,8 +22,20 @@ function ledgerKind(kind: string): string {
   return tMaybe(`ledger.${kind}`) ?? kind;
 }
 
-export async function renderBilling(main: HTMLElement): Promise<void> {
-  const [me, plans, packages] = await Promise.all([loadMe(true), get<{ plans: Plan[] }>('plans'), get<{ packages: Package[] }>('packages')]);
+export async function renderBilling(main: HTMLElement, route?: Route): Promise<void> {
+  if (route?.parts[1] === 'orders' && /^\d+$/.test(route.parts[2] ?? '')) return renderPayOrder(main, Number(route.parts[2]));
+  const [me, plans, packages, methods] = await Promise.all([
+    loadMe(true),
+    get<{ plans: Plan[] }>('plans'),
+    get<{ packages: Package[] }>('packages'),
+    get<{ methods: PaymentMethod[] }>('payment-methods'),
+  ]);
+  const lang = getLang();
+  /** One choice per instance and channel (an EPay merchant offers Alipay and WeChat Pay). */
+  const choices = methods.methods.flatMap((m) =>
+    m.methods.map((c) => ({ method: m.id, channel: m.methods.length > 1 ? c : undefined, label: m.methods.length > 1 ? `${m.label[lang]} · ${tMaybe(`channel.${c}`) ?? c}` : m.label[lang] })),
+  );
+  const chooser = h('div');
   const msg = messageSlot();
   const summary = h('div', { class: 'stats' });
   const ordersSlot = h('div');
@@ -35,7 +52,32 @@ export async function renderBilling(main: HTMLElement): Promise<void> {
     );
   const loadOrders = async (): Promise<void> => {
     const orders = (await get<{ orders: Order[] }>('orders')).orders;
-    clear(ordersSlot, table([t('col.order'), t('col.item'), t('col.amount'), t('col.status'), t('col.created'), t('col.paid')], orders.map((o) => [`#${o.id}`, o.item_name, `¥${tokens(o.amount)}`, orderStatus(o), dateTime(o.created_at), dateTime(o.paid_at)]), t('billing.noOrders'), 'orders-table'));
+    const rows = (orders as unknown as PayOrder[]).map((o) => [
+      link(`billing/orders/${o.id}`, `#${o.id}`),
+      o.item_name,
+      money(o),
+      payStatus(o),
+      dateTime(o.created_at),
+      dateTime(o.paid_at),
+      h(
+        'div',
+        { class: 'row-actions' },
+        o.status === 'pending' ? link(`billing/orders/${o.id}`, t('pay.open')) : null,
+        o.status === 'pending'
+          ? button(t('pay.cancel'), async () => {
+              if (!window.confirm(t('pay.cancelAsk', { id: o.id }))) return;
+              try {
+                await post(`orders/${o.id}/cancel`);
+                await loadOrders();
+              } catch (err) {
+                msg.error(err);
+              }
+            }, 'btn btn-small', { 'data-testid': `cancel-order-${o.id}` })
+          : null,
+        o.status === 'cancelled' || o.status === 'expired' ? button(t('pay.payAgain'), () => payAgain(o).catch((err: unknown) => msg.error(err)), 'btn btn-small', { 'data-testid': `pay-again-${o.id}` }) : null,
+      ),
+    ]);
+    clear(ordersSlot, table([t('col.order'), t('col.item'), t('col.amount'), t('col.status'), t('col.created'), t('col.paid'), t('col.actions')], rows, t('billing.noOrders'), 'orders-table'));
   };
   const loadLedger = async (append: boolean): Promise<void> => {
     const r = await get<{ entries: LedgerEntry[]; next_before: number | null }>(`ledger${query({ limit: 50, before: append ? ledgerBefore : undefined })}`);
@@ -49,14 +91,26 @@ export async function renderBilling(main: HTMLElement): Promise<void> {
     showSummary(await loadMe(true));
     await Promise.all([loadOrders(), loadLedger(false)]);
   };
-  const order = async (kind: 'plan' | 'package', id: string): Promise<void> => {
+  const place = async (kind: 'plan' | 'package', id: string, choice: { method: string; channel?: string }): Promise<void> => {
     try {
-      const r = await post<{ order: Order; payment: { message: string; url?: string } }>('orders', { kind, id });
-      msg.ok(h('span', null, t('billing.ordered', { id: r.order.id, amount: tokens(r.order.amount) }), ' ', r.payment.url ? h('a', { attrs: { href: r.payment.url, rel: 'noopener' } }, t('billing.payNow')) : t('billing.manualPay')));
-      await loadOrders();
+      const r = await post<{ order: Order }>('orders', { kind, id, method: choice.method, channel: choice.channel });
+      navigate(`billing/orders/${r.order.id}`);
     } catch (err) {
       msg.error(err);
     }
+  };
+  /** Card -> payment method (skipped when there is only one) -> the pay page. */
+  const order = async (kind: 'plan' | 'package', id: string, name: string, price: number): Promise<void> => {
+    if (choices.length === 1) return place(kind, id, choices[0]);
+    clear(
+      chooser,
+      card(
+        t('pay.chooseTitle'),
+        h('p', { class: 'muted' }, t('pay.chooseText', { item: name, amount: `¥${tokens(price)}` })),
+        h('div', { class: 'form-actions' }, ...choices.map((c) => button(c.label, () => place(kind, id, c), 'btn btn-primary', { 'data-testid': `pay-with-${c.method}${c.channel ? `-${c.channel}` : ''}` }))),
+      ),
+    );
+    chooser.scrollIntoView({ block: 'nearest' });
   };
 
   const redeemBtn = h('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'redeem-submit' } }, t('billing.redeem'));
@@ -100,7 +154,7 @@ export async function renderBilling(main: HTMLElement): Promise<void> {
         p.grant_tokens > 0 ? h('li', null, t('billing.grant', { n: tokens(p.grant_tokens) })) : null,
         h('li', { class: 'muted small' }, p.codes.join(', ')),
       ),
-      button(t('billing.subscribe'), () => order('plan', p.id), 'btn btn-primary btn-block', { 'data-testid': `order-plan-${p.id}` }),
+      button(t('billing.subscribe'), () => order('plan', p.id, p.name, p.price), 'btn btn-primary btn-block', { 'data-testid': `order-plan-${p.id}` }),
     ),
   );
   const packageCards = packages.packages.map((p) =>
@@ -110,13 +164,14 @@ export async function renderBilling(main: HTMLElement): Promise<void> {
       h('h3', null, p.name),
       h('div', { class: 'price' }, `¥${tokens(p.price)}`),
       h('p', { class: 'muted small' }, p.description || t('billing.tokensFor', { n: tokens(p.tokens) })),
-      button(t('billing.buy'), () => order('package', p.id), 'btn btn-block', { 'data-testid': `order-package-${p.id}` }),
+      button(t('billing.buy'), () => order('package', p.id, p.name, p.price), 'btn btn-block', { 'data-testid': `order-package-${p.id}` }),
     ),
   );
   main.append(
     pageHeader(t('billing.title'), t('billing.subtitle')),
     summary,
     msg.el,
+    chooser,
     card(t('billing.redeemTitle'), h('p', { class: 'muted small' }, t('billing.redeemText')), redeemForm),
     card(t('billing.plans'), planCards.length ? h('div', { class: 'price-grid' }, planCards) : notice('info', t('billing.noPlans'))),
     card(t('billing.packages'), packageCards.length ? h('div', { class: 'price-grid' }, packageCards) : notice('info', t('billing.noPackages'))),

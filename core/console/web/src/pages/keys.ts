@@ -59,6 +59,25 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
             msg.error(err);
           }
         }, 'btn btn-small', { 'data-testid': `toggle-key-${k.id}` }),
+        button(t('keys.rotate'), async () => {
+          const hours = window.prompt(t('keys.rotatePrompt', { name: k.name }), '24');
+          if (hours === null) return;
+          try {
+            const r = await post<{ key: ApiKey; secret: string; old_secret_valid_until: string | null }>(`keys/${k.id}/rotate`, { grace_hours: Number(hours) });
+            rememberSecret(r.key.id, r.key.name, r.key.prefix, r.secret);
+            clear(
+              secretSlot,
+              notice(
+                'ok',
+                h('p', null, t('keys.rotated', { until: r.old_secret_valid_until ? dateTime(r.old_secret_valid_until) : t('keys.rotatedNow') })),
+                h('div', { class: 'secret-row' }, h('code', { class: 'secret' }, r.secret), copyButton(() => r.secret)),
+              ),
+            );
+            await refresh();
+          } catch (err) {
+            msg.error(err);
+          }
+        }, 'btn btn-small', { 'data-testid': `rotate-key-${k.id}` }),
         button(t('keys.delete'), async () => {
           if (!window.confirm(t('keys.confirmDelete', { name: k.name }))) return;
           try {

@@ -8,7 +8,7 @@ import { dailyChart } from '../chart.js';
 import { dateTime, int, ms, tokens } from '../format.js';
 import { dailyUsage } from '../usage-data.js';
 import { loadMe } from '../layout.js';
-import type { Call, Operation } from '../types.js';
+import type { ApiKey, Call, Operation } from '../types.js';
 
 function callRow(c: Call): Child[] {
   const free = c.free_reason ? tMaybe(`free.${c.free_reason}`) ?? c.free_reason : null;
@@ -25,7 +25,7 @@ function callRow(c: Call): Child[] {
 }
 
 export async function renderUsage(main: HTMLElement): Promise<void> {
-  const [series, ops] = await Promise.all([dailyUsage(30), get<{ operations: Operation[] }>('operations'), loadMe(true)]);
+  const [series, ops, keys] = await Promise.all([dailyUsage(30), get<{ operations: Operation[] }>('operations'), get<{ keys: ApiKey[] }>('keys'), loadMe(true)]);
   const msg = messageSlot();
   const logSlot = h('div');
   const more = h('div', { class: 'form-actions' });
@@ -33,8 +33,9 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
 
   const filterForm: HTMLFormElement = h(
     'form',
-    { class: 'filters', on: { submit: (ev) => (ev.preventDefault(), void load(false)) } },
+    { class: 'filters', on: { submit: (ev) => (ev.preventDefault(), void load(false), void drawChart()) } },
     field(t('usage.operation'), select('code', [['', t('usage.all')], ...ops.operations.map((o) => [o.code, o.code] as [string, string])])),
+    field(t('usage.key'), select('key_id', [['', t('usage.all')], ...keys.keys.map((k) => [String(k.id), `${k.name} (${k.prefix}…)`] as [string, string])])),
     field(
       t('usage.status'),
       select('status', [
@@ -54,7 +55,7 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
     // The "to" date is inclusive for people and exclusive for the API: send the next midnight.
     const toNext = to ? new Date(new Date(`${to}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined;
     const from = fieldValue(filterForm, 'from');
-    return { code: fieldValue(filterForm, 'code') || undefined, status: fieldValue(filterForm, 'status') || undefined, from: from ? new Date(`${from}T00:00:00`).toISOString() : undefined, to: toNext };
+    return { code: fieldValue(filterForm, 'code') || undefined, key_id: fieldValue(filterForm, 'key_id') || undefined, status: fieldValue(filterForm, 'status') || undefined, from: from ? new Date(`${from}T00:00:00`).toISOString() : undefined, to: toNext };
   };
   let nextBefore: number | null = null;
   const load = async (append: boolean): Promise<void> => {
@@ -102,10 +103,16 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
     ),
     card(null, h('div', { class: 'card-title-row' }, h('h2', { class: 'card-title' }, t('usage.callLog')), exportBtn), filterForm, msg.el, logSlot, more),
   );
-  try {
-    clear(chartSlot, dailyChart({ days: series.days, bars: series.calls, line: series.spend, barLabel: t('chart.calls'), lineLabel: t('chart.spend'), emptyText: t('usage.noCalls') }));
-  } catch (err) {
-    clear(chartSlot, notice('err', errorText(err)));
-  }
+  const drawChart = async (): Promise<void> => {
+    try {
+      // The chart follows the key filter; the other filters narrow the log only.
+      const keyId = fieldValue(filterForm, 'key_id');
+      const s = keyId ? await dailyUsage(30, keyId) : series;
+      clear(chartSlot, dailyChart({ days: s.days, bars: s.calls, line: s.spend, barLabel: t('chart.calls'), lineLabel: t('chart.spend'), emptyText: t('usage.noCalls') }));
+    } catch (err) {
+      clear(chartSlot, notice('err', errorText(err)));
+    }
+  };
+  await drawChart();
   await load(false);
 }

@@ -1,12 +1,17 @@
 // Money is integer micro-TOKEN (1 TOKEN = 1,000,000) below the HTTP edge. These are the only two crossings.
 export const MICRO_PER_TOKEN = 1_000_000;
+/** The largest amount any one request may name: 10^9 TOKEN = 10^15 micro, far below 2^53, so sums of many stay exact. */
+export const MAX_TOKEN = 1_000_000_000;
+export const MAX_MICRO = MAX_TOKEN * MICRO_PER_TOKEN;
 
 /** TOKEN amount (number or decimal string, at most 6 decimals) -> micro-TOKEN. Throws on anything inexact. */
 export function toMicro(amount: number | string): number {
   const text = typeof amount === 'number' ? amount.toFixed(7).replace(/0+$/, '').replace(/\.$/, '') : amount.trim();
-  const m = /^(-)?(\d{1,12})(?:\.(\d{1,6}))?$/.exec(text);
+  const m = /^(-)?(\d{1,10})(?:\.(\d{1,6}))?$/.exec(text);
   if (!m) throw new RangeError(`not a TOKEN amount with at most 6 decimals: ${String(amount)}`);
   const micro = Number(m[2]) * MICRO_PER_TOKEN + Number((m[3] ?? '').padEnd(6, '0'));
+  // Beyond 10^9 TOKEN is a typo or an attack, and beyond 2^53 micro it would no longer be exact.
+  if (micro > MAX_MICRO) throw new RangeError(`TOKEN amount above ${MAX_TOKEN}: ${String(amount)}`);
   return m[1] ? -micro : micro;
 }
 

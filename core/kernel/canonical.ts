@@ -1,5 +1,5 @@
 // Stable JSON (sorted keys) so equal inputs give equal cache keys and idempotency hashes.
-import { sha256Hex } from '../accounts/secrets.js';
+import { createHash } from 'node:crypto';
 
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
@@ -11,5 +11,5 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function hashOf(...parts: unknown[]): string {
-  return sha256Hex(canonicalJson(parts));
+  return createHash('sha256').update(canonicalJson(parts), 'utf8').digest('hex');
 }

@@ -1,0 +1,37 @@
+// Operator switches for sign-up and account security (README "Accounts and security").
+export interface AccountSettings {
+  /** REGISTRATION=closed turns public sign-up off (admins still add users from the CLI). */
+  registrationOpen: boolean;
+  /** REGISTRATION_EMAIL_DOMAINS=example.com,corp.cn: only these domains may sign up; empty = any. */
+  registrationDomains: string[];
+  /** REQUIRE_EMAIL_VERIFICATION=true: a new account logs in only after following the mailed link. */
+  requireEmailVerification: boolean;
+  /** REQUIRE_ADMIN_2FA=true: an admin without TOTP gets a session only for turning 2FA on. */
+  requireAdmin2fa: boolean;
+  /** Base URL used in mailed links (PUBLIC_URL), e.g. https://api.example.com; default http://localhost:PORT. */
+  publicUrl: string;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+export function readAccountSettings(env: NodeJS.ProcessEnv, port: number): AccountSettings {
+  const reg = (env.REGISTRATION ?? 'open').toLowerCase();
+  if (reg !== 'open' && reg !== 'closed') throw new Error(`REGISTRATION must be open or closed, got "${env.REGISTRATION}"`);
+  const domains = (env.REGISTRATION_EMAIL_DOMAINS ?? '').split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
+  for (const d of domains) if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(d)) throw new Error(`REGISTRATION_EMAIL_DOMAINS: "${d}" is not a domain name`);
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(publicUrl)) throw new Error('PUBLIC_URL must start with http:// or https://');
+  return {
+    registrationOpen: reg === 'open',
+    registrationDomains: domains,
+    requireEmailVerification: flag(env, 'REQUIRE_EMAIL_VERIFICATION', false),
+    requireAdmin2fa: flag(env, 'REQUIRE_ADMIN_2FA', false),
+    publicUrl,
+  };
+}

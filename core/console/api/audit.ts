@@ -1,0 +1,27 @@
+// The audit row of a console change: the logged-in actor and the client IP come from the request itself.
+import type { Context } from 'koa';
+import type { Services } from '../../services.js';
+import { writeAudit, type AuditEntry, type AuditRow } from '../../notify/audit-log.js';
+import { userOf } from './auth.js';
+import { clientIpOf } from './client-ip.js';
+import { iso } from './present.js';
+
+export async function audit(ctx: Context, s: Services, e: Omit<AuditEntry, 'actorId' | 'actorRole' | 'ip'>): Promise<void> {
+  const actor = userOf(ctx);
+  await writeAudit(s.store.db, { ...e, actorId: actor.id, actorRole: actor.role, ip: clientIpOf(ctx) });
+}
+
+export function presentAudit(r: AuditRow): Record<string, unknown> {
+  return {
+    id: Number(r.id),
+    created_at: iso(r.created_at),
+    actor_id: r.actor_id === null ? null : Number(r.actor_id),
+    actor_role: r.actor_role,
+    action: r.action,
+    target_type: r.target_type,
+    target_id: r.target_id,
+    subject_user_id: r.subject_user_id === null ? null : Number(r.subject_user_id),
+    detail: JSON.parse(r.detail) as unknown,
+    ip: r.ip,
+  };
+}

@@ -1,0 +1,92 @@
+// GET /console/api/calls.csv: a user's call log as a streamed CSV. better-sqlite3 runs on the main thread, so
+// one big query would stall every other caller (F12): rows are read by keyset (id < last id) in chunks of
+// CHUNK_ROWS, and the event loop gets a turn between chunks. One export per user at a time, a few per minute,
+// at most MAX_ROWS rows and a MAX_SPAN_DAYS time window per request (ask for the next window with from/to).
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Services } from '../../services.js';
+import { listCalls, type CallFilter } from '../../billing/usage.js';
+import { ApiError } from '../../http/errors.js';
+import { requireUser, userOf } from './auth.js';
+import { csvLine } from './present.js';
+import { invalid, queryInt } from './input.js';
+import { CALL_CSV_HEADER, callFilter, presentCall } from './usage-routes.js';
+import { takeExportSlot } from './export-slot.js';
+
+export const CSV_LIMITS = {
+  maxRows: 100_000,
+  chunkRows: 1_000,
+  maxSpanDays: 92,
+  /** Exports per user: a bucket of `burst`, refilled at `perMinute`. */
+  perMinute: 2,
+  burst: 3,
+  /** A stuck export frees its slot after this long. */
+  slotTtlMs: 5 * 60_000,
+} as const;
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** from/to bounded to MAX_SPAN_DAYS: a missing `from` means that many days before `to` (or now). */
+function boundedWindow(f: CallFilter, now: number): CallFilter {
+  const to = f.to ?? now + 1;
+  const from = f.from ?? to - CSV_LIMITS.maxSpanDays * DAY_MS;
+  if (from >= to) throw invalid(`'from' must be before 'to'.`);
+  if (to - from > CSV_LIMITS.maxSpanDays * DAY_MS) {
+    throw invalid(`An export covers at most ${CSV_LIMITS.maxSpanDays} days: narrow 'from' and 'to' and export the rest separately.`);
+  }
+  return { ...f, from, to: f.to };
+}
+
+async function* csvChunks(s: Services, filter: CallFilter, release: () => Promise<void>): AsyncGenerator<string> {
+  try {
+    yield csvLine(CALL_CSV_HEADER);
+    let left = filter.limit;
+    let before = filter.before;
+    while (left > 0) {
+      const rows = await listCalls(s.store.db, { ...filter, before, limit: Math.min(CSV_LIMITS.chunkRows, left) });
+      if (rows.length === 0) break;
+      let text = '';
+      for (const r of rows) {
+        const c = presentCall(r);
+        text += csvLine([c.id, c.request_id, c.created_at, c.operation, c.key_id, c.status, c.error_code, c.charged, c.cached ? 1 : 0, c.free_reason, c.duration_ms, c.ip]);
+      }
+      yield text;
+      left -= rows.length;
+      before = Number(rows[rows.length - 1].id);
+      if (rows.length < CSV_LIMITS.chunkRows) break;
+      await nextTurn(); // let other requests run between chunks
+    }
+  } finally {
+    await release();
+  }
+}
+
+export function callsCsvRoute(router: Router, s: Services): void {
+  router.get('/console/api/calls.csv', requireUser(s), async (ctx: Context) => {
+    const user = userOf(ctx);
+    const limit = queryInt(ctx, 'limit', 1, CSV_LIMITS.maxRows, CSV_LIMITS.maxRows);
+    const filter = boundedWindow(callFilter(ctx, user.id, limit), Date.now());
+    const scope = `console:csv:user:${user.id}`;
+    const rate = await s.state.takeToken(scope, CSV_LIMITS.perMinute / 60, CSV_LIMITS.burst);
+    if (!rate.allowed) {
+      const wait = Math.max(1, Math.ceil(rate.retryAfterSeconds));
+      ctx.set('Retry-After', String(wait));
+      throw new ApiError('RATE_LIMITED', `Too many CSV exports. Retry in ${wait} seconds.`);
+    }
+    const release = await takeExportSlot(ctx, s, scope, CSV_LIMITS.slotTtlMs, 'An export of this account is already running. Retry when it has finished.');
+    try {
+      await s.callLog.flush();
+    } catch (err) {
+      await release();
+      throw err;
+    }
+    const body = Readable.from(csvChunks(s, filter, release), { objectMode: false });
+    // A client that disconnects early ends the generator (its finally releases the slot).
+    body.on('close', () => void release());
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.set('Content-Disposition', 'attachment; filename="calls.csv"');
+    ctx.body = body;
+  });
+}

@@ -1,0 +1,52 @@
+// Payment endpoints (issue 15) as data for the OpenAPI document; spread into CONSOLE_ENDPOINTS.
+import type { ConsoleEndpoint } from './console-endpoints.js';
+
+type Schema = Record<string, unknown>;
+const str = { type: 'string' };
+const int = { type: 'integer' };
+const obj = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
+  type: 'object',
+  additionalProperties: false,
+  properties,
+  ...(required.length ? { required } : {}),
+});
+
+/** POST /console/api/orders: the item, and optionally the payment instance and its channel. */
+export const ORDER_BODY = obj(
+  {
+    kind: { enum: ['plan', 'package'] },
+    id: str,
+    method: { type: 'string', description: 'payment instance id from GET /console/api/payment-methods (default: the first)' },
+    channel: { type: 'string', description: "the instance's method, e.g. alipay/wxpay for EPay, page/qr for Alipay" },
+  },
+  ['kind', 'id'],
+);
+
+export const PAYMENT_ENDPOINTS: ConsoleEndpoint[] = [
+  { id: 'paymentMethods', method: 'GET', path: '/console/api/payment-methods', summary: 'Payment instances a buyer can choose, with their channels and currency', auth: 'user' },
+  { id: 'getOrder', method: 'GET', path: '/console/api/orders/:id', summary: 'One order and, while pending, its pay action (redirect, form, QR code as SVG, or instructions); refresh=1 asks the provider (at most every 10 s)', auth: 'user', query: [{ name: 'refresh', description: '1 = query the provider now', schema: str }] },
+  { id: 'cancelOrder', method: 'POST', path: '/console/api/orders/:id/cancel', summary: 'Cancel a pending order (closed upstream where possible; idempotent)', auth: 'user' },
+  { id: 'adminPaymentSummary', method: 'GET', path: '/console/api/admin/payments/summary', summary: 'Pending and amount-mismatch counts, and each payment instance with its notify URL and last notification', auth: 'admin' },
+  {
+    id: 'adminPaymentLog',
+    method: 'GET',
+    path: '/console/api/admin/payments/log',
+    summary: 'Every raw payment notification, query answer and admin action, newest first',
+    auth: 'admin',
+    query: [
+      { name: 'order', description: 'one order', schema: int },
+      { name: 'instance', description: 'one payment instance', schema: str },
+      { name: 'limit', description: 'page size', schema: int },
+      { name: 'before', description: 'id cursor', schema: int },
+    ],
+  },
+  { id: 'adminSyncOrder', method: 'POST', path: '/console/api/admin/orders/:id/sync', summary: "Query the order's payment provider now and settle the answer", auth: 'admin' },
+  {
+    id: 'adminRefundOrder',
+    method: 'POST',
+    path: '/console/api/admin/orders/:id/refund',
+    summary: 'Refund a paid order (whole or part): TOKEN back first (never below zero), then the provider; a full plan refund ends the plan',
+    auth: 'admin',
+    body: obj({ amount: { type: ['number', 'string'], description: "in the order's currency, at most 2 decimals; default: the rest" }, reason: str, via_provider: { type: 'boolean' } }, ['reason']),
+  },
+];

@@ -1,0 +1,32 @@
+// Orders and payment actions at the console edge: the order with its payment snapshot, and the buyer's next
+// step with a server-rendered QR code (the browser needs no QR library and no third-party image service).
+import QRCode from 'qrcode';
+import type { OrderRow, PaymentAction } from '../../billing/payment-provider.js';
+import type { Payments } from '../../billing/payments/registry.js';
+import { toToken, asMicro } from '../../kernel/money.js';
+import { iso, presentOrder } from './present.js';
+
+export function presentPaymentOrder(o: OrderRow): Record<string, unknown> {
+  const minor = o.amount_minor === null ? null : Number(o.amount_minor);
+  return {
+    ...presentOrder(o),
+    instance: o.instance ?? o.provider,
+    method: o.method,
+    currency: o.currency ?? 'CNY',
+    /** What the buyer pays, in the currency's major unit (yuan, dollars). */
+    pay_amount: minor === null ? null : minor / 100,
+    tokens: o.tokens_micro === null ? null : toToken(asMicro(o.tokens_micro)),
+    expires_at: iso(o.expires_at),
+    credited_at: iso(o.credited_at),
+    late: Number(o.late ?? 0) === 1,
+    refunded_tokens: toToken(asMicro(o.refunded_micro ?? 0)),
+  };
+}
+
+export async function presentAction(payments: Payments, o: OrderRow, action: PaymentAction): Promise<Record<string, unknown>> {
+  const provider = payments.providers.get(o.instance ?? o.provider);
+  const out: Record<string, unknown> = { provider: o.instance ?? o.provider, kind: provider?.kind ?? o.provider, action };
+  if (action.type === 'none') out.message = action.instructions.en;
+  if (action.type === 'qrcode') out.qr_svg = await QRCode.toString(action.text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+  return out;
+}

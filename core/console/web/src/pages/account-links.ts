@@ -1,0 +1,124 @@
+// Pages reached without a session: forgot password (asks for a link), reset (from the mailed link), email
+// confirmation (from the mailed link), and the second login step when 2FA is on. The token is read from the
+// URL once and the URL is cleaned at once, so it does not stay in history or leak through a Referer.
+import { h, type Child } from '../dom.js';
+import { t } from '../i18n/index.js';
+import { post } from '../api.js';
+import { setSession, type SessionUser } from '../session.js';
+import { link } from '../router.js';
+import { field, input, messageSlot, busy, notice } from '../ui.js';
+
+type Slot = ReturnType<typeof messageSlot>;
+
+function authCard(title: string, ...children: Array<Node | null>): HTMLElement {
+  return h('div', { class: 'auth-card card' }, h('h1', null, title), ...children, h('p', { class: 'auth-switch' }, link('login', t('auth.login'))));
+}
+
+/**
+ * One form of these pages: fields, a message slot and a submit button that is busy while `send` runs; an error
+ * from `send` (the server's, or a local check) shows in the slot.
+ */
+function accountForm(label: string, testId: string, send: (value: (name: string) => string, msg: Slot, form: HTMLFormElement) => Promise<void>, ...fields: Child[]): HTMLFormElement {
+  const msg = messageSlot();
+  const submit = h('button', { class: 'btn btn-primary btn-block', attrs: { type: 'submit', 'data-testid': testId } }, label);
+  const value = (name: string): string => (form.elements.namedItem(name) as HTMLInputElement).value;
+  const form: HTMLFormElement = h(
+    'form',
+    {
+      class: 'auth-form',
+      attrs: { novalidate: true },
+      on: {
+        submit: (ev) => {
+          ev.preventDefault();
+          void busy(submit, async () => {
+            try {
+              await send(value, msg, form);
+            } catch (err) {
+              msg.error(err);
+            }
+          });
+        },
+      },
+    },
+    ...fields,
+    msg.el,
+    submit,
+  );
+  return form;
+}
+
+/** The token of a mailed link, taken once; the address bar keeps only the path. */
+function takeToken(query: URLSearchParams): string | null {
+  const token = query.get('token');
+  if (token) history.replaceState(null, '', location.pathname);
+  return token;
+}
+
+export function renderForgot(main: HTMLElement): void {
+  const form = accountForm(
+    t('account.sendLink'),
+    'forgot-submit',
+    async (value, msg) => {
+      const email = value('email').trim();
+      if (!email) throw new Error(t('auth.fillBoth'));
+      await post('password/forgot', { email });
+      msg.ok(t('account.linkSent'));
+    },
+    field(t('auth.email'), input('email', { type: 'email', autocomplete: 'email', required: true }), undefined, true),
+  );
+  main.append(authCard(t('account.forgotTitle'), h('p', { class: 'muted' }, t('account.forgotText')), form));
+}
+
+export function renderReset(main: HTMLElement, query: URLSearchParams): void {
+  const token = takeToken(query);
+  if (!token) {
+    main.append(authCard(t('account.resetTitle'), notice('err', t('err.INVALID_TOKEN')), h('p', null, link('forgot', t('account.forgotLink')))));
+    return;
+  }
+  const form = accountForm(
+    t('account.setPassword'),
+    'reset-submit',
+    async (value, _msg, self) => {
+      if (value('password') !== value('password2')) throw new Error(t('account.mismatch'));
+      await post('password/reset', { token, password: value('password') });
+      self.replaceWith(notice('ok', t('account.resetDone'), ' ', link('login', t('auth.login'))));
+    },
+    field(t('account.newPassword'), input('password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }), t('auth.passwordRule'), true),
+    field(t('account.repeatPassword'), input('password2', { type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }), undefined, true),
+  );
+  main.append(authCard(t('account.resetTitle'), form));
+}
+
+export function renderVerify(main: HTMLElement, query: URLSearchParams): void {
+  const token = takeToken(query);
+  const slot = h('div', null, t('common.loading'));
+  main.append(authCard(t('account.verifyTitle'), slot));
+  if (!token) {
+    slot.replaceWith(notice('err', t('err.INVALID_TOKEN')));
+    return;
+  }
+  void post('email/verify', { token }).then(
+    () => slot.replaceWith(notice('ok', t('account.verified'), ' ', link('login', t('auth.login')))),
+    (err: unknown) => slot.replaceWith(notice('err', err instanceof Error ? err.message : String(err))),
+  );
+}
+
+/** Second login step: the challenge from /login plus a code from the app or a recovery code. */
+export function renderTwoFactorStep(main: HTMLElement, challenge: string, done: () => void): void {
+  const form = accountForm(
+    t('auth.login'),
+    'twofactor-submit',
+    async (value) => {
+      const r = await post<{ token: string; user: SessionUser }>('login/2fa', { challenge, code: value('code').trim() });
+      setSession(r.token, r.user);
+      done();
+    },
+    field(t('account.code'), input('code', { autocomplete: 'one-time-code', inputmode: 'numeric', required: true }), t('account.codeHint'), true),
+  );
+  main.replaceChildren(authCard(t('account.twoFactorTitle'), form));
+  (form.elements.namedItem('code') as HTMLInputElement).focus();
+}
+
+export function renderVerificationSent(main: HTMLElement): void {
+  main.replaceChildren(authCard(t('account.verifyTitle'), notice('ok', t('account.verifySent'))));
+}

@@ -1,0 +1,57 @@
+// Admin: the mail outbox. Every mail the server sent or would have sent (without SMTP it only lands here and in
+// the log), with its outcome; and a test mail to check the SMTP settings.
+import { h, clear } from '../dom.js';
+import { t } from '../i18n/index.js';
+import { get, post, query } from '../api.js';
+import { card, table, badge, button, field, input, messageSlot, notice } from '../ui.js';
+import { dateTime } from '../format.js';
+
+interface MailRow {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  transport: 'smtp' | 'outbox';
+  status: 'queued' | 'sent' | 'failed';
+  error: string | null;
+  created_at: string;
+}
+
+const STATUS_KIND = { queued: 'info', sent: 'ok', failed: 'err' } as const;
+const statusText = (): Record<MailRow['status'], string> => ({ queued: t('mail.status.queued'), sent: t('mail.status.sent'), failed: t('mail.status.failed') });
+
+export async function renderAdminMail(main: HTMLElement, before?: number): Promise<void> {
+  const page = await get<{ transport: 'smtp' | 'outbox'; items: MailRow[]; next_before: number | null }>(`admin/mail${query({ limit: 50, before })}`);
+  const msg = messageSlot();
+  const to = input('test_to', { type: 'email' });
+  const rows = page.items.map((m) => [
+    dateTime(m.created_at),
+    m.to,
+    h('details', null, h('summary', null, m.subject), h('pre', { class: 'code small', attrs: { 'data-testid': `mail-text-${m.id}` } }, m.text)),
+    m.transport,
+    h('span', null, badge(statusText()[m.status], STATUS_KIND[m.status]), m.error ? h('div', { class: 'small muted' }, m.error) : null),
+  ]);
+  clear(
+    main,
+    page.transport === 'outbox' ? notice('info', t('mail.outboxMode')) : notice('ok', t('mail.smtpMode')),
+    card(
+      t('mail.test'),
+      field(t('mail.testTo'), to),
+      msg.el,
+      button(t('mail.sendTest'), async () => {
+        try {
+          await post('admin/mail/test', { to: to.value });
+          msg.ok(t('mail.testSent'));
+          await renderAdminMail(main);
+        } catch (err) {
+          msg.error(err);
+        }
+      }),
+    ),
+    card(
+      t('mail.title'),
+      table([t('mail.when'), t('mail.to'), t('mail.subject'), t('mail.transport'), t('mail.status')], rows, t('mail.empty'), 'mail-outbox'),
+      page.next_before ? button(t('mail.older'), () => renderAdminMail(main, page.next_before ?? undefined)) : null,
+    ),
+  );
+}

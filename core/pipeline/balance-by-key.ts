@@ -1,0 +1,75 @@
+// GET /api/_balance: what an sk_ key may still spend, answered with the key alone. Free and unbilled, never in
+// the call log. Operation codes cannot start with "_" (OPERATION_CODE_PATTERN) and operations.yaml may not bind
+// a route under /api/_ (core/config/operations-loader.ts), so no operation can take this path.
+// The key is checked by the same authenticate stage as a call (disabled, expired, wrong-IP keys are refused),
+// and a small per-key budget keeps scripts that poll it from loading the database.
+import type { Context } from 'koa';
+import type { Services } from '../services.js';
+import { deny } from '../http/errors.js';
+import { balanceOf } from '../billing/ledger.js';
+import { activeSubscription } from '../billing/subscriptions.js';
+import { spentToday } from '../billing/spend-cap.js';
+import { toToken } from '../kernel/money.js';
+import { beginCall } from './begin-call.js';
+import { authenticate } from './authenticate.js';
+import { respond } from './respond.js';
+
+export const BALANCE_PATH = '/api/_balance';
+/** Per key: 5 requests a second, bursts of 20. */
+const BUDGET = { perSecond: 5, burst: 20 };
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export async function handleBalanceByKey(ctx: Context, s: Services): Promise<void> {
+  const call = beginCall(ctx, s);
+  const denied = await authenticate(call, s);
+  if (denied) {
+    await respond(ctx, call, s, denied);
+    return;
+  }
+  const key = call.identity!;
+  const budget = await s.state.takeToken(`balance:key:${key.keyId}`, BUDGET.perSecond, BUDGET.burst);
+  if (!budget.allowed) {
+    await respond(ctx, call, s, deny('RATE_LIMITED', 'Too many balance requests for this API key. Retry after the time in Retry-After.', Math.max(1, Math.ceil(budget.retryAfterSeconds))));
+    return;
+  }
+  const now = Date.now();
+  const money = await balanceOf(s.store.db, key.userId);
+  const sub = await activeSubscription(s.store.db, key.userId, now);
+  const plan = sub ? call.registry.plan(sub.planId) : undefined;
+  let planOut: Record<string, unknown> | null = null;
+  if (sub && plan) {
+    const used = await s.plans.usedToday(key.userId);
+    planOut = {
+      id: plan.id,
+      name: plan.name,
+      ends_at: iso(sub.endsAt),
+      calls_per_day: plan.quota.callsPerDay,
+      used_today: used,
+      remaining_today: Math.max(0, plan.quota.callsPerDay - used),
+      concurrency: plan.quota.concurrency,
+      cache_free: plan.quota.cacheFree,
+    };
+  }
+  const spent = key.dailySpendCap === null ? null : await spentToday(s.store.db, s.state, key.keyId);
+  const data = {
+    balance: toToken(money.balance),
+    available: toToken(money.balance - money.held),
+    plan: planOut,
+    key: {
+      id: key.keyId,
+      expires_at: iso(key.expiresAt),
+      allowed_codes: key.allowedCodes,
+      ip_allow: key.ipAllow,
+      rate_limit_per_sec: key.rateLimitPerSec ?? s.settings.rateLimitPerSecond,
+      rate_limit_burst: key.rateLimitBurst ?? s.settings.rateLimitBurst,
+      max_concurrency: key.maxConcurrency ?? s.settings.maxInFlightPerKey,
+      daily_spend_cap: key.dailySpendCap === null ? null : toToken(key.dailySpendCap),
+      spent_today: spent === null ? null : toToken(spent),
+      spend_cap_remaining: spent === null || key.dailySpendCap === null ? null : toToken(Math.max(0, key.dailySpendCap - spent)),
+    },
+  };
+  call.dataJson = JSON.stringify(data);
+  call.balanceAfter = money.balance;
+  await respond(ctx, call, s, undefined);
+}

@@ -1,0 +1,70 @@
+// What /api/health learns about the database. A `select 1` proves the database answers, not that it can
+// write: with the disk full SQLite still reads. So a storage fault seen on any write (SQLITE_FULL, an I/O
+// error) raises a flag, and while it is up health makes one small real write; the first that succeeds clears
+// it. Only a status word leaves here, never the driver's error text (that goes to the log).
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import { isStorageFault } from './database-errors.js';
+
+/** What /api/health may say about the database: which way it fails, never the driver's error text. */
+export type DatabaseStatus = 'ok' | 'unreachable' | 'timeout' | 'write_failed';
+
+export interface FaultFlag {
+  raise(err: unknown): void;
+  readonly raised: boolean;
+  clear(): void;
+}
+
+export function createFaultFlag(): FaultFlag {
+  let raised = false;
+  return {
+    raise: () => void (raised = true),
+    get raised() {
+      return raised;
+    },
+    clear: () => void (raised = false),
+  };
+}
+
+export class DeadlineError extends Error {
+  constructor(ms: number) {
+    super(`database ping timed out after ${ms} ms`);
+  }
+}
+
+export function withDeadline<T>(work: Promise<T>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineError(ms)), ms);
+    timer.unref();
+  });
+  work.catch(() => undefined); // a late failure after the deadline is not unhandled
+  return Promise.race([work.then(() => undefined), deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Bigger than a page, so the write needs new pages just as a real call's writes would. */
+const PROBE_FILLER = 'x'.repeat(16 * 1024);
+
+async function writeProbe(db: Kysely<Database>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`insert into health_probe (filler, created_at) values (${PROBE_FILLER}, ${Date.now()})`.execute(trx);
+    await sql`delete from health_probe`.execute(trx);
+  });
+}
+
+export async function storeStatus(db: Kysely<Database>, ping: () => Promise<void>, faults: FaultFlag, deadlineMs: number): Promise<DatabaseStatus> {
+  try {
+    await ping();
+  } catch (err) {
+    if (err instanceof DeadlineError) return 'timeout';
+    return isStorageFault(err) ? 'write_failed' : 'unreachable';
+  }
+  if (!faults.raised) return 'ok';
+  try {
+    await withDeadline(writeProbe(db), deadlineMs);
+    faults.clear();
+    return 'ok';
+  } catch (err) {
+    return err instanceof DeadlineError ? 'timeout' : 'write_failed';
+  }
+}
