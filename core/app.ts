@@ -7,7 +7,8 @@ import { requestContext } from './http/request-context.js';
 import { health } from './http/health.js';
 import { handleApiCall } from './pipeline/index.js';
 import { BALANCE_PATH, handleBalanceByKey } from './pipeline/balance-by-key.js';
-import { mountConsole, mountWeb } from './console/mount.js';
+import { mountConsole } from './console/mount.js';
+import { serveConsoleWeb } from './console/web-serve.js';
 import { ApiError } from './http/errors.js';
 import { clientIpMiddleware, compileClientIp } from './http/client-ip.js';
 import { onBodyParseError } from './http/body-errors.js';
@@ -59,7 +60,12 @@ export function createApp(s: Services): Koa {
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(consoleApiNotFound);
-  mountWeb(app, s);
+  // The static console is registered on the app (not the router) so it can serve files below /console/; esbuild
+  // is loaded only when the bundle is missing.
+  serveConsoleWeb(app, {
+    logger: s.logger,
+    build: async (dir) => (await import('./build/console-bundle.js')).buildConsoleBundle(dir, { quiet: true }),
+  });
   app.on('error', (err: Error) => s.logger.error('koa error', { reason: err.message }));
   return app;
 }

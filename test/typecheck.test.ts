@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 
 const tsc = resolve('node_modules/typescript/bin/tsc');
 
-for (const project of ['tsconfig.json', 'plugins/tsconfig.json', 'core/console/web/tsconfig.json']) {
+for (const project of ['tsconfig.json', 'plugins/tsconfig.json', 'web/tsconfig.json']) {
   t.test(`tsc --noEmit -p ${project}`, async (t) => {
     const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', project], { encoding: 'utf8' });
     t.equal(r.status, 0, r.stdout + r.stderr);

@@ -1,14 +1,14 @@
-// Build step: bundles the web console (core/console/web/src) with esbuild into core/console/web/dist —
+// Build step: bundles the web console (web/src) with esbuild into web/dist —
 // one minified JS file, one CSS file (both named by content hash, so they can be cached forever) and an
 // index.html that points at them. Runs on every npm install (postinstall) and, when dist is missing, on the
-// first console request (core/console/web/serve.ts).
+// first console request (core/console/web-serve.ts).
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const CONSOLE_WEB_DIR = join(ROOT, 'core/console/web');
+export const CONSOLE_WEB_DIR = join(ROOT, 'web');
 export const DEFAULT_CONSOLE_DIST = join(CONSOLE_WEB_DIR, 'dist');
 
 export interface ConsoleBuildResult {

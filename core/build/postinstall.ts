@@ -10,7 +10,7 @@ interface Step {
 const steps: Step[] = [
   // plugins/phone/assets/generated/geo.bin from libphonenumber's data; prints one line with its record count.
   { name: 'phone asset', run: async () => (await import('./phone-asset.js')).buildPhoneAsset() },
-  // core/console/web/dist: the web console's JS + CSS bundle and index.html; prints one line with the file names.
+  // web/dist: the web console's JS + CSS bundle and index.html; prints one line with the file names.
   { name: 'console bundle', run: async () => (await import('./console-bundle.js')).buildConsoleBundle() },
 ];
 

@@ -1,7 +1,6 @@
 // Console API routes (/console/api/*) and the web console (/console/) on the app's router.
 // Each area registers its own routes; this file only lists them.
 import type Router from '@koa/router';
-import type Koa from 'koa';
 import type { Services } from '../services.js';
 import { authRoutes } from './api/auth-routes.js';
 import { meRoutes } from './api/me-routes.js';
@@ -18,7 +17,6 @@ import { keyRotationRoutes } from './api/key-rotation-routes.js';
 import { adminUserRoutes } from './api/admin-user-routes.js';
 import { adminExportRoutes } from './api/admin-export-routes.js';
 import { openapiRoutes } from './openapi.js';
-import { serveConsoleWeb } from './web/serve.js';
 import { guardedRouter } from './api/guarded-router.js';
 import { consoleGuard } from './api/console-guard.js';
 
@@ -47,9 +45,4 @@ export function mountConsole(router: Router, s: Services): void {
   // NUL bytes refused and database outages as 503 on every console route (core/console/api/console-guard.ts).
   const guarded = guardedRouter(router, consoleGuard);
   for (const mount of API_MODULES) mount(guarded, s);
-}
-
-/** Static web console; registered on the app (not the router) so it can serve files below /console/. */
-export function mountWeb(app: Koa, s: Services): void {
-  serveConsoleWeb(app, { logger: s.logger });
 }

@@ -10,18 +10,19 @@ export interface ImportEdge {
 }
 
 /** Files of the gateway runtime; the browser console (its own tsconfig, bundled by esbuild) is not part of it. */
+/** The server's source files (core/); with `withWeb`, the browser console's sources (web/src) too. */
 export function coreFiles(root: string, withWeb = false): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) {
-        const skip = name === 'node_modules' || name === 'dist' || (!withWeb && relative(root, path) === join('core', 'console', 'web'));
-        if (!skip) walk(path);
+        if (name !== 'node_modules' && name !== 'dist') walk(path);
       } else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(relative(root, path));
     }
   };
   walk(join(root, 'core'));
+  if (withWeb) walk(join(root, 'web', 'src'));
   return out.sort();
 }
 

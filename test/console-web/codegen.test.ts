@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codeExample, codeExamples, CODE_LANGS, goBody, goString, javaString, jsString, phpString, pyLiteral, pyString, shQuote, type ExampleRequest } from '../../core/console/web/src/codegen.js';
+import { codeExample, codeExamples, CODE_LANGS, goBody, goString, javaString, jsString, phpString, pyLiteral, pyString, shQuote, type ExampleRequest } from '../../web/src/codegen.js';
 
 const simple: ExampleRequest = { url: 'https://api.example.com/api/phone', apiKey: 'sk_abc', body: { phone: '13800138000' } };
 const nasty = `it's "quoted" \\ back\\slash\nnew line\ttab 中文 😀 \`tick\` $HOME`;

@@ -4,11 +4,11 @@
 import t from 'tap';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { zh } from '../../core/console/web/src/i18n/zh.js';
-import { en } from '../../core/console/web/src/i18n/en.js';
+import { zh } from '../../web/src/i18n/zh.js';
+import { en } from '../../web/src/i18n/en.js';
 import { ERROR_CATALOGUE, ERROR_CODES } from '../../core/http/errors.js';
 
-const SRC = 'core/console/web/src';
+const SRC = 'web/src';
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -1,4 +1,4 @@
-// core/console/web/serve.ts through the real app: index.html with the strict CSP, hashed assets cached for a
+// core/console/web-serve.ts through the real app: index.html with the strict CSP, hashed assets cached for a
 // year, SPA fallback for console URLs, /console/api left to the API, and a missing dist built on demand.
 import t from 'tap';
 import Koa from 'koa';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { startClient } from '../helpers/http.js';
-import { CONSOLE_CSP, serveConsoleWeb } from '../../core/console/web/serve.js';
+import { CONSOLE_CSP, serveConsoleWeb } from '../../core/console/web-serve.js';
 import { buildConsoleBundle } from '../../core/build/console-bundle.js';
 
 let h: TestApp;

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
-import type { Logger } from '../../kernel/logger.js';
+import type { Logger } from '../kernel/logger.js';
 
 /** No inline script or style anywhere in the console, so nothing but our own files is allowed. */
 export const CONSOLE_CSP =
@@ -28,7 +28,8 @@ const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export interface ServeConsoleOptions {
   distDir?: string;
   logger?: Pick<Logger, 'info' | 'error'>;
-  /** Builds the bundle into distDir; defaults to core/build/console-bundle.ts. */
+  /** Builds the bundle into distDir when it is missing; the composition root passes core/build/console-bundle.ts
+   *  (build/ is the top layer, so this file may not import it). Without it a missing bundle answers 503. */
   build?: (distDir: string) => Promise<unknown>;
 }
 
@@ -39,14 +40,13 @@ function setConsoleHeaders(ctx: Context): void {
   ctx.set('Referrer-Policy', 'no-referrer');
 }
 
-async function defaultBuild(distDir: string): Promise<unknown> {
-  const { buildConsoleBundle } = await import('../../build/console-bundle.js');
-  return buildConsoleBundle(distDir, { quiet: true });
+async function noBuild(): Promise<unknown> {
+  throw new Error('no build step configured');
 }
 
 export function consoleWebMiddleware(opts: ServeConsoleOptions = {}): Koa.Middleware {
-  const distDir = opts.distDir ?? join(import.meta.dirname, 'dist');
-  const build = opts.build ?? defaultBuild;
+  const distDir = opts.distDir ?? join(import.meta.dirname, '../../web/dist');
+  const build = opts.build ?? noBuild;
   let building: Promise<void> | undefined;
 
   // One build at a time per server; a failed build is retried by the next request (the error may be fixed).
