@@ -82,5 +82,5 @@ function printReport(path: string, size: number, r: PhoneDatReport, print: Print
   print('the shipped operations.yaml reads it from the environment (options: { phone_dat: "${PHONE_DAT:-}" }), so:');
   print(`  PHONE_DAT=${path} npx tollgate serve`);
   print('It answers first for the prefixes it holds; other numbers keep the built-in answer. Where the file comes');
-  print('from, its licence and keeping it current are the operator\'s responsibility (README, "phone").');
+  print('from, its licence and keeping it current are the operator\'s responsibility (docs/api.md, "Phone").');
 }

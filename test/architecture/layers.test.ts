@@ -1,5 +1,5 @@
 // The shape of core/: folders are layers, and an import may only point to the same layer or one below it.
-// The order is written once here (README "Architecture" draws the same picture). Imports that still point
+// The order is written once here (docs/architecture.md "Architecture" draws the same picture). Imports that still point
 // up are listed by name as debt: a new one fails the test, and so does a listed one that was fixed (so the
 // list only shrinks). No import circles, and no source file over 400 lines.
 import t from 'tap';
@@ -58,7 +58,7 @@ const edges = importEdges(root, files).filter((e) => e.to.startsWith('core/'));
 
 t.test('every folder of core/ has a layer', async (t) => {
   const unknown = [...new Set(files.map(layerOf))].filter((l) => !rank.has(l));
-  t.same(unknown, [], 'add new folders to LAYERS (and to the README picture)');
+  t.same(unknown, [], 'add new folders to LAYERS (and to the picture in docs/architecture.md)');
 });
 
 t.test('imports point down (or stay in their layer), except the listed debt', async (t) => {
@@ -90,8 +90,8 @@ t.test('no source file over 400 lines', async (t) => {
   t.same(long, []);
 });
 
-t.test('the README architecture picture draws the folders of core/ in the layer order', async (t) => {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+t.test('the architecture picture in docs/architecture.md draws the folders of core/ in the layer order', async (t) => {
+  const readme = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
   const picture = /## Architecture[\s\S]*?```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
   const drawn = [...picture.matchAll(/([a-z-]+)\/(?=\s)/g)].map((m) => m[1]);
   const folders = readdirSync(join(root, 'core')).filter((n) => statSync(join(root, 'core', n)).isDirectory());

@@ -1,13 +1,13 @@
-// The error catalogue: every code has one status, and README lists every code with its status.
+// The error catalogue: every code has one status, and docs/api.md lists every code with its status.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { ERROR_CATALOGUE, ERROR_CODES } from '../../core/http/errors.js';
 
-t.test('README lists every error code with its status', async (t) => {
-  const readme = readFileSync('README.md', 'utf8');
+t.test('docs/api.md lists every error code with its status', async (t) => {
+  const readme = readFileSync('docs/api.md', 'utf8');
   for (const code of ERROR_CODES) {
     const row = new RegExp(`\\|\\s*${ERROR_CATALOGUE[code].status}\\s*\\|\\s*\`${code}\`\\s*\\|`);
-    t.match(readme, row, `${code} (${ERROR_CATALOGUE[code].status}) is in README's error table`);
+    t.match(readme, row, `${code} (${ERROR_CATALOGUE[code].status}) is in the error table of docs/api.md`);
   }
 });
 

@@ -52,7 +52,7 @@ t.test('a good file: version, counts, coverage per segment, agreement, how to en
     'the shipped operations.yaml reads it from the environment (options: { phone_dat: "${PHONE_DAT:-}" }), so:',
     `  PHONE_DAT=${path} npx tollgate serve`,
     'It answers first for the prefixes it holds; other numbers keep the built-in answer. Where the file comes',
-    'from, its licence and keeping it current are the operator\'s responsibility (README, "phone").',
+    'from, its licence and keeping it current are the operator\'s responsibility (docs/api.md, "Phone").',
   ]);
 });
 
