@@ -10,6 +10,8 @@ export interface AccountSettings {
   requireAdmin2fa: boolean;
   /** Base URL used in mailed links (PUBLIC_URL), e.g. https://api.example.com; default http://localhost:PORT. */
   publicUrl: string;
+  /** USER_TOKEN_REMEMBER_HOURS: lifetime of a console login with "remember me" (default 30 days). */
+  rememberTokenHours: number;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -18,6 +20,15 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['true', '1', 'yes', 'on'].includes(raw.toLowerCase())) return true;
   if (['false', '0', 'no', 'off'].includes(raw.toLowerCase())) return false;
   throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+function hours(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  // Up to a year: a longer-lived bearer token is a liability, not a convenience.
+  if (!Number.isInteger(n) || n < 1 || n > 24 * 366) throw new Error(`${name} must be a whole number of hours from 1 to 8784, got "${raw}"`);
+  return n;
 }
 
 export function readAccountSettings(env: NodeJS.ProcessEnv, port: number): AccountSettings {
@@ -33,5 +44,6 @@ export function readAccountSettings(env: NodeJS.ProcessEnv, port: number): Accou
     requireEmailVerification: flag(env, 'REQUIRE_EMAIL_VERIFICATION', false),
     requireAdmin2fa: flag(env, 'REQUIRE_ADMIN_2FA', false),
     publicUrl,
+    rememberTokenHours: hours(env, 'USER_TOKEN_REMEMBER_HOURS', 30 * 24),
   };
 }

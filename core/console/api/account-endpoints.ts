@@ -15,7 +15,7 @@ const obj = (properties: Record<string, Schema>, required: string[] = []): Schem
 const email = obj({ email: { type: 'string', format: 'email', maxLength: 254 } }, ['email']);
 
 export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
-  { id: 'login2fa', method: 'POST', path: '/console/api/login/2fa', summary: 'Second login step when 2FA is on: the challenge from /login and a code', auth: 'none', body: obj({ challenge: str, code }, ['challenge', 'code']) },
+  { id: 'login2fa', method: 'POST', path: '/console/api/login/2fa', summary: 'Second login step when 2FA is on: the challenge from /login and a code', auth: 'none', body: obj({ challenge: str, code, remember: { type: 'boolean', description: 'true: a long-lived session (USER_TOKEN_REMEMBER_HOURS)' } }, ['challenge', 'code']) },
   { id: 'changePassword', method: 'POST', path: '/console/api/me/password', summary: 'Change the password (current one required); every other session is signed out', auth: 'user', body: obj({ current_password: str, new_password: password }, ['current_password', 'new_password']) },
   { id: 'forgotPassword', method: 'POST', path: '/console/api/password/forgot', summary: 'Mail a reset link (30 minutes, single use); the same 202 answer whether or not the email has an account', auth: 'none', body: email, status: 202 },
   { id: 'resetPassword', method: 'POST', path: '/console/api/password/reset', summary: 'Set a new password with the mailed token; every session is signed out', auth: 'none', body: obj({ token: str, password }, ['token', 'password']) },
@@ -30,6 +30,7 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
   { id: 'sessions', method: 'GET', path: '/console/api/me/sessions', summary: 'My active console sessions', auth: 'user' },
   { id: 'revokeSession', method: 'DELETE', path: '/console/api/me/sessions/:id', summary: 'End one of my sessions', auth: 'user' },
   { id: 'revokeOtherSessions', method: 'POST', path: '/console/api/me/sessions/revoke-others', summary: 'End every session but this one', auth: 'user' },
+  { id: 'revokeAllSessions', method: 'POST', path: '/console/api/me/sessions/revoke-all', summary: 'Sign out everywhere: end every session, this one included', auth: 'user' },
   { id: 'adminResetPassword', method: 'POST', path: '/console/api/admin/users/:id/password', summary: "Set a user's password (omit it to generate one, shown once); every session of the user ends", auth: 'admin', body: obj({ password }) },
   { id: 'adminDisable2fa', method: 'POST', path: '/console/api/admin/users/:id/2fa/disable', summary: "Turn off a user's 2FA (lost device)", auth: 'admin' },
   { id: 'adminMail', method: 'GET', path: '/console/api/admin/mail', summary: 'Mail outbox: every mail with its transport and outcome', auth: 'admin', query: [{ name: 'limit', description: 'page size, 1-200', schema: { type: 'integer' } }, { name: 'before', description: 'id cursor: next_before of the previous page', schema: { type: 'integer' } }] },

@@ -44,18 +44,28 @@ function credentials(ctx: Context, extra: readonly string[] = []): { email: stri
   return { email, password, body: b };
 }
 
+/** Optional `remember` flag of register, login and login/2fa: a boolean when present. */
+function rememberOf(body: Record<string, unknown>): boolean {
+  if (body.remember === undefined) return false;
+  if (typeof body.remember !== 'boolean') throw invalid("'remember' must be true or false.");
+  return body.remember;
+}
+
 export function authRoutes(router: Router, s: Services): void {
   const db = s.store.db;
   const guard: PasswordGuard = createPasswordGuard(s);
 
-  const issue = async (ctx: Context, user: User, status: number): Promise<void> => {
-    const { token, expiresAt } = await issueUserToken(db, user.id, s.settings.userTokenTtlHours);
+  // "Remember me" asks for the long-lived token (USER_TOKEN_REMEMBER_HOURS) the browser keeps across restarts;
+  // without it the token lives USER_TOKEN_TTL_HOURS and the console keeps it only for the browser session.
+  const issue = async (ctx: Context, user: User, status: number, remember: boolean): Promise<void> => {
+    const ttl = remember ? s.settings.accounts.rememberTokenHours : s.settings.userTokenTtlHours;
+    const { token, expiresAt } = await issueUserToken(db, user.id, ttl);
     ctx.status = status;
-    ctx.body = { token, expires_at: new Date(expiresAt).toISOString(), user: presentUser(user) };
+    ctx.body = { token, expires_at: new Date(expiresAt).toISOString(), remember, user: presentUser(user) };
   };
 
   /** Password accepted: refuse an unverified email, ask for the second factor, or hand out the session. */
-  const afterPassword = async (ctx: Context, user: User, status: number): Promise<void> => {
+  const afterPassword = async (ctx: Context, user: User, status: number, remember: boolean): Promise<void> => {
     const sec = await securityOf(db, user.id);
     if (sec.email_unverified) throw new ApiError('EMAIL_NOT_VERIFIED');
     if (twoFactorOn(sec)) {
@@ -64,11 +74,12 @@ export function authRoutes(router: Router, s: Services): void {
       ctx.body = { two_factor_required: true, challenge: token, expires_at: new Date(expiresAt).toISOString() };
       return;
     }
-    await issue(ctx, user, status);
+    await issue(ctx, user, status, remember);
   };
 
   router.post('/console/api/register', async (ctx) => {
-    const { email, password, body } = credentials(ctx, ['locale']);
+    const { email, password, body } = credentials(ctx, ['locale', 'remember']);
+    const remember = rememberOf(body);
     const refusal = signUpRefusal(s.settings.accounts, email);
     if (refusal) throw new ApiError(refusal.code, refusal.message);
     const weak = passwordWeakness(password);
@@ -82,7 +93,7 @@ export function authRoutes(router: Router, s: Services): void {
       // it counts as a failed login, so probing emails through sign-up is throttled exactly like guessing.
       const verdict = await guard.throttle(ctx, email, existing);
       if (!(await guard.checkPassword(ctx, email, password, existing, verdict)) || existing.status !== 'active') throw new ApiError('CONFLICT', TAKEN);
-      return afterPassword(ctx, existing, 201);
+      return afterPassword(ctx, existing, 201, remember);
     }
     let user: User;
     try {
@@ -108,23 +119,25 @@ export function authRoutes(router: Router, s: Services): void {
       ctx.body = { verification_required: true, mail_sent: mail.ok, user: presentUser(user) };
       return;
     }
-    await issue(ctx, user, 201);
+    await issue(ctx, user, 201, remember);
   });
 
   router.post('/console/api/login', async (ctx) => {
-    const { email, password } = credentials(ctx);
+    const { email, password, body } = credentials(ctx, ['remember']);
+    const remember = rememberOf(body);
     await spendIpBudget(ctx, s, 'login');
     const user = await findUserByEmail(db, email);
     const verdict = await guard.throttle(ctx, email, user);
     if (!(await guard.checkPassword(ctx, email, password, user, verdict))) throw new ApiError('UNAUTHORIZED', 'Wrong email or password.');
     if (user?.status !== 'active') throw new ApiError('ACCOUNT_DISABLED');
-    await afterPassword(ctx, user, 200);
+    await afterPassword(ctx, user, 200, remember);
   });
 
   // Second step of a login with 2FA: the challenge from /login plus a TOTP or recovery code. A wrong code
   // counts as a failed login (same throttle); the challenge survives it until it expires or succeeds.
   router.post('/console/api/login/2fa', async (ctx) => {
-    const b = bodyOf(ctx, ['challenge', 'code']);
+    const b = bodyOf(ctx, ['challenge', 'code', 'remember']);
+    const remember = rememberOf(b);
     const challenge = reqString(b, 'challenge', 100);
     const code = reqString(b, 'code', 20);
     await spendIpBudget(ctx, s, 'login');
@@ -139,7 +152,7 @@ export function authRoutes(router: Router, s: Services): void {
     }
     if (user.status !== 'active') throw new ApiError('ACCOUNT_DISABLED');
     if ((await consumeAccountToken(db, challenge, 'twofactor')) === null) throw new ApiError('INVALID_TOKEN', 'The login challenge was already used. Log in again.');
-    await issue(ctx, user, 200);
+    await issue(ctx, user, 200, remember);
   });
 
   router.post('/console/api/logout', requireUser(s), async (ctx) => {

@@ -1,4 +1,5 @@
-// The user's own console sessions (user tokens): list them, end one, or end every other one.
+// The user's own console sessions (user tokens): list them, end one, end every other one, or end all of them
+// ("sign out everywhere": this browser too, e.g. after using a shared computer or losing a laptop).
 import type Router from '@koa/router';
 import type { Services } from '../../services.js';
 import { ApiError } from '../../http/errors.js';
@@ -44,6 +45,16 @@ export function sessionRoutes(router: Router, s: Services): void {
       .where('user_id', '=', userOf(ctx).id)
       .where('revoked_at', 'is', null)
       .where('token_hash', '!=', tokenHashOf(ctx))
+      .executeTakeFirst();
+    ctx.body = { revoked: Number(res.numUpdatedRows) };
+  });
+
+  router.post('/console/api/me/sessions/revoke-all', requireUser(s), async (ctx) => {
+    const res = await db
+      .updateTable('user_tokens')
+      .set({ revoked_at: Date.now() })
+      .where('user_id', '=', userOf(ctx).id)
+      .where('revoked_at', 'is', null)
       .executeTakeFirst();
     ctx.body = { revoked: Number(res.numUpdatedRows) };
   });
