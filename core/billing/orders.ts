@@ -175,9 +175,10 @@ export async function findOrder(db: Kysely<Database>, id: number, userId?: numbe
 
 /**
  * The buyer cancels a pending order. It is closed upstream first where the provider can (so it cannot be paid
- * any more); if it is paid anyway, settle() credits it as a late payment.
+ * any more); if it is paid anyway, settle() credits it as a late payment. An admin cancels any user's order
+ * (userId undefined).
  */
-export async function cancelOrder(db: Kysely<Database>, payments: Payments, userId: number, id: number): Promise<OrderRow> {
+export async function cancelOrder(db: Kysely<Database>, payments: Payments, userId: number | undefined, id: number): Promise<OrderRow> {
   const order = await findOrder(db, id, userId);
   if (order.status === 'cancelled') return order;
   if (order.status !== 'pending') throw new OrderError('not_pending', `Order ${id} is ${order.status} and cannot be cancelled.`);

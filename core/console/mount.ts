@@ -16,6 +16,7 @@ import { alertRoutes } from './api/alert-routes.js';
 import { keyRotationRoutes } from './api/key-rotation-routes.js';
 import { adminUserRoutes } from './api/admin-user-routes.js';
 import { adminExportRoutes } from './api/admin-export-routes.js';
+import { adminInsightRoutes } from './api/admin-insight-routes.js';
 import { openapiRoutes } from './openapi.js';
 import { guardedRouter } from './api/guarded-router.js';
 import { consoleGuard } from './api/console-guard.js';
@@ -38,6 +39,7 @@ const API_MODULES: RouteModule[] = [
   keyRotationRoutes,
   adminUserRoutes,
   adminExportRoutes,
+  adminInsightRoutes,
   openapiRoutes,
 ];
 

@@ -1,13 +1,12 @@
 // /console/api/admin/*: users, grants, orders and their confirmation, statistics. Every route needs the admin
 // role, checked here on the server (anonymous 401, non-admin 403) whatever the web console shows.
 import type Router from '@koa/router';
-import { sql } from 'kysely';
 import type { Services } from '../../services.js';
 import { findUserByEmail, findUserById } from '../../accounts/users.js';
 import { revokeAllUserTokens } from '../../accounts/user-tokens.js';
 import { grantTokens, ItemGoneError } from '../../billing/grants.js';
 import { InsufficientBalanceError } from '../../billing/ledger.js';
-import { listOrders, OrderError } from '../../billing/orders.js';
+import { OrderError } from '../../billing/orders.js';
 import { confirmManually } from '../../billing/payments/admin-actions.js';
 import { settleDeps } from '../../billing/payments/notify-route.js';
 import { presentPaymentOrder } from './payment-present.js';
@@ -19,6 +18,7 @@ import { requireAdmin, userOf } from './auth.js';
 import { bodyOf, idParam, invalid, queryInt, queryOf, reqEnum, reqString, reqTokens } from './input.js';
 import { presentUserWithBalance } from './present.js';
 import { audit } from './audit.js';
+import { emailsOf, parseSearch, searchOrders, userIdIn } from './admin-lookup.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'expired', 'refunded', 'amount_mismatch'] as const;
@@ -28,11 +28,12 @@ export function adminRoutes(router: Router, s: Services): void {
   const admin = requireAdmin(s);
 
   router.get('/console/api/admin/users', admin, async (ctx) => {
-    const q = queryOf(ctx, 'q')?.trim().toLowerCase();
+    const search = parseSearch(queryOf(ctx, 'q'));
     const limit = queryInt(ctx, 'limit', 1, 500, 100);
     let query = db.selectFrom('users').selectAll().orderBy('id').limit(limit);
-    // LIKE wildcards in the search text are matched literally.
-    if (q) query = query.where(sql<boolean>`email like ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+    // An email part, or a key prefix (sk_...); a number is a user id here (there are no orders on this list).
+    if (search?.kind === 'order') query = query.where('id', '=', search.id);
+    else if (search) query = query.where(userIdIn(db, 'users.id', search));
     const rows = await query.execute();
     ctx.body = { users: rows.map(presentUserWithBalance) };
   });
@@ -78,8 +79,9 @@ export function adminRoutes(router: Router, s: Services): void {
     if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status)) throw invalid(`'status' must be one of ${ORDER_STATUSES.join(', ')}.`);
     const limit = queryInt(ctx, 'limit', 1, 500, 100);
     const before = queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
-    const rows = await listOrders(db, { status: status as (typeof ORDER_STATUSES)[number] | undefined, limit, before });
-    ctx.body = { orders: rows.map(presentPaymentOrder) };
+    const rows = await searchOrders(db, { status: status as (typeof ORDER_STATUSES)[number] | undefined, limit, before, search: parseSearch(queryOf(ctx, 'q')) });
+    const emails = await emailsOf(db, rows.map((r) => Number(r.user_id)));
+    ctx.body = { orders: rows.map((r) => ({ ...presentPaymentOrder(r), user_email: emails.get(Number(r.user_id)) ?? null })) };
   });
 
   router.post('/console/api/admin/orders/:id/confirm', admin, async (ctx) => {

@@ -16,12 +16,20 @@ import { bodyOf, idParam, invalid, queryInt, queryOf, reqEnum, reqString, reqTok
 import { iso, presentKey, presentOrder, presentUserWithBalance } from './present.js';
 import { presentCall } from './usage-routes.js';
 import { audit, presentAudit } from './audit.js';
+import { emailsOf } from './admin-lookup.js';
 
 const RECENT = 50;
 
 export function adminUserRoutes(router: Router, s: Services): void {
   const db = s.store.db;
   const admin = requireAdmin(s);
+
+  // Who did it and to whom, by email: ids alone mean nothing to the operator reading the log.
+  const withEmails = async (rows: Parameters<typeof presentAudit>[0][]) => {
+    const emails = await emailsOf(db, rows.flatMap((r) => [r.actor_id === null ? null : Number(r.actor_id), r.subject_user_id === null ? null : Number(r.subject_user_id)]));
+    const email = (id: number | null) => (id === null ? null : (emails.get(Number(id)) ?? null));
+    return rows.map((r) => ({ ...presentAudit(r), actor_email: email(r.actor_id), subject_email: email(r.subject_user_id) }));
+  };
 
   const userOr404 = async (raw: string | undefined) => {
     const user = await findUserById(db, idParam(raw, 'user'));
@@ -51,7 +59,7 @@ export function adminUserRoutes(router: Router, s: Services): void {
       })),
       orders: orders.map(presentOrder),
       subscriptions: subscriptions.map((r) => ({ id: Number(r.id), plan_id: r.plan_id, starts_at: iso(r.starts_at), ends_at: iso(r.ends_at), ref: r.ref })),
-      audit: auditRows.map(presentAudit),
+      audit: await withEmails(auditRows),
     };
   });
 
@@ -85,6 +93,6 @@ export function adminUserRoutes(router: Router, s: Services): void {
     const limit = queryInt(ctx, 'limit', 1, 500, 100);
     const num = (name: string) => (queryOf(ctx, name) === undefined ? undefined : queryInt(ctx, name, 1, Number.MAX_SAFE_INTEGER, 0));
     const rows = await listAudit(db, { subjectUserId: num('user_id'), actorId: num('actor_id'), action: queryOf(ctx, 'action'), before: num('before'), limit });
-    ctx.body = { entries: rows.map(presentAudit), next_before: rows.length === limit ? Number(rows[rows.length - 1].id) : null };
+    ctx.body = { entries: await withEmails(rows), next_before: rows.length === limit ? Number(rows[rows.length - 1].id) : null };
   });
 }

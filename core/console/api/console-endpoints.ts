@@ -2,6 +2,7 @@
 // document (core/console/openapi.ts). A test checks that this list and the mounted routes agree.
 import { ACCOUNT_ENDPOINTS } from './account-endpoints.js';
 import { ORDER_BODY, PAYMENT_ENDPOINTS } from './payment-endpoints.js';
+import { ADMIN_INSIGHT_ENDPOINTS } from './admin-insight-endpoints.js';
 type Schema = Record<string, unknown>;
 
 export interface ConsoleEndpoint {
@@ -100,6 +101,7 @@ function notificationEndpoints(): ConsoleEndpoint[] {
 export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   ...ACCOUNT_ENDPOINTS,
   ...PAYMENT_ENDPOINTS,
+  ...ADMIN_INSIGHT_ENDPOINTS,
   { id: 'register', method: 'POST', path: '/console/api/register', summary: 'Create an account and log in (an existing email with its password logs in; 429 beyond the per-IP sign-up budget)', auth: 'none', body: credentials, status: 201 },
   { id: 'login', method: 'POST', path: '/console/api/login', summary: 'Log in for a user token (429 with Retry-After while throttled)', auth: 'none', body: credentials },
   { id: 'logout', method: 'POST', path: '/console/api/logout', summary: 'Revoke this user token', auth: 'user' },
@@ -118,11 +120,11 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   { id: 'listOrders', method: 'GET', path: '/console/api/orders', summary: 'My orders', auth: 'user', query: page },
   { id: 'createOrder', method: 'POST', path: '/console/api/orders', summary: 'Order a plan or package (200 with reused: true when the same open order is reopened)', auth: 'user', body: ORDER_BODY, status: 201 },
   { id: 'redeem', method: 'POST', path: '/console/api/redeem', summary: 'Redeem a code', auth: 'user', body: obj({ code: str }, ['code']) },
-  { id: 'adminUsers', method: 'GET', path: '/console/api/admin/users', summary: 'List or search users', auth: 'admin', query: [{ name: 'q', description: 'email contains' }, { name: 'limit', description: 'page size', schema: int }] },
+  { id: 'adminUsers', method: 'GET', path: '/console/api/admin/users', summary: 'List or search users', auth: 'admin', query: [{ name: 'q', description: 'email contains, key prefix (sk_...) or user id' }, { name: 'limit', description: 'page size', schema: int }] },
   { id: 'adminUser', method: 'GET', path: '/console/api/admin/users/:id', summary: 'One user', auth: 'admin' },
   { id: 'adminUpdateUser', method: 'PATCH', path: '/console/api/admin/users/:id', summary: 'Disable or enable a user', auth: 'admin', body: obj({ status: { enum: ['active', 'disabled'] } }, ['status']) },
   { id: 'adminGrant', method: 'POST', path: '/console/api/admin/grants', summary: 'Grant (or deduct, negative) TOKEN', auth: 'admin', body: obj({ email: str, amount: tokens, reason: str }, ['email', 'amount', 'reason']), status: 201 },
-  { id: 'adminOrders', method: 'GET', path: '/console/api/admin/orders', summary: 'All orders', auth: 'admin', query: [{ name: 'status', description: 'pending, paid, cancelled, expired, refunded or amount_mismatch' }, ...page] },
+  { id: 'adminOrders', method: 'GET', path: '/console/api/admin/orders', summary: 'All orders', auth: 'admin', query: [{ name: 'status', description: 'pending, paid, cancelled, expired, refunded or amount_mismatch' }, { name: 'q', description: 'order number (#123), email contains, or key prefix (sk_...)' }, ...page] },
   { id: 'adminConfirmOrder', method: 'POST', path: '/console/api/admin/orders/:id/confirm', summary: 'Confirm payment and fulfil (idempotent)', auth: 'admin' },
   { id: 'adminStats', method: 'GET', path: '/console/api/admin/stats', summary: 'Calls, revenue and top operations per day', auth: 'admin', query: [{ name: 'days', description: '1-366, default 7', schema: int }] },
   { id: 'adminCreateRedeemCodes', method: 'POST', path: '/console/api/admin/redeem-codes', summary: 'Make a batch of redeem codes', auth: 'admin', body: obj({ kind: { enum: ['plan', 'package'] }, id: str, count: { type: 'integer', minimum: 1, maximum: 1000 }, expires_at: nullable({ type: 'string', format: 'date-time' }) }, ['kind', 'id', 'count']), status: 201 },

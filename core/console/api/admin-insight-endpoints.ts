@@ -1,0 +1,33 @@
+// Admin overview and order-cancel endpoints (issue 17) as data for the OpenAPI document; spread into
+// CONSOLE_ENDPOINTS (console-endpoints.ts).
+// A local shape (a subset of ConsoleEndpoint) so this file does not import its importer.
+interface Endpoint {
+  id: string;
+  method: 'GET' | 'POST';
+  path: string;
+  summary: string;
+  auth: 'admin';
+  query?: Array<{ name: string; description: string; schema?: Record<string, unknown> }>;
+}
+
+const int = { type: 'integer' };
+
+export const ADMIN_INSIGHT_ENDPOINTS: Endpoint[] = [
+  {
+    id: 'adminRevenue',
+    method: 'GET',
+    path: '/console/api/admin/revenue',
+    summary: 'Revenue from credited orders per China day: plans and packages sold, their TOKEN value, money received and refunded per currency',
+    auth: 'admin',
+    query: [{ name: 'days', description: '1-366, default 30', schema: { ...int, minimum: 1, maximum: 366 } }],
+  },
+  {
+    id: 'adminOperationHealth',
+    method: 'GET',
+    path: '/console/api/admin/operations',
+    summary: 'Per-operation calls, success rate and p50/p95/p99 latency (ms, nearest rank) over the last hours',
+    auth: 'admin',
+    query: [{ name: 'hours', description: '1-744, default 24', schema: { ...int, minimum: 1, maximum: 744 } }],
+  },
+  { id: 'adminCancelOrder', method: 'POST', path: '/console/api/admin/orders/:id/cancel', summary: "Cancel any user's pending order (closed upstream where possible; idempotent)", auth: 'admin' },
+];
