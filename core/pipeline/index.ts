@@ -34,7 +34,14 @@ async function runStages(call: ApiCall, s: Services): Promise<Denial | undefined
 }
 
 export async function handleApiCall(ctx: Context, s: Services): Promise<void> {
-  const call = beginCall(ctx, s);
+  await runCall(beginCall(ctx, s), ctx, s);
+}
+
+/**
+ * A begun call through every stage to its call-log row; the envelope is written to ctx and also returned. POST /mcp
+ * enters here too, with a call begun from its own request (core/mcp/tool-call.ts), so a tool call is an /api call.
+ */
+export async function runCall(call: ApiCall, ctx: Context, s: Services): Promise<{ status: number; body: string }> {
   let denial: Denial | undefined;
   try {
     denial = await runStages(call, s);
@@ -54,4 +61,5 @@ export async function handleApiCall(ctx: Context, s: Services): Promise<void> {
   const { status, body } = await respond(ctx, call, s, denial);
   await finishIdempotency(call, s, status, body).catch((e: Error) => s.logger.error('idempotency store failed', { reason: e.message }));
   logCall(call, s, status, denial);
+  return { status, body };
 }
