@@ -6,7 +6,7 @@ import { download, get, query } from '../api.js';
 import { button, card, field, input, messageSlot, table } from '../ui.js';
 import { dateTime } from '../format.js';
 
-interface AuditEntry { id: number; created_at: string; actor_id: number | null; actor_role: string; action: string; target_type: string; target_id: string | null; subject_user_id: number | null; detail: unknown; ip: string | null }
+interface AuditEntry { id: number; created_at: string; actor_id: number | null; actor_role: string; action: string; target_type: string; target_id: string | null; subject_user_id: number | null; detail: unknown; ip: string | null; actor_email?: string | null; subject_email?: string | null }
 
 export async function renderAdminAudit(main: HTMLElement): Promise<void> {
   const msg = messageSlot();
@@ -24,10 +24,10 @@ export async function renderAdminAudit(main: HTMLElement): Promise<void> {
       const r = await get<{ entries: AuditEntry[]; next_before: number | null }>(`admin/audit${query({ user_id: fieldValue(filter, 'user_id') || undefined, action: fieldValue(filter, 'action') || undefined, before: before ?? undefined })}`);
       const rows = r.entries.map((e) => [
         dateTime(e.created_at),
-        e.actor_id === null ? e.actor_role : `${e.actor_role} #${e.actor_id}`,
+        e.actor_id === null ? e.actor_role : `${e.actor_role} ${e.actor_email ?? `#${e.actor_id}`}`,
         h('code', null, e.action),
         `${e.target_type}${e.target_id === null ? '' : ` #${e.target_id}`}`,
-        e.subject_user_id === null ? '—' : String(e.subject_user_id),
+        e.subject_user_id === null ? '—' : (e.subject_email ?? `#${e.subject_user_id}`),
         h('code', { class: 'small' }, JSON.stringify(e.detail)),
         e.ip ?? '—',
       ]);

@@ -1,14 +1,17 @@
 // Admin: orders (pending first, with a count badge), payment instances with their notify URL and last
 // notification, and the payment log. Confirming credits the buyer exactly once ("补单" for an online order
 // whose notification never came); "query" asks the provider now; refunds go to the provider where it can.
-import { h, clear } from '../dom.js';
+import { h, clear, fieldValue } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { get, post, query } from '../api.js';
-import { badge, button, card, messageSlot, table, tabs } from '../ui.js';
+import { badge, button, card, field, input, messageSlot, table, tabs } from '../ui.js';
 import { dateTime, tokens } from '../format.js';
 import { payStatus } from './pay-order.js';
 import { money, type PayOrder } from './pay-types.js';
 import { getLang } from '../i18n/index.js';
+
+/** Admin lists carry the buyer's email. */
+type AdminOrder = PayOrder & { user_email: string | null };
 
 type Filter = 'pending' | 'paid' | 'amount_mismatch' | 'expired' | 'cancelled' | 'refunded' | 'all';
 
@@ -122,6 +125,14 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
               msg.ok(t('admin.synced', { id: o.id, state: r.state }));
             }), 'btn btn-small', { 'data-testid': `sync-order-${o.id}` })
         : null,
+      o.status === 'pending'
+        ? button(t('admin.cancelOrder'), () =>
+            act(async () => {
+              if (!window.confirm(t('admin.cancelAsk', { id: o.id }))) return;
+              await post(`admin/orders/${o.id}/cancel`);
+              msg.ok(t('admin.cancelDone', { id: o.id }));
+            }), 'btn btn-small btn-danger', { 'data-testid': `cancel-order-${o.id}` })
+        : null,
       o.status === 'paid' ? button(t('admin.refund'), () => refund(o), 'btn btn-small btn-danger', { 'data-testid': `refund-order-${o.id}` }) : null,
       button(t('admin.paymentLog'), async () => {
         logOrder = o.id;
@@ -132,13 +143,21 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
 
   const load = async (): Promise<void> => {
     try {
-      const orders = (await get<{ orders: PayOrder[] }>(`admin/orders${query({ status: filter === 'all' ? undefined : filter })}`)).orders;
-      const rows = orders.map((o) => [`#${o.id}`, String(o.user_id), o.item_name, money(o), `${o.instance}${o.method && o.method !== 'manual' ? ` · ${o.method}` : ''}`, payStatus(o), dateTime(o.created_at), dateTime(o.paid_at), actions(o)]);
+      const q = fieldValue(searchForm, 'q').trim() || undefined;
+      const orders = (await get<{ orders: AdminOrder[] }>(`admin/orders${query({ status: filter === 'all' ? undefined : filter, q })}`)).orders;
+      const rows = orders.map((o) => [`#${o.id}`, o.user_email ?? `#${o.user_id}`, o.item_name, money(o), `${o.instance}${o.method && o.method !== 'manual' ? ` · ${o.method}` : ''}`, payStatus(o), dateTime(o.created_at), dateTime(o.paid_at), actions(o)]);
       clear(listSlot, table([t('col.order'), t('col.user'), t('col.item'), t('col.amount'), t('col.method'), t('col.status'), t('col.created'), t('col.paid'), t('col.actions')], rows, t('billing.noOrders'), 'admin-orders-table'));
     } catch (err) {
       msg.error(err);
     }
   };
+  // Search within the chosen tab: an order number (#123), part of an email, or an API key prefix (sk_...).
+  const searchForm: HTMLFormElement = h(
+    'form',
+    { class: 'inline-form', on: { submit: (ev) => (ev.preventDefault(), void load()) } },
+    field(t('admin.searchOrders'), input('q', { type: 'search', placeholder: t('admin.searchOrdersPlaceholder'), 'data-testid': 'orders-search' })),
+    h('button', { class: 'btn', attrs: { type: 'submit', 'data-testid': 'orders-search-submit' } }, t('admin.find')),
+  );
   const bar = tabs<Filter>(
     [
       ['pending', t('order.pending')],
@@ -156,7 +175,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
     },
   );
   main.append(
-    card(h('span', null, t('admin.orders'), ' ', badges), bar, msg.el, listSlot),
+    card(h('span', null, t('admin.orders'), ' ', badges), searchForm, bar, msg.el, listSlot),
     card(t('admin.instances'), instancesSlot),
     card(h('span', null, t('admin.paymentLog'), ' ', button(t('usage.all'), async () => {
       logOrder = undefined;

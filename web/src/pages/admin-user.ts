@@ -15,7 +15,7 @@ interface Overview {
   ledger: Array<{ created_at: string; kind: string; amount: number; balance_after: number; note: string | null }>;
   orders: Array<{ id: number; item_name?: string; amount?: number; status: string; created_at: string }>;
   subscriptions: Array<{ plan_id: string; starts_at: string; ends_at: string }>;
-  audit: Array<{ created_at: string; action: string; actor_id: number | null; ip: string | null }>;
+  audit: Array<{ created_at: string; action: string; actor_id: number | null; actor_email?: string | null; ip: string | null }>;
 }
 
 export async function renderAdminUser(main: HTMLElement, id: string): Promise<void> {
@@ -42,6 +42,6 @@ export async function renderAdminUser(main: HTMLElement, id: string): Promise<vo
     card(t('adminUser.ledger'), table([t('col.time'), t('col.kind'), t('col.amount'), t('col.balance'), t('admin.reason')], o.ledger.map((l) => [dateTime(l.created_at), t(`ledger.${l.kind}` as MessageKey), tokens(l.amount), tokens(l.balance_after), l.note ?? '']), t('common.empty'))),
     card(t('admin.orders'), table([t('col.order'), t('col.item'), t('col.amount'), t('col.status'), t('col.created')], o.orders.map((r) => [String(r.id), r.item_name ?? '—', tokens(r.amount ?? 0), r.status, dateTime(r.created_at)]), t('common.empty'))),
     card(t('adminUser.plans'), table([t('col.item'), t('adminUser.starts'), t('adminUser.ends')], o.subscriptions.map((s) => [s.plan_id, dateTime(s.starts_at), dateTime(s.ends_at)]), t('common.empty'))),
-    card(t('audit.title'), table([t('col.time'), t('audit.action'), t('audit.actor'), 'IP'], o.audit.map((a) => [dateTime(a.created_at), h('code', null, a.action), a.actor_id === null ? '—' : String(a.actor_id), a.ip ?? '—']), t('audit.none'))),
+    card(t('audit.title'), table([t('col.time'), t('audit.action'), t('audit.actor'), 'IP'], o.audit.map((a) => [dateTime(a.created_at), h('code', null, a.action), a.actor_id === null ? '—' : (a.actor_email ?? `#${a.actor_id}`), a.ip ?? '—']), t('audit.none'))),
   );
 }

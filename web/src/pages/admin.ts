@@ -14,6 +14,7 @@ import { renderAdminAudit } from './admin-audit.js';
 import { renderAdminUser } from './admin-user.js';
 import { webhooksPanel } from './webhooks-panel.js';
 import { renderAdminMail } from './admin-mail.js';
+import { operationsCard, revenueCard } from './admin-insight.js';
 import type { Route } from '../router.js';
 import type { MessageKey } from '../i18n/index.js';
 import type { Stats } from '../types.js';
@@ -29,7 +30,7 @@ const SECTIONS: Array<[string, MessageKey]> = [
 ];
 
 async function renderStats(main: HTMLElement): Promise<void> {
-  const stats = await get<Stats>('admin/stats?days=30');
+  const [stats, revenue, health] = await Promise.all([get<Stats>('admin/stats?days=30'), revenueCard(), operationsCard()]);
   const days = lastDays(30);
   const byDay = new Map(stats.days.map((d) => [d.day, d]));
   const chartSlot = h('div');
@@ -42,6 +43,8 @@ async function renderStats(main: HTMLElement): Promise<void> {
       stat(t('admin.revenue30'), tokens(stats.totals.revenue), 'TOKEN'),
     ),
     card(t('admin.chartTitle'), chartSlot),
+    revenue,
+    health,
     card(
       t('admin.perDay'),
       table(
