@@ -5,6 +5,14 @@ import { basename, dirname } from 'node:path';
 import type { Logger } from '../kernel/logger.js';
 import { loadOperationsConfig } from './operations-loader.js';
 import { buildRegistry, type Registry } from '../registry/registry.js';
+import { missingSettingsText } from './availability.js';
+
+/** The operator learns at every load which operations are refused for want of settings, and what to set. */
+function warnUnavailable(registry: Registry, logger: Logger): void {
+  for (const op of registry.list()) {
+    if (!op.availability.available) logger.warn('operation unavailable: not configured', { operation: op.code, fix: missingSettingsText(op.availability) });
+  }
+}
 
 export interface RegistryHolder {
   readonly current: Registry;
@@ -27,6 +35,7 @@ export interface RegistryHolderOptions {
 export async function createRegistryHolder(opts: RegistryHolderOptions): Promise<RegistryHolder> {
   // The first load throws: a broken file at start must stop the service with the reason.
   let current = buildRegistry(loadOperationsConfig(opts.file, opts.env), opts.pluginExists, 1);
+  warnUnavailable(current, opts.logger);
   let watcher: FSWatcher | null = null;
   let timer: NodeJS.Timeout | null = null;
   let reloading: Promise<boolean> | null = null;
@@ -37,6 +46,7 @@ export async function createRegistryHolder(opts: RegistryHolderOptions): Promise
       const next = buildRegistry(loadOperationsConfig(opts.file, opts.env), opts.pluginExists, current.version + 1);
       current = next;
       opts.logger.info('operations reloaded', { file: opts.file, version: next.version, operations: next.list().length });
+      warnUnavailable(next, opts.logger);
       opts.onReload?.(next);
       return true;
     } catch (err) {

@@ -1,4 +1,5 @@
 // Typed shape of operations.yaml after validation. Amounts are converted to micro-TOKEN here, once.
+import type { Availability } from './availability.js';
 export interface InputSchema {
   type: 'object';
   properties?: Record<string, Record<string, unknown>>;
@@ -7,10 +8,17 @@ export interface InputSchema {
   [keyword: string]: unknown;
 }
 
+/** Customer-facing name and description per language (operations.yaml `name`/`description`, a string or {zh, en}). */
+export type OperationText = Record<'zh' | 'en', { name: string; description: string }>;
+
 export interface OperationConfig {
   code: string;
+  /** English (the API's default language); `text` has both. */
   name: string;
   description: string;
+  text: OperationText;
+  /** `requires:` met? Unavailable operations are listed as such and refused before billing. */
+  availability: Availability;
   plugin: string;
   priceMicro: number;
   cacheTtl: number;

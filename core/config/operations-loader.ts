@@ -7,17 +7,21 @@ import { Ajv } from 'ajv';
 import { operationsMetaSchema } from './operations-schema.js';
 import { substituteEnv } from './env-substitution.js';
 import { toMicro } from '../kernel/money.js';
-import type { OperationsConfig, OperationConfig, InputSchema } from './operations-config.js';
+import type { OperationsConfig, OperationConfig, OperationText, InputSchema } from './operations-config.js';
+import { availabilityOf } from './availability.js';
 
 export class ConfigError extends Error {}
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const validateMeta = new Ajv({ allErrors: true, strict: false }).compile(operationsMetaSchema);
 
+type RawText = string | { zh: string; en: string };
+
 interface RawOperation {
   code: string;
-  name?: string;
-  description?: string;
+  name?: RawText;
+  description?: RawText;
+  requires?: string[][];
   plugin: string;
   price_per_call: number;
   cache_ttl?: number;
@@ -86,15 +90,24 @@ function parseRoute(file: string, raw: unknown, pointer: string, route: string):
   return { method, path };
 }
 
+function textOf(op: RawOperation): OperationText {
+  const pick = (v: RawText | undefined, lang: 'zh' | 'en', fallback: string): string => (v === undefined ? fallback : typeof v === 'string' ? v : v[lang]);
+  const lang = (l: 'zh' | 'en') => ({ name: pick(op.name, l, op.code), description: pick(op.description, l, '') });
+  return { zh: lang('zh'), en: lang('en') };
+}
+
 function toOperation(file: string, raw: RawFile, op: RawOperation, i: number, env: NodeJS.ProcessEnv): OperationConfig {
   const at = `/operations/${i}`;
   const missing = new Set<string>();
   const options = substituteEnv(op.options ?? {}, env, missing) as Record<string, unknown>;
   const input: InputSchema = { additionalProperties: false, ...op.input };
+  const text = textOf(op);
   return {
     code: op.code,
-    name: op.name ?? op.code,
-    description: op.description ?? '',
+    name: text.en.name,
+    description: text.en.description,
+    text,
+    availability: availabilityOf(op.requires, op.options ?? {}, options),
     plugin: op.plugin,
     priceMicro: money(file, raw, `${at}/price_per_call`, op.price_per_call),
     cacheTtl: op.cache_ttl ?? 0,

@@ -2,6 +2,19 @@
 export const OPERATION_CODE_PATTERN = '^[a-z][a-z0-9_]{0,31}$';
 
 const money = { type: 'number', minimum: 0, maximum: 1_000_000 } as const;
+/** Customer-facing text: one string for both languages, or { zh, en }. */
+const text = (maxLength: number) =>
+  ({
+    oneOf: [
+      { type: 'string', minLength: 1, maxLength },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['zh', 'en'],
+        properties: { zh: { type: 'string', minLength: 1, maxLength }, en: { type: 'string', minLength: 1, maxLength } },
+      },
+    ],
+  }) as const;
 
 export const operationsMetaSchema = {
   $id: 'tollgate/operations.yaml',
@@ -17,8 +30,8 @@ export const operationsMetaSchema = {
         required: ['code', 'plugin', 'price_per_call', 'input'],
         properties: {
           code: { type: 'string', pattern: OPERATION_CODE_PATTERN },
-          name: { type: 'string', minLength: 1, maxLength: 80 },
-          description: { type: 'string', maxLength: 2000 },
+          name: text(80),
+          description: text(2000),
           plugin: { type: 'string', pattern: '^[a-z][a-z0-9-]{0,63}$' },
           price_per_call: money,
           cache_ttl: { type: 'integer', minimum: 0, maximum: 31_536_000 },
@@ -32,6 +45,12 @@ export const operationsMetaSchema = {
           example: { type: 'object' },
           response_example: { type: 'object' },
           options: { type: 'object' },
+          // Any one group of options fully set makes the operation available (core/config/availability.ts).
+          requires: {
+            type: 'array',
+            minItems: 1,
+            items: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } },
+          },
           routes: {
             type: 'array',
             items: { type: 'string', pattern: '^(GET|POST) /api/[A-Za-z0-9_\\-/:]+$' },

@@ -1,6 +1,12 @@
 // The response envelope of every /api call (DESIGN.md section 3). Amounts leave micro-TOKEN only here.
-import { ERROR_CATALOGUE, type Denial } from './errors.js';
+import { localizedMessage, type Denial, type TextLocale } from './errors.js';
 import { toToken } from '../kernel/money.js';
+import { localeFromAcceptLanguage } from '../accounts/locale.js';
+
+/** The language of an error message: Accept-Language when it names zh or en, else English (the API's default). */
+export function callerLocale(acceptLanguage: string | undefined): TextLocale {
+  return localeFromAcceptLanguage(acceptLanguage) ?? 'en';
+}
 
 export interface SuccessBody {
   success: true;
@@ -23,10 +29,11 @@ export function successBody(data: unknown, chargedMicro: number, remainingMicro:
   return { success: true, data, deducted: toToken(chargedMicro), remaining: toToken(remainingMicro), cached, request_id: requestId };
 }
 
-export function failureBody(denial: Denial, requestId: string, remainingMicro?: number): FailureBody {
+/** `locale`: the caller's language (Accept-Language); English when it names neither. */
+export function failureBody(denial: Denial, requestId: string, remainingMicro?: number, locale: TextLocale = 'en'): FailureBody {
   const body: FailureBody = {
     success: false,
-    error: { code: denial.code, message: denial.message ?? ERROR_CATALOGUE[denial.code].message },
+    error: { code: denial.code, message: localizedMessage(denial.code, denial.message, locale) },
     deducted: 0,
     request_id: requestId,
   };

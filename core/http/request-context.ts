@@ -2,7 +2,8 @@
 // one error shape for anything that escapes a handler (no internals leak; the request id is the thread).
 import type { Context, Next } from 'koa';
 import { newRequestId } from '../accounts/secrets.js';
-import { ApiError, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
+import { ApiError, ERROR_CATALOGUE, localizedMessage, type ErrorCode } from './errors.js';
+import { callerLocale } from './envelope.js';
 import type { Logger } from '../kernel/logger.js';
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -56,6 +57,8 @@ export function requestContext(logger: Logger) {
         if (code === 'INTERNAL') logger.error('request failed', { request_id: ctx.state.requestId, path: ctx.path, reason: e.stack ?? e.message });
         status = ERROR_CATALOGUE[code].status;
       }
+      // Only the catalogue's own text is replaced by the caller's language; a specific message stays as detail.
+      message = localizedMessage(code, message === ERROR_CATALOGUE[code].message ? undefined : message, callerLocale(ctx.get('accept-language')));
       ctx.status = status;
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = JSON.stringify({ success: false, error: { code, message }, deducted: 0, request_id: ctx.state.requestId });

@@ -29,5 +29,8 @@ export const resolveOperation: Stage = async (call) => {
   if (allowed && allowed.length > 0 && !allowed.includes(call.operation.code)) {
     return deny('OPERATION_NOT_ALLOWED', `This API key may not call "${call.operation.code}".`);
   }
+  // Not configured (operations.yaml `requires:`): refused here, before any price, hold or plugin. The catalogue's
+  // message is the whole answer; which settings are missing is the operator's business (log, admin page).
+  if (!call.operation.availability.available) return deny('OPERATION_UNAVAILABLE');
   return undefined;
 };

@@ -1,7 +1,7 @@
 // Stage: the only place that writes status, headers and body of an /api call.
 import type { Context } from 'koa';
 import { statusOf, type Denial } from '../http/errors.js';
-import { failureBody } from '../http/envelope.js';
+import { callerLocale, failureBody } from '../http/envelope.js';
 import { balanceOf } from '../billing/ledger.js';
 import { toToken } from '../kernel/money.js';
 import type { ApiCall } from './call.js';
@@ -37,7 +37,7 @@ export async function respond(ctx: Context, call: ApiCall, s: Services, denial: 
     ctx.set('Idempotent-Replayed', 'true');
   } else if (denial) {
     status = statusOf(denial.code);
-    body = JSON.stringify(failureBody(denial, call.requestId, await remainingOf(call, s)));
+    body = JSON.stringify(failureBody(denial, call.requestId, await remainingOf(call, s), callerLocale(call.headers['accept-language'])));
     if (denial.retryAfter !== undefined) ctx.set('Retry-After', String(denial.retryAfter));
   } else {
     status = 200;

@@ -12,6 +12,9 @@ import { runTrack } from './track.js';
 
 type KuaidOutput = KuaidTrackData | KuaidDetectData;
 
+/** What the caller reads when no provider is configured (the catalogue adds the Chinese text). */
+export const NOT_CONFIGURED = 'Parcel tracking is not available on this server yet; nothing was charged.';
+
 /** The autonumber call is a hint, so it gets a short leash and never eats the trail query's time. */
 const AUTONUMBER_TIMEOUT_MS = 2000;
 /** Below this top confidence the rules are not sure enough to skip a second opinion (when one is configured). */
@@ -47,9 +50,12 @@ async function run(input: KuaidInput, host: Host): Promise<PluginOutcome<KuaidOu
   const config = readConfig(host.options);
   if (config.ignored.length) host.log('warn', 'kuaid ignored unknown option values', { ignored: config.ignored });
   const providers = config.mode === 'track' ? buildProviders(config) : [];
-  // Configuration first: an unconfigured operation says so whatever the input.
+  // Configuration first: an unconfigured operation says so whatever the input. The gateway normally refuses it
+  // before billing (operations.yaml `requires:`); this is the backstop when `providers` leaves out the configured
+  // one. Which variables to set is for the operator's log, never for the caller.
   if (config.mode === 'track' && providers.length === 0) {
-    return { ok: false, code: 'UNAVAILABLE', message: missingCredentialsMessage(config) };
+    host.log('warn', 'kuaid is not configured', { fix: missingCredentialsMessage(config) });
+    return { ok: false, code: 'UNAVAILABLE', message: NOT_CONFIGURED };
   }
 
   const parsed = parseInput(input);

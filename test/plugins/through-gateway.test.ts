@@ -86,14 +86,20 @@ t.test('jiexi: a Bilibili upstream error is 502 / 404 and costs nothing', async 
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
 });
 
-t.test('kuaid without provider credentials: 503 UNAVAILABLE naming the variables, charged 0', async (t) => {
+t.test('kuaid without provider credentials: 503 OPERATION_UNAVAILABLE before billing, no variable names', async (t) => {
   const u = await h.user('1');
   const res = await h.client.get('/api/kuaid?no=YT8962646785389', { 'X-API-Key': u.key });
   t.equal(res.status, 503);
-  t.equal(res.body.error.code, 'UNAVAILABLE');
-  t.match(res.body.error.message, /KUAIDI100_CUSTOMER/);
-  t.match(res.body.error.message, /KDNIAO_API_KEY/);
-  t.equal(res.body.deducted, 0);
+  t.same(res.body, {
+    success: false,
+    error: { code: 'OPERATION_UNAVAILABLE', message: 'This operation is not available on this server yet. Nothing was charged.' },
+    deducted: 0,
+    remaining: 1,
+    request_id: res.body.request_id,
+  });
+  t.notMatch(JSON.stringify(res.body), /KUAIDI|KDNIAO/);
+  t.same(await h.ledger(u.userId), [{ amount: 1_000_000, kind: 'grant', ref: `test-grant:${u.userId}`, balance_after: 1_000_000, operation: null }]);
+  t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
 });
 
 t.test('kuaid_detect: detection only, at its own price', async (t) => {

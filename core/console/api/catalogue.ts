@@ -9,6 +9,10 @@ export function presentOperation(op: Operation): Record<string, unknown> {
     code: op.code,
     name: op.name,
     description: op.description,
+    // Both languages, so the console and the front page show the operation in the reader's language.
+    text: op.text,
+    // false: not configured on this server, refused before billing with 503 OPERATION_UNAVAILABLE.
+    available: op.availability.available,
     price: toToken(op.priceMicro),
     cache_ttl: op.cacheTtl,
     timeout_ms: op.timeoutMs,
@@ -17,6 +21,11 @@ export function presentOperation(op: Operation): Record<string, unknown> {
     response_example: op.responseExample,
     routes: [`GET /api/${op.code}`, `POST /api/${op.code}`, ...op.routes.map((r) => `${r.method} ${r.path}`)],
   };
+}
+
+/** Admin view: availability and, when unavailable, which settings would fix it (never shown to customers). */
+export function presentOperationStatus(op: Operation): Record<string, unknown> {
+  return { code: op.code, name: op.name, text: op.text, plugin: op.plugin, available: op.availability.available, missing: op.availability.missing };
 }
 
 export function presentPlan(p: PlanConfig): Record<string, unknown> {

@@ -113,6 +113,7 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   { id: 'operations', method: 'GET', path: '/console/api/operations', summary: 'Operation catalogue', auth: 'none' },
   { id: 'plans', method: 'GET', path: '/console/api/plans', summary: 'Subscription plans', auth: 'none' },
   { id: 'packages', method: 'GET', path: '/console/api/packages', summary: 'TOKEN packages', auth: 'none' },
+  { id: 'adminOperations', method: 'GET', path: '/console/api/admin/operations', summary: 'Operations with availability; for an unavailable one, the settings (env variables) that would make it available', auth: 'admin' },
   { id: 'usage', method: 'GET', path: '/console/api/usage', summary: 'Usage per day and per operation', auth: 'user', query: [{ name: 'days', description: '1-366, default 30', schema: int }, { name: 'key_id', description: 'one API key (its id)', schema: int }] },
   { id: 'calls', method: 'GET', path: '/console/api/calls', summary: 'Call log', auth: 'user', query: callFilters },
   { id: 'callsCsv', method: 'GET', path: '/console/api/calls.csv', summary: 'Call log as CSV, streamed: at most 92 days (default: the last 92) and 100,000 rows per export, one export at a time, 3 in a burst then 2 per minute', auth: 'user', query: [...callFilters.filter((q) => q.name !== 'limit'), { name: 'limit', description: 'rows, 1-100000 (default 100000)', schema: { type: 'integer', minimum: 1, maximum: 100000 } }], produces: 'text/csv' },
