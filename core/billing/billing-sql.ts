@@ -12,6 +12,9 @@ const STATEMENTS = {
   unreserve: 'update users set held = held - ? where id = ?',
   /** Capture: the amount leaves `held` and `balance` together, so balance - held (available) is unchanged. */
   spendHeld: 'update users set held = held - ?, balance = balance - ? where id = ? returning balance',
+  /** SQLite in-memory holds (memory-holds.ts): the charge itself, never below what row holds still reserve. */
+  spend: 'update users set balance = balance - ? where id = ? and balance - ? >= held returning balance, held',
+  readBalance: 'select balance, held from users where id = ?',
   /** Any other balance change; a debit never takes money reserved by holds, so balance stays >= held >= 0. */
   changeBalance: 'update users set balance = balance + ? where id = ? and balance + ? >= held returning balance',
   insertLedger:

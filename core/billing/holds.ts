@@ -4,7 +4,6 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { runBilling } from './billing-sql.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Database } from '../store/schema.js';
-import { insertLedgerRow } from './ledger.js';
 import { asMicro } from '../kernel/money.js';
 import { inTransaction } from '../store/group-commit.js';
 
@@ -48,19 +47,6 @@ async function takeHold(trx: Transaction<Database>, holdId: string): Promise<{ u
 
 /** More writes that must commit or roll back with the charge (the call-log row, the idempotent response). */
 export type WithCharge = (trx: Transaction<Database>, balanceAfter: number) => Promise<void>;
-
-/** Turn the hold into a charge: one ledger row (ref = hold id = request id). Returns the balance after. */
-export async function captureHold(db: Kysely<Database>, holdId: string, operation: string, withCharge?: WithCharge): Promise<number> {
-  return inTransaction(db, async (trx) => {
-    const hold = await takeHold(trx, holdId);
-    if (!hold) throw new Error(`hold ${holdId} is gone (expired and swept?)`);
-    const updated = await runBilling<{ balance: unknown }>(trx, 'spendHeld', [hold.amount, hold.amount, hold.userId]);
-    const balanceAfter = asMicro(updated.rows[0].balance);
-    await insertLedgerRow(trx, { userId: hold.userId, amount: -hold.amount, kind: 'charge', ref: holdId, operation }, balanceAfter);
-    if (withCharge) await withCharge(trx, balanceAfter);
-    return balanceAfter;
-  });
-}
 
 /** The call-log row a PostgreSQL capture writes in its own statement (charged = the hold's amount). */
 export interface CaptureLogRow {

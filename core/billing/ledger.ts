@@ -31,11 +31,21 @@ export interface LedgerEntry {
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
+ * A counter per user bumped by every balance change posted here (top-ups, grants, refunds, admin changes), so
+ * balances remembered in memory (SQLite holds, memory-holds.ts) are read again. Bumped before the change commits:
+ * the re-read waits for the connection, so it sees the committed result. Per process, keyed by user id only:
+ * another database with the same ids just reads again (harmless).
+ */
+const changes = new Map<number, number>();
+export const staleEpochOf = (userId: number): number => changes.get(userId) ?? 0;
+
+/**
  * Apply one entry inside an existing transaction. A debit never takes money reserved by holds
  * (balance + amount >= held), so it cannot push the balance below zero either.
  */
 export async function applyEntry(trx: Db, e: LedgerEntry, now = Date.now()): Promise<number> {
   if (!Number.isSafeInteger(e.amount)) throw new RangeError(`ledger amount must be an integer, got ${e.amount}`);
+  changes.set(e.userId, staleEpochOf(e.userId) + 1);
   const updated = await runBilling<{ balance: unknown }>(trx, 'changeBalance', [e.amount, e.userId, e.amount]);
   if (updated.rows.length === 0) throw new InsufficientBalanceError();
   const balanceAfter = asMicro(updated.rows[0].balance);

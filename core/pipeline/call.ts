@@ -6,6 +6,7 @@ import type { Operation, Registry } from '../registry/registry.js';
 import type { RateDecision } from '../state/shared-state.js';
 import type { Services } from '../services.js';
 import type { PlanGrant } from '../billing/plans.js';
+import type { MemoryHold } from '../billing/memory-holds.js';
 
 export interface ApiCall {
   requestId: string;
@@ -33,7 +34,8 @@ export interface ApiCall {
   planGrant?: PlanGrant;
   cacheKey?: string;
   cached: boolean;
-  holdId?: string;
+  /** The price reserved before the plugin runs: a row on PostgreSQL (its id), in memory on SQLite. */
+  hold?: { id: string; memory?: MemoryHold };
   charged: number;
   balanceAfter?: number;
   /** The result as JSON text, serialised once (run-plugin or the cache) and reused for the body and the cache. */

@@ -3,11 +3,19 @@
 import { deny } from '../http/errors.js';
 import { toToken } from '../kernel/money.js';
 import { placeHold } from '../billing/holds.js';
+import { memoryHoldsOf } from '../billing/memory-holds.js';
 import type { Stage } from './call.js';
 
 export const hold: Stage = async (call, s) => {
   if (call.price === 0 || call.cached) return undefined;
   const op = call.operation!;
+  if (s.store.dialect === 'sqlite') {
+    // One process owns the database: the reservation lives in memory, no row and no transaction (memory-holds.ts).
+    const memory = await memoryHoldsOf(s.store.db).place(call.identity!.userId, call.price);
+    if (!memory) return insufficient(call.price);
+    call.hold = { id: call.requestId, memory };
+    return undefined;
+  }
   const ok = await placeHold(s.store.db, {
     id: call.requestId,
     userId: call.identity!.userId,
@@ -16,7 +24,10 @@ export const hold: Stage = async (call, s) => {
     // the hold sweeper of every process releases it then (core/billing/holds.ts).
     expiresAt: Date.now() + op.timeoutMs + s.settings.holdGraceMs,
   }, s.store.dialect);
-  if (!ok) return deny('INSUFFICIENT_BALANCE', `This call costs ${toToken(call.price)} TOKEN and the available balance is lower. Top up to continue.`);
-  call.holdId = call.requestId;
+  if (!ok) return insufficient(call.price);
+  call.hold = { id: call.requestId };
   return undefined;
 };
+
+const insufficient = (price: number) =>
+  deny('INSUFFICIENT_BALANCE', `This call costs ${toToken(price)} TOKEN and the available balance is lower. Top up to continue.`);

@@ -5,7 +5,8 @@
 // A call made free by the plan quota writes its row at once as well (quota counters are rebuilt from the log).
 import type { Kysely, Transaction } from 'kysely';
 import { deny, type Denial } from '../http/errors.js';
-import { captureHold, captureHoldPg, releaseHold, type CaptureLogRow } from '../billing/holds.js';
+import { captureHoldPg, releaseHold, type CaptureLogRow } from '../billing/holds.js';
+import { memoryHoldsOf } from '../billing/memory-holds.js';
 import { postEntry, InsufficientBalanceError } from '../billing/ledger.js';
 import { runBilling } from '../billing/billing-sql.js';
 import { inTransaction } from '../store/group-commit.js';
@@ -57,22 +58,26 @@ function capturePg(call: ApiCall, s: Services, earlier: CallLogRow[]): Promise<n
   };
   const after = call.idempotency ? withCharge(call, [], false) : undefined;
   const before = earlier.length > 0 ? (trx: Transaction<Database>) => writeEarlier(trx, earlier) : undefined;
-  return captureHoldPg(s.store.db, call.holdId!, call.operation!.code, log, after, before);
+  return captureHoldPg(s.store.db, call.hold!.id, call.operation!.code, log, after, before);
 }
 
 export async function capture(call: ApiCall, s: Services): Promise<Denial | undefined> {
   const code = call.operation!.code;
   // A call made free by the plan quota is logged at once too: the day's quota is rebuilt from these rows.
-  const freeByPlan = !call.holdId && call.price === 0 && call.freeReason === 'plan' && !!call.planGrant;
-  const earlier = call.holdId || call.price > 0 || freeByPlan ? s.callLog.drain() : [];
+  const freeByPlan = !call.hold && call.price === 0 && call.freeReason === 'plan' && !!call.planGrant;
+  const earlier = call.hold || call.price > 0 || freeByPlan ? s.callLog.drain() : [];
   try {
-    if (call.holdId) {
+    if (call.hold) {
+      const { id, memory } = call.hold;
       call.charged = call.price;
-      call.balanceAfter =
-        s.store.dialect === 'postgres'
-          ? await capturePg(call, s, earlier)
-          : await captureHold(s.store.db, call.holdId, code, withCharge(call, earlier));
-      call.holdId = undefined;
+      if (memory) {
+        // Settled either way: a failed capture gave the reservation back itself.
+        call.hold = undefined;
+        call.balanceAfter = await memoryHoldsOf(s.store.db).capture(memory, id, code, withCharge(call, earlier));
+      } else {
+        call.balanceAfter = await capturePg(call, s, earlier);
+        call.hold = undefined;
+      }
       call.logged = true;
     } else if (call.price > 0) {
       call.charged = call.price;
@@ -109,10 +114,11 @@ export async function capture(call: ApiCall, s: Services): Promise<Denial | unde
 
 /** Runs on every failure path, including exceptions: idempotent. */
 export async function release(call: ApiCall, s: Services): Promise<void> {
-  if (call.holdId) {
-    const id = call.holdId;
-    call.holdId = undefined;
-    await releaseHold(s.store.db, id);
+  if (call.hold) {
+    const { id, memory } = call.hold;
+    call.hold = undefined;
+    if (memory) memoryHoldsOf(s.store.db).release(memory);
+    else await releaseHold(s.store.db, id);
   }
   if (call.planGrant) {
     const grant = call.planGrant;

@@ -1,0 +1,146 @@
+// SQLite: one process owns the database, so a call's reservation need not be a row and a transaction. Holds are
+// kept in memory against the user's available balance (balance - held in the database), read once per user and
+// then carried forward by every capture's committed result. What stays in the database, in the group commit, is
+// the capture: balance debited, ledger row, call-log row, in one transaction that answers nobody before COMMIT.
+//
+// Why it stays exact:
+// - place() checks and reserves in one synchronous step after the balance is known, so concurrent calls in this
+//   process can never reserve the same money twice;
+// - a capture's UPDATE still refuses to take the balance below `held` (ledger.ts guard), so a balance that moved
+//   behind our back (another process, a refund) can only fail the capture (uncharged), never overdraw;
+// - a credit or debit posted through ledger.ts marks the user stale, so the next hold reads the balance again;
+//   a hold refused on the remembered balance reads it again once before answering 402 (a top-up made by the CLI
+//   in another process is seen at once);
+// - kill -9 loses only these in-memory reservations: no money had moved, reconcile holds.
+// PostgreSQL keeps row holds (several processes share it; core/billing/holds.ts).
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../store/schema.js';
+import { runBilling } from './billing-sql.js';
+import { asMicro } from '../kernel/money.js';
+import { inTransaction } from '../store/group-commit.js';
+import { insertLedgerRow, InsufficientBalanceError, staleEpochOf } from './ledger.js';
+
+interface Account {
+  /** The balance as last committed in the database. */
+  balance: number;
+  /** `held` in the database: only ever left over from row holds of an earlier version; counted as taken. */
+  dbHeld: number;
+  /** Reserved in memory by calls of this process that have not settled. */
+  reserved: number;
+  /** ledger.ts's change counter for this user when `balance` was read. */
+  epoch: number;
+  /** Bumped by every capture that set `balance`, so a read that raced it is not applied over it. */
+  gen: number;
+}
+
+/** One reservation, settled exactly once by capture() or release(). */
+export interface MemoryHold {
+  readonly userId: number;
+  readonly amount: number;
+}
+
+export type WithCharge = (trx: Transaction<Database>, balanceAfter: number) => Promise<void>;
+
+export class MemoryHolds {
+  private readonly accounts = new Map<number, Account>();
+  private readonly loading = new Map<number, Promise<Account>>();
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Reserve `amount` against the user's available balance, or null (402) when it is not there. */
+  async place(userId: number, amount: number): Promise<MemoryHold | null> {
+    let a = this.accounts.get(userId);
+    if (!a || a.epoch !== staleEpochOf(userId)) a = await this.load(userId);
+    if (a.balance - a.dbHeld - a.reserved < amount) {
+      // Perhaps credited by someone who cannot tell this process (the CLI): look once more before refusing.
+      a = await this.load(userId);
+      if (a.balance - a.dbHeld - a.reserved < amount) return null;
+    }
+    a.reserved += amount;
+    return { userId, amount };
+  }
+
+  /** Give the reservation back: nothing was written, nothing is. */
+  release(h: MemoryHold): void {
+    const a = this.accounts.get(h.userId);
+    if (a) a.reserved -= h.amount;
+  }
+
+  /**
+   * The charge: balance debited, one ledger row (ref), and the writes of `withCharge`, in the group commit.
+   * Returns the balance after it, once committed. On failure nothing was written and the hold is released.
+   */
+  async capture(h: MemoryHold, ref: string, operation: string, withCharge?: WithCharge): Promise<number> {
+    const a = this.accounts.get(h.userId);
+    try {
+      const after = await inTransaction(this.db, async (trx) => {
+        const res = await runBilling<{ balance: unknown; held: unknown }>(trx, 'spend', [h.amount, h.userId, h.amount]);
+        const row = res.rows[0];
+        if (!row) throw new InsufficientBalanceError();
+        const balance = asMicro(row.balance);
+        await insertLedgerRow(trx, { userId: h.userId, amount: -h.amount, kind: 'charge', ref, operation }, balance);
+        if (withCharge) await withCharge(trx, balance);
+        return { balance, held: asMicro(row.held) };
+      });
+      if (a) {
+        // Committed: the reservation becomes the debit in one synchronous step (available drops as reserved does).
+        a.balance = after.balance;
+        a.dbHeld = after.held;
+        a.reserved -= h.amount;
+        a.gen++;
+      }
+      return after.balance;
+    } catch (err) {
+      if (a) {
+        a.reserved -= h.amount;
+        // The database disagreed with what we remembered: read it again next time.
+        if (err instanceof InsufficientBalanceError) a.epoch = -1;
+      }
+      throw err;
+    }
+  }
+
+  /** The committed balance when this process knows it for sure (for `remaining` in an answer), else undefined. */
+  knownBalance(userId: number): number | undefined {
+    const a = this.accounts.get(userId);
+    return a && a.epoch === staleEpochOf(userId) ? a.balance : undefined;
+  }
+
+  /** One read per user at a time; concurrent holds of a user wait for the same read. */
+  private load(userId: number): Promise<Account> {
+    let p = this.loading.get(userId);
+    if (!p) {
+      p = this.read(userId).finally(() => this.loading.delete(userId));
+      this.loading.set(userId, p);
+    }
+    return p;
+  }
+
+  private async read(userId: number): Promise<Account> {
+    const before = this.accounts.get(userId);
+    const gen = before?.gen ?? 0;
+    const epoch = staleEpochOf(userId);
+    const res = await runBilling<{ balance: unknown; held: unknown }>(this.db, 'readBalance', [userId]);
+    const row = res.rows[0];
+    const balance = row ? asMicro(row.balance) : 0;
+    const dbHeld = row ? asMicro(row.held) : 0;
+    const a = this.accounts.get(userId) ?? { balance, dbHeld, reserved: 0, epoch, gen: 0 };
+    // A capture that committed while we read carries a value at least as new: keep it.
+    if (a.gen === gen) {
+      a.balance = balance;
+      a.dbHeld = dbHeld;
+    }
+    a.epoch = epoch;
+    this.accounts.set(userId, a);
+    return a;
+  }
+}
+
+const byDb = new WeakMap<Kysely<Database>, MemoryHolds>();
+
+/** The holds of this database handle (SQLite only: the caller checks the dialect). */
+export function memoryHoldsOf(db: Kysely<Database>): MemoryHolds {
+  let holds = byDb.get(db);
+  if (!holds) byDb.set(db, (holds = new MemoryHolds(db)));
+  return holds;
+}
