@@ -1,5 +1,6 @@
 // Typed shape of operations.yaml after validation. Amounts are converted to micro-TOKEN here, once.
 import type { Availability } from './availability.js';
+import type { ResponseFields } from './response-fields.js';
 export interface InputSchema {
   type: 'object';
   properties?: Record<string, Record<string, unknown>>;
@@ -27,6 +28,8 @@ export interface OperationConfig {
   input: InputSchema;
   example: Record<string, unknown> | null;
   responseExample: Record<string, unknown> | null;
+  /** operations.yaml `response:`: the fields of `data` on success (core/config/response-fields.ts). */
+  response: ResponseFields | null;
   options: Record<string, unknown>;
   /** Extra paths bound to this operation, e.g. { method: 'GET', path: '/api/video/:id' }. */
   routes: Array<{ method: 'GET' | 'POST'; path: string }>;

@@ -9,6 +9,8 @@ import { substituteEnv } from './env-substitution.js';
 import { toMicro } from '../kernel/money.js';
 import type { OperationsConfig, OperationConfig, OperationText, InputSchema } from './operations-config.js';
 import { availabilityOf } from './availability.js';
+import type { ResponseFields } from './response-fields.js';
+import { exampleMismatch } from './response-check.js';
 
 export class ConfigError extends Error {}
 
@@ -30,6 +32,7 @@ interface RawOperation {
   input: InputSchema;
   example?: Record<string, unknown>;
   response_example?: Record<string, unknown>;
+  response?: ResponseFields;
   options?: Record<string, unknown>;
   routes?: string[];
 }
@@ -96,6 +99,14 @@ function textOf(op: RawOperation): OperationText {
   return { zh: lang('zh'), en: lang('en') };
 }
 
+/** The declared `data` fields; a response_example that does not match them is a config error. */
+function responseOf(file: string, raw: RawFile, op: RawOperation, at: string): ResponseFields | null {
+  if (!op.response) return null;
+  const bad = op.response_example ? exampleMismatch(op.response, op.response_example) : null;
+  if (bad) throw new ConfigError(`${where(file, raw, `${at}/response_example`)}: does not match response: ${bad}`);
+  return op.response;
+}
+
 function toOperation(file: string, raw: RawFile, op: RawOperation, i: number, env: NodeJS.ProcessEnv): OperationConfig {
   const at = `/operations/${i}`;
   const missing = new Set<string>();
@@ -116,6 +127,7 @@ function toOperation(file: string, raw: RawFile, op: RawOperation, i: number, en
     input,
     example: op.example ?? null,
     responseExample: op.response_example ?? null,
+    response: responseOf(file, raw, op, at),
     options,
     routes: (op.routes ?? []).map((r, j) => parseRoute(file, raw, `${at}/routes/${j}`, r)),
   };

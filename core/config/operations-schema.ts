@@ -1,4 +1,6 @@
 // The meta-schema operations.yaml is validated against at load. Errors name the file, the code and the JSON pointer.
+import { RESPONSE_META, RESPONSE_META_DEFS } from './response-fields.js';
+
 export const OPERATION_CODE_PATTERN = '^[a-z][a-z0-9_]{0,31}$';
 
 const money = { type: 'number', minimum: 0, maximum: 1_000_000 } as const;
@@ -18,6 +20,7 @@ const text = (maxLength: number) =>
 
 export const operationsMetaSchema = {
   $id: 'tollgate/operations.yaml',
+  $defs: RESPONSE_META_DEFS,
   type: 'object',
   additionalProperties: false,
   required: ['operations'],
@@ -44,6 +47,8 @@ export const operationsMetaSchema = {
           },
           example: { type: 'object' },
           response_example: { type: 'object' },
+          // The fields of `data` on success (core/config/response-fields.ts); response_example must match them.
+          response: RESPONSE_META,
           options: { type: 'object' },
           // Any one group of options fully set makes the operation available (core/config/availability.ts).
           requires: {
