@@ -14,6 +14,7 @@ import { clientIpMiddleware, compileClientIp } from './http/client-ip.js';
 import { onBodyParseError } from './http/body-errors.js';
 import { metricsRoute } from './http/metrics-endpoint.js';
 import { paymentNotifyMiddleware } from './billing/payments/notify-route.js';
+import { mcpEndpoint } from './mcp/endpoint.js';
 
 /**
  * An unknown /console/api path gets the JSON error shape, not Koa's text 404 (and never the web console's page
@@ -55,6 +56,8 @@ export function createApp(s: Services): Koa {
   app.use(clientIpMiddleware(compileClientIp(s.settings.trustProxy)));
   // Payment notifications are verified over their raw bytes, so they are answered before the body parser runs.
   app.use(paymentNotifyMiddleware(s));
+  // POST /mcp reads its own body, so a malformed one is a JSON-RPC parse error rather than the /api envelope.
+  app.use(mcpEndpoint(s));
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '256kb', formLimit: '256kb', encoding: 'utf-8', onError: onBodyParseError }));
   mountConsole(router, s);
   app.use(router.routes());

@@ -1,0 +1,157 @@
+// POST /mcp: the operations as MCP tools over stateless Streamable HTTP with JSON responses (no sessions, no SSE
+// stream: GET and DELETE are 405, as the spec allows). Every request carries the caller's API key (X-API-Key or
+// Authorization: Bearer sk_...), checked by the pipeline's own authenticate stage; a tool call is an /api call.
+// A small JSON-RPC subset instead of @modelcontextprotocol/sdk's server: that server would bring express, hono,
+// jose, zod and ~30 more packages into production and answer outside Koa; the protocol here is five methods.
+import type Koa from 'koa';
+import { bodyParser } from '@koa/bodyparser';
+import type { Services } from '../services.js';
+import { ApiError, localizedMessage, statusOf, ERROR_TEXT, type Denial } from '../http/errors.js';
+import { callerLocale } from '../http/envelope.js';
+import { beginCall } from '../pipeline/begin-call.js';
+import { authenticate } from '../pipeline/authenticate.js';
+import type { KeyIdentity } from '../accounts/api-keys.js';
+import { classify, rpcError, rpcResult, RPC, type JsonRpcId, type RpcError } from './json-rpc.js';
+import { callableOperations, toolOf } from './tools.js';
+import { callTool } from './tool-call.js';
+
+export const MCP_PATH = '/mcp';
+/** Newest first: an unknown requested version is answered with the newest (the client then decides). */
+export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18'];
+
+const parseJson = bodyParser({
+  enableTypes: ['json'],
+  jsonLimit: '256kb',
+  encoding: 'utf-8',
+  onError: (err, ctx) => {
+    ctx.state.mcpBodyError = err;
+  },
+});
+
+function send(ctx: Koa.Context, status: number, body: string | null): void {
+  ctx.status = status;
+  ctx.set('Cache-Control', 'no-store');
+  if (body === null) {
+    // Koa turns a null body into 204; an accepted notification is 202 with an empty body.
+    ctx.body = '';
+    ctx.remove('Content-Type');
+    return;
+  }
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = body;
+}
+
+/** The key from X-API-Key, else from Authorization: Bearer (what MCP clients' config files can set). */
+function keyOf(ctx: Koa.Context): string | undefined {
+  const header = ctx.get('x-api-key').trim();
+  if (header) return header;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
+  return m?.[1];
+}
+
+/** HTTP-level refusal of the key: 401 (with WWW-Authenticate) or 403, and a JSON-RPC error naming our code. */
+function refuseKey(ctx: Koa.Context, denial: Denial): void {
+  const locale = callerLocale(ctx.get('accept-language') || undefined);
+  const message =
+    denial.code === 'MISSING_API_KEY'
+      ? locale === 'zh'
+        ? '缺少 API 密钥：请在 X-API-Key 请求头或 Authorization: Bearer sk_... 中发送。'
+        : 'No API key: send it in the X-API-Key header or as Authorization: Bearer sk_...'
+      : localizedMessage(denial.code, denial.message, locale);
+  const status = statusOf(denial.code);
+  if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="tollgate"');
+  send(ctx, status, rpcError(null, { code: RPC.UNAUTHORIZED, message, data: { code: denial.code, hint: ERROR_TEXT[denial.code][locale].hint } }));
+}
+
+async function identify(ctx: Koa.Context, s: Services, key: string | undefined): Promise<KeyIdentity | Denial> {
+  if (!key) return { code: 'MISSING_API_KEY' };
+  const call = beginCall(ctx, s);
+  call.headers = { ...ctx.headers, 'x-api-key': key };
+  const denial = await authenticate(call, s);
+  return denial ?? call.identity!;
+}
+
+/** Transport checks before the body is read; a string is the refusal (status, JSON-RPC error). */
+function transportProblem(ctx: Koa.Context): [number, RpcError] | undefined {
+  if (!ctx.is('application/json')) return [415, { code: RPC.INVALID_REQUEST, message: 'Content-Type must be application/json.' }];
+  if (ctx.get('accept') && !ctx.accepts('application/json')) return [406, { code: RPC.INVALID_REQUEST, message: 'The Accept header must allow application/json.' }];
+  const version = ctx.get('mcp-protocol-version');
+  if (version && !PROTOCOL_VERSIONS.includes(version)) {
+    return [400, { code: RPC.INVALID_REQUEST, message: `Unsupported MCP-Protocol-Version ${version.slice(0, 40)}; supported: ${PROTOCOL_VERSIONS.join(', ')}.` }];
+  }
+  return undefined;
+}
+
+function bodyProblem(err: Error & { status?: number }): [number, RpcError] {
+  if (err.status === 413) return [413, { code: RPC.INVALID_REQUEST, message: 'The request body is over 256 KB.' }];
+  if (err.status === 415) return [415, { code: RPC.INVALID_REQUEST, message: 'Unsupported Content-Encoding: send gzip, deflate, br or none.' }];
+  return [400, { code: RPC.PARSE_ERROR, message: 'The request body is not valid JSON.' }];
+}
+
+function initializeResult(s: Services, params: Record<string, unknown>): unknown {
+  const asked = params.protocolVersion;
+  return {
+    protocolVersion: typeof asked === 'string' && PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0],
+    capabilities: { tools: { listChanged: false } },
+    serverInfo: { name: 'tollgate', title: 'Tollgate', version: s.version },
+    instructions:
+      '每个工具是一次按次计费的数据接口调用，价格写在工具说明中；失败的调用不扣费，结果的 _meta 中有扣费（deducted）和余额（remaining）。' +
+      'Each tool is one pay-per-call data API call, priced in its description; failed calls are free, and each result\'s _meta carries the charge (deducted) and the balance (remaining).',
+  };
+}
+
+type Outcome = { result: unknown } | { error: RpcError };
+
+async function dispatch(ctx: Koa.Context, s: Services, key: string, identity: KeyIdentity, method: string, params: Record<string, unknown>): Promise<Outcome> {
+  switch (method) {
+    case 'initialize':
+      if (typeof params.protocolVersion !== 'string') return { error: { code: RPC.INVALID_PARAMS, message: 'initialize needs params.protocolVersion.' } };
+      return { result: initializeResult(s, params) };
+    case 'ping':
+      return { result: {} };
+    case 'tools/list':
+      return { result: { tools: callableOperations(s.registry.current, identity).map(toolOf) } };
+    case 'tools/call': {
+      const { name, arguments: args = {}, _meta: meta } = params as { name?: unknown; arguments?: unknown; _meta?: { idempotency_key?: unknown } };
+      if (typeof name !== 'string' || !s.registry.current.get(name)) {
+        return { error: { code: RPC.INVALID_PARAMS, message: `Unknown tool: ${String(name).slice(0, 64)}` } };
+      }
+      if (typeof args !== 'object' || args === null || Array.isArray(args)) return { error: { code: RPC.INVALID_PARAMS, message: 'params.arguments must be an object.' } };
+      const idem = meta?.idempotency_key;
+      return { result: await callTool(ctx, s, { name, args: args as Record<string, unknown>, key, idempotencyKey: typeof idem === 'string' ? idem : undefined }) };
+    }
+    default:
+      return { error: { code: RPC.METHOD_NOT_FOUND, message: `Method not found: ${method.slice(0, 64)}` } };
+  }
+}
+
+async function handle(ctx: Koa.Context, s: Services): Promise<void> {
+  const key = keyOf(ctx);
+  const who = await identify(ctx, s, key);
+  if ('code' in who) return refuseKey(ctx, who);
+  const problem = transportProblem(ctx);
+  if (problem) return send(ctx, problem[0], rpcError(null, problem[1]));
+  await parseJson(ctx, async () => undefined);
+  if (ctx.state.mcpBodyError) {
+    const [status, error] = bodyProblem(ctx.state.mcpBodyError as Error);
+    return send(ctx, status, rpcError(null, error));
+  }
+  const msg = classify((ctx.request as { body?: unknown }).body);
+  if (msg.kind === 'invalid') return send(ctx, 400, rpcError(msg.id, msg.error));
+  if (msg.kind === 'notification') return send(ctx, 202, null);
+  const id: JsonRpcId = msg.id;
+  const outcome = await dispatch(ctx, s, key!, who, msg.method, msg.params);
+  send(ctx, 200, 'error' in outcome ? rpcError(id, outcome.error) : rpcResult(id, outcome.result));
+}
+
+/** App-level, before the shared body parser: /mcp reads its own body so a parse failure is a JSON-RPC error. */
+export function mcpEndpoint(s: Services): Koa.Middleware {
+  return async (ctx, next) => {
+    if (ctx.path !== MCP_PATH) return next();
+    if (ctx.method !== 'POST') {
+      ctx.set('Allow', 'POST');
+      throw new ApiError('METHOD_NOT_ALLOWED', `${ctx.method} ${MCP_PATH} is not allowed: this MCP server is stateless (no SSE stream, no sessions); use POST.`);
+    }
+    await handle(ctx, s);
+  };
+}

@@ -1,0 +1,88 @@
+// tools/call: the tool's arguments become the JSON body of POST /api/{name} and the call runs through the same
+// pipeline as any /api call (key checks, limits, price, hold, plugin, capture, idempotency, call log). Its envelope
+// is then read back into an MCP tool result: a success carries data as structuredContent and the charge in
+// _meta and text; a refusal is an isError result with our error code, and like every failed /api call is free.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Context } from 'koa';
+import type { Services } from '../services.js';
+import { beginCall } from '../pipeline/begin-call.js';
+import { runCall } from '../pipeline/index.js';
+import { ERROR_TEXT, type ErrorCode, type TextLocale } from '../http/errors.js';
+import { callerLocale } from '../http/envelope.js';
+
+interface TextContent {
+  type: 'text';
+  text: string;
+}
+
+export interface ToolResult {
+  content: TextContent[];
+  structuredContent?: Record<string, unknown>;
+  isError?: true;
+  _meta: Record<string, unknown>;
+}
+
+interface Envelope {
+  success: boolean;
+  data?: unknown;
+  error?: { code: string; message: string };
+  deducted: number;
+  remaining?: number;
+  cached?: boolean;
+  request_id: string;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface ToolCallRequest {
+  name: string;
+  args: Record<string, unknown>;
+  /** The caller's key, whichever header it came in (the pipeline reads X-API-Key). */
+  key: string;
+  /** From params._meta.idempotency_key when the POST carries no Idempotency-Key header. */
+  idempotencyKey?: string;
+}
+
+function resultOf(env: Envelope, replayed: boolean, retryAfter: string, locale: TextLocale): ToolResult {
+  const meta: Record<string, unknown> = { deducted: env.deducted, remaining: env.remaining, request_id: env.request_id };
+  if (replayed) meta.idempotent_replayed = true;
+  if (!env.success) {
+    const error: Record<string, unknown> = { ...env.error };
+    if (retryAfter) error.retry_after = Number(retryAfter);
+    // What to do about it, in the caller's language: an agent can act on it (top up, slow down, fix an argument).
+    const text = ERROR_TEXT[env.error?.code as ErrorCode] as (typeof ERROR_TEXT)[ErrorCode] | undefined;
+    if (text) error.hint = text[locale].hint;
+    meta.error = error;
+    const body = JSON.stringify({ error, deducted: 0, remaining: env.remaining, request_id: env.request_id });
+    return { content: [{ type: 'text', text: body }], isError: true, _meta: meta };
+  }
+  meta.cached = env.cached;
+  const charge =
+    env.remaining === undefined
+      ? `扣费 ${env.deducted} TOKEN。Charged ${env.deducted} TOKEN.`
+      : `扣费 ${env.deducted} TOKEN，余额 ${env.remaining} TOKEN。Charged ${env.deducted} TOKEN; balance ${env.remaining} TOKEN.`;
+  const result: ToolResult = { content: [{ type: 'text', text: JSON.stringify(env.data) }, { type: 'text', text: charge }], _meta: meta };
+  // MCP's structuredContent is an object; any other result shape travels in the text content only.
+  if (isPlainObject(env.data)) result.structuredContent = env.data;
+  return result;
+}
+
+export async function callTool(ctx: Context, s: Services, req: ToolCallRequest): Promise<ToolResult> {
+  const call = beginCall(ctx, s);
+  call.method = 'POST';
+  call.path = `/api/${encodeURIComponent(req.name)}`;
+  call.query = {};
+  call.body = req.args;
+  call.bodyKind = 'json';
+  const headers: IncomingHttpHeaders = { ...ctx.headers, 'x-api-key': req.key };
+  if (req.idempotencyKey !== undefined && headers['idempotency-key'] === undefined) headers['idempotency-key'] = req.idempotencyKey;
+  call.headers = headers;
+  const { body } = await runCall(call, ctx, s);
+  // runCall's respond wrote the /api envelope to this response; the caller replaces status and body with the
+  // JSON-RPC answer. The rate-limit and timing headers stay; the call-specific ones move into the result.
+  const retryAfter = ctx.response.get('Retry-After');
+  const replayed = ctx.response.get('Idempotent-Replayed') === 'true';
+  ctx.remove('Retry-After');
+  ctx.remove('Idempotent-Replayed');
+  return resultOf(JSON.parse(body) as Envelope, replayed, retryAfter, callerLocale(call.headers['accept-language']));
+}
