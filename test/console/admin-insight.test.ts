@@ -124,7 +124,7 @@ t.test('operation health: success rate and nearest-rank p50/p95/p99 over the win
   ];
   for (let i = 0; i < rows.length; i += 50) await db.insertInto('call_log').values(rows.slice(i, i + 50)).execute();
 
-  const res = await adminGet('operations?hours=2');
+  const res = await adminGet('operation-health?hours=2');
   t.equal(res.status, 200);
   t.equal(res.body.hours, 2);
   t.match(res.body.since, /^\d{4}-\d\d-\d\dT/);
@@ -132,7 +132,7 @@ t.test('operation health: success rate and nearest-rank p50/p95/p99 over the win
     { operation: 'alpha', calls: 100, successes: 90, p50_ms: 50, p95_ms: 95, p99_ms: 99, errors: 10, success_rate: 0.9 },
     { operation: 'beta', calls: 3, successes: 2, p50_ms: 7, p95_ms: 900, p99_ms: 900, errors: 1, success_rate: 0.6667 },
   ]);
-  const wide = (await adminGet('operations?hours=4')).body.operations[0];
+  const wide = (await adminGet('operation-health?hours=4')).body.operations[0];
   t.same([wide.calls, wide.p99_ms, wide.success_rate], [101, 100, 0.8911], 'a wider window takes the old call in');
-  t.equal((await adminGet('operations?hours=745')).status, 400);
+  t.equal((await adminGet('operation-health?hours=745')).status, 400);
 });

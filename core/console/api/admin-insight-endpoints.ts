@@ -24,7 +24,7 @@ export const ADMIN_INSIGHT_ENDPOINTS: Endpoint[] = [
   {
     id: 'adminOperationHealth',
     method: 'GET',
-    path: '/console/api/admin/operations',
+    path: '/console/api/admin/operation-health',
     summary: 'Per-operation calls, success rate and p50/p95/p99 latency (ms, nearest rank) over the last hours',
     auth: 'admin',
     query: [{ name: 'hours', description: '1-744, default 24', schema: { ...int, minimum: 1, maximum: 744 } }],

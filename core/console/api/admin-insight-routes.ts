@@ -33,7 +33,7 @@ export function adminInsightRoutes(router: Router, s: Services): void {
     ctx.body = { days: r.days.map(edge), totals: edge(r.totals) };
   });
 
-  router.get('/console/api/admin/operations', admin, async (ctx) => {
+  router.get('/console/api/admin/operation-health', admin, async (ctx) => {
     const hours = queryInt(ctx, 'hours', 1, MAX_HOURS, 24);
     await s.callLog.flush();
     const since = Date.now() - hours * HOUR_MS;

@@ -47,7 +47,7 @@ export async function operationsCard(): Promise<HTMLElement> {
   const slot = h('div');
   const load = async (hours: Window): Promise<void> => {
     try {
-      const ops = (await get<{ operations: OpHealth[] }>(`admin/operations?hours=${hours}`)).operations;
+      const ops = (await get<{ operations: OpHealth[] }>(`admin/operation-health?hours=${hours}`)).operations;
       const rate = (o: OpHealth) => badge(`${(o.success_rate * 100).toFixed(1)}%`, o.success_rate < 0.95 ? 'err' : 'ok');
       clear(
         slot,

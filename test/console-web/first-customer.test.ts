@@ -1,0 +1,227 @@
+// A first-time customer in Chinese and in English, on a desktop (1280x800) and on a phone (390x844), in Debian's
+// Chromium against the real app with the shipped operations.yaml and plugins: sign up (trial credit), make a key,
+// read an operation's docs (what it returns), try it in the debugger from the docs page, open the pay page of a
+// package, redeem a code, export usage. Then an admin finds that customer's pending order by email and cancels
+// it, and sees revenue and operation health on the overview. Every page must fit the screen (no sideways
+// scrolling of the page itself) and show the chosen language. Screenshots: test/artifacts/console/journey/.
+import t from 'tap';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+import { createUser } from '../../core/accounts/users.js';
+import { readPaymentSettings } from '../../core/config/payment-env.js';
+import { SHOTS, consoleInBrowser, haveChromium, watchProblems } from '../helpers/browser.js';
+import { zh } from '../../web/src/i18n/zh.js';
+import { en } from '../../web/src/i18n/en.js';
+import { admin as makeAdmin } from '../console/support.js';
+
+// Browser globals used inside page.evaluate callbacks: they run in Chromium; the tests are typed without lib DOM.
+declare const document: {
+  documentElement: { scrollWidth: number; lang: string };
+  querySelector(selector: string): { textContent: string | null } | null;
+  querySelectorAll(selector: string): Iterable<{ tagName: string; className: string; getBoundingClientRect(): { right: number }; closest(s: string): unknown }>;
+};
+declare const window: { innerWidth: number };
+
+type Lang = 'zh' | 'en';
+const DICT = { zh, en };
+const DEVICES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+type Device = keyof typeof DEVICES;
+const DIR = `${SHOTS}/journey`;
+const PASSWORD = 'firstTime2026';
+
+if (haveChromium(t, 'first-customer journeys')) {
+  t.setTimeout(600_000);
+  let h: TestApp;
+  let browser: Browser;
+  let base: string;
+  const problems: string[] = [];
+  /** The customers made by the journeys, for the admin part: lang/device -> email. */
+  const customers = new Map<string, string>();
+  let adminHeaders: Record<string, string>;
+
+  consoleInBrowser(
+    t,
+    () =>
+      createTestApp({
+        operationsYaml: readFileSync('operations.yaml', 'utf8'),
+        pluginDirs: [resolve('plugins')],
+        settings: { payments: { ...readPaymentSettings({}), trialCreditMicro: 1_000_000, sweepSeconds: 0 } },
+      }),
+    (x) => ({ h, browser, base } = x),
+  );
+  t.before(() => mkdirSync(DIR, { recursive: true }));
+
+  const open = async (device: Device) => {
+    const ctx = await browser.newContext({ viewport: DEVICES[device], acceptDownloads: true });
+    const page = await ctx.newPage();
+    watchProblems(page, problems);
+    page.on('dialog', (d) => void d.accept());
+    return { ctx, page };
+  };
+  /** The page itself never scrolls sideways (wide tables scroll inside their own box). */
+  const overflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  /** What sticks out past the right edge, to name in a failure. */
+  const offenders = (page: Page): Promise<string[]> =>
+    page.evaluate(() => {
+      const out: string[] = [];
+      for (const el of document.querySelectorAll('body *')) {
+        const r = el.getBoundingClientRect();
+        if (r.right > window.innerWidth + 0.5 && !el.closest('.table-wrap, .sidenav, pre, .tabs')) out.push(`${el.tagName.toLowerCase()}.${el.className} ${Math.round(r.right)}px`);
+      }
+      return out.slice(0, 8);
+    });
+  const nav = async (page: Page, name: string): Promise<void> => {
+    await page.click(`nav.sidenav a[data-nav="${name}"]`);
+    await page.waitForSelector(`[data-page="${name}"]`);
+  };
+
+  for (const lang of ['zh', 'en'] as const) {
+    for (const device of ['desktop', 'phone'] as const) {
+      t.test(`first-time customer, ${lang}, ${device}`, async (t) => {
+        const d = DICT[lang];
+        const email = `first-${lang}-${device}-${Date.now()}@example.com`;
+        customers.set(`${lang}/${device}`, email);
+        const { ctx, page } = await open(device);
+        const shot = async (step: string): Promise<void> => {
+          await page.screenshot({ path: `${DIR}/${lang}-${device}-${step}.png`, fullPage: true });
+          const over = await overflow(page);
+          t.ok(over <= 0, `${step}: nothing wider than the ${device} screen (${over}px: ${(await offenders(page)).join(', ')})`);
+        };
+
+        // Sign up, switching language first where the customer reads English.
+        await page.goto(`${base}/console/register`);
+        await page.waitForSelector('[data-testid=auth-submit]');
+        if (lang === 'en') await page.click('[data-testid=lang-switch]');
+        await page.waitForFunction((want) => document.documentElement.lang === want || document.documentElement.lang.startsWith(want), lang === 'zh' ? 'zh' : 'en');
+        t.equal((await page.textContent('[data-testid=auth-submit]'))?.trim(), d['auth.createAccount']);
+        await page.fill('input[name=email]', email);
+        await page.fill('input[name=password]', PASSWORD);
+        await shot('1-register');
+        await page.click('[data-testid=auth-submit]');
+        await page.waitForSelector('[data-page="dashboard"]');
+        t.match(await page.textContent('[data-testid=balance-pill]'), /1(\.0+)? TOKEN/, 'the trial credit is there');
+        t.equal((await page.textContent('nav.sidenav a[data-nav="docs"]'))?.trim(), d['nav.docs']);
+        await shot('2-dashboard');
+
+        // A key, shown once.
+        await nav(page, 'keys');
+        await page.fill('input[name=name]', `${lang} ${device}`);
+        await page.click('[data-testid=create-key]');
+        t.match((await page.textContent('[data-testid=new-secret]'))?.trim(), /^sk_/);
+        await shot('3-key');
+
+        // Docs: the operation list, then one operation with what it takes and returns.
+        await nav(page, 'docs');
+        await page.waitForSelector('a[data-op="phone"]');
+        await shot('4-docs');
+        await page.click('a[data-op="phone"]');
+        await page.waitForSelector(`text=${d['docs.tryIt']}`);
+        await page.waitForSelector(`.card-title:has-text("${d['docs.params']}")`);
+        await shot('5-docs-phone');
+
+        // Try it: the docs link opens the debugger on that operation with the new key.
+        await page.click(`a:has-text("${d['docs.tryIt']}")`);
+        await page.waitForSelector('[data-testid=dbg-op]');
+        t.equal(await page.inputValue('[data-testid=dbg-op]'), 'phone');
+        await page.fill('#p-phone', '13800138000');
+        await page.click('[data-testid=dbg-send]');
+        await page.waitForSelector('[data-testid=dbg-status]', { state: 'attached' });
+        t.equal(await page.textContent('[data-testid=dbg-status]'), '200', (await page.textContent('[data-testid=dbg-result]')) ?? '');
+        t.equal((await page.textContent('[data-testid=dbg-deducted]'))?.trim(), '0.005');
+        const requestId = (await page.textContent('[data-testid=dbg-request-id]'))?.trim() ?? '';
+        t.match(requestId, /\S{8,}/);
+        await page.locator('[data-testid=dbg-result]').scrollIntoViewIfNeeded();
+        await shot('6-debugger');
+
+        // The pay page of a package: a pending order with the manual payment instructions in this language.
+        await nav(page, 'billing');
+        await page.click('[data-testid=order-package-t10]');
+        await page.waitForSelector('[data-testid=pay-status]');
+        t.equal(await page.getAttribute('[data-testid=pay-status]', 'data-status'), 'pending');
+        t.ok(await page.isVisible('[data-testid=pay-instructions]'));
+        await shot('7-pay');
+
+        // Redeem a code made by an admin: 10 TOKEN arrive.
+        adminHeaders ??= (await makeAdmin(h)).headers;
+        const batch = await h.client.post('/console/api/admin/redeem-codes', { kind: 'package', id: 't10', count: 1 }, adminHeaders);
+        t.equal(batch.status, 201);
+        await nav(page, 'billing');
+        await page.fill('[data-testid=redeem-code]', batch.body.codes[0]);
+        await page.click('[data-testid=redeem-submit]');
+        await page.waitForSelector('.notice-ok');
+        await page.waitForFunction(() => /10\.995/.test(document.querySelector('[data-testid=balance-pill]')?.textContent ?? ''));
+        await shot('8-redeemed');
+
+        // Usage: the debugger call is in the log and exports as CSV.
+        await nav(page, 'usage');
+        await page.waitForSelector('[data-testid=calls-table]');
+        t.ok((await page.textContent('[data-testid=calls-table]'))?.includes(requestId), 'the call log shows the debugger call');
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-csv]')]);
+        const csv = readFileSync((await download.path())!, 'utf8');
+        t.ok(csv.includes(requestId), 'the CSV holds the call');
+        await shot('9-usage');
+        await ctx.close();
+      });
+    }
+  }
+
+  for (const lang of ['zh', 'en'] as const) {
+    for (const device of ['desktop', 'phone'] as const) {
+      t.test(`admin, ${lang}, ${device}: overview, find a customer's order by email, cancel it`, async (t) => {
+        const d = DICT[lang];
+        const email = customers.get(`${lang}/${device}`);
+        if (!email) return t.fail('the customer journey did not run');
+        const adminEmail = `boss-${lang}-${device}@example.com`;
+        await createUser(h.services.store.db, adminEmail, 'adminpass123', 'admin');
+        const { ctx, page } = await open(device);
+        const shot = async (step: string): Promise<void> => {
+          await page.screenshot({ path: `${DIR}/admin-${lang}-${device}-${step}.png`, fullPage: true });
+          const over = await overflow(page);
+          t.ok(over <= 0, `${step}: nothing wider than the ${device} screen (${over}px: ${(await offenders(page)).join(', ')})`);
+        };
+        await page.goto(`${base}/console/login`);
+        await page.waitForSelector('[data-testid=auth-submit]');
+        if (lang === 'en') await page.click('[data-testid=lang-switch]');
+        await page.fill('input[name=email]', adminEmail);
+        await page.fill('input[name=password]', 'adminpass123');
+        await page.click('[data-testid=auth-submit]');
+        await page.waitForSelector('[data-page="dashboard"]');
+
+        await nav(page, 'admin');
+        await page.waitForSelector('[data-testid=ops-health-table]');
+        t.match(await page.textContent('[data-testid=ops-health-table]'), /phone/, 'the debugger calls show in operation health');
+        t.ok(await page.isVisible(`text=${d['admin.revenueTitle']}`));
+        t.ok(await page.isVisible(`text=${d['admin.opsTitle']}`));
+        await shot('1-overview');
+        await page.click('[data-tab="1"]');
+        await page.waitForSelector('[data-testid=ops-health-table]');
+
+        await page.click('.subnav a[href="/console/admin/orders"]');
+        await page.waitForSelector('[data-testid=orders-search]');
+        await page.fill('[data-testid=orders-search]', email.slice(0, 20).toUpperCase());
+        await page.click('[data-testid=orders-search-submit]');
+        await page.waitForFunction((want) => (document.querySelector('[data-testid=admin-orders-table]')?.textContent ?? '').includes(want), email);
+        const rows = await page.locator('[data-testid=admin-orders-table] tbody tr').count();
+        t.equal(rows, 1, "only this customer's pending order");
+        await shot('2-orders-found');
+        await page.click('[data-testid^=cancel-order-]');
+        await page.waitForSelector('.notice-ok');
+        const order = await h.services.store.db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.user_id').select(['orders.status']).where('users.email', '=', email).execute();
+        t.same(order.map((o) => o.status), ['cancelled'], 'the order is cancelled in the database');
+        await shot('3-order-cancelled');
+
+        await page.click('.subnav a[href="/console/admin/audit"]');
+        await page.waitForSelector('[data-testid=audit-table]');
+        t.ok((await page.textContent('[data-testid=audit-table]'))?.includes(email), 'the audit log names the customer by email');
+        await shot('4-audit');
+        await ctx.close();
+      });
+    }
+  }
+
+  t.test('no page errors or CSP refusals on any journey', async (t) => {
+    t.same(problems, []);
+  });
+}
