@@ -3,6 +3,13 @@
 // (limits, counters, cache), so both are required. A worker that dies is restarted; the primary stays tiny.
 //   CLUSTER_SIZE=N or --workers N (default 2); PORT as for `serve`.
 import cluster, { type Worker } from 'node:cluster';
+import type { Server } from 'node:http';
+import { createProcessLogger, type Logger } from './kernel/logger.js';
+import { readLogSettings } from './config/log-env.js';
+import { readEdgeSettings } from './config/edge-env.js';
+import { createMetricsServer } from './http/metrics-endpoint.js';
+import { listen } from './http/http-server.js';
+import { clusterPrimaryMetrics } from './cluster-metrics.js';
 
 const USAGE = 'usage: npm run cluster -- [--workers N]   (env: CLUSTER_SIZE, PORT, DATABASE_URL, REDIS_URL)';
 
@@ -28,8 +35,15 @@ export function clusterRefusal(env: NodeJS.ProcessEnv): string | null {
   );
 }
 
-function log(message: string): void {
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: message, pid: process.pid })}\n`);
+/** Metrics served by the primary on METRICS_LISTEN: the sum of the workers'. */
+async function serveClusterMetrics(logger: Logger): Promise<Server | null> {
+  const address = readEdgeSettings(process.env).metricsListen;
+  const source = clusterPrimaryMetrics(); // also answers workers asked for /metrics on the main port
+  if (!address) return null;
+  const server = createMetricsServer({ metrics: source });
+  await listen(server, address.port, address.host);
+  logger.info(`metrics (sum of the workers) on http://${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}/metrics`);
+  return server;
 }
 
 async function primary(): Promise<void> {
@@ -38,6 +52,9 @@ async function primary(): Promise<void> {
     process.stderr.write(`${refusal}\n${USAGE}\n`);
     process.exit(2);
   }
+  const { level, format } = readLogSettings(process.env);
+  const logger = createProcessLogger(level, format).child({ role: 'primary' });
+  const log = (message: string): void => logger.info(message);
   const size = workerCount(process.argv.slice(2), process.env);
   let stopping = false;
   const recentDeaths: number[] = [];
@@ -56,10 +73,11 @@ async function primary(): Promise<void> {
     recentDeaths.push(now);
     while (recentDeaths.length && recentDeaths[0]! < now - 60_000) recentDeaths.shift();
     const delay = recentDeaths.length > size * 3 ? 5000 : 200;
-    log(`worker ${w.process.pid} died (${signal ?? `exit ${code}`}); restarting in ${delay} ms`);
+    logger.warn(`worker ${w.process.pid} died (${signal ?? `exit ${code}`}); restarting in ${delay} ms`, { worker_pid: w.process.pid, code, signal });
     setTimeout(() => void fork(), delay);
   });
 
+  const metricsServer = await serveClusterMetrics(logger);
   // The first worker alone: it migrates the database and creates the first-start accounts, which must not race.
   await fork();
   await Promise.all(Array.from({ length: size - 1 }, fork));
@@ -69,6 +87,7 @@ async function primary(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`stopping ${Object.keys(cluster.workers ?? {}).length} workers (${signal})`);
+    metricsServer?.close();
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
     const check = setInterval(() => {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);

@@ -17,7 +17,7 @@ import { createCallLogWriter } from './store/call-log-writer.js';
 import { createPlans } from './billing/plan-pricing.js';
 import { releaseExpiredHolds } from './billing/holds.js';
 import { releasePendingClaims } from './pipeline/idempotency.js';
-import { createMetrics } from './kernel/metrics.js';
+import { createMetrics, type Metrics } from './kernel/metrics.js';
 import { SingleFlight } from './kernel/single-flight.js';
 import { createPayments } from './billing/payments/registry.js';
 import { createMailer } from './accounts/mail/mailer.js';
@@ -39,6 +39,8 @@ export interface ComposeOptions {
   state?: SharedState;
   /** Release every hold at start: right for a single process after a crash, wrong when others share the DB. */
   releaseAllHoldsOnStart?: boolean;
+  /** A cluster worker's metrics (core/cluster-metrics.ts); default: this process's own. */
+  metrics?: Metrics;
 }
 
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -107,7 +109,7 @@ async function build(settings: Settings, opts: ComposeOptions, logger: Logger, s
     keys,
     callLog: createCallLogWriter(store.db, logger),
     plans: createPlans(store.db, state, () => registry.current),
-    metrics: createMetrics(),
+    metrics: opts.metrics ?? createMetrics(),
     flights: new SingleFlight(),
     payments: createPayments(settings.payments),
     webhooks,

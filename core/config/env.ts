@@ -1,7 +1,8 @@
 // Environment -> typed settings, parsed once in main.ts. Every variable is documented in README "Configuration".
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
-import type { Level } from '../kernel/logger.js';
+import type { Level, LogFormat } from '../kernel/logger.js';
+import { readLogSettings } from './log-env.js';
 import { parseTrustProxy, readEdgeSettings, type EdgeSettings, type TrustProxy } from './edge-env.js';
 import { readPaymentSettings, type PaymentSettings } from './payment-env.js';
 import { readMailSettings, type MailSettings } from './mail-env.js';
@@ -15,6 +16,8 @@ export interface Settings {
   redisUrl: string | null;
   httpsProxy: string | null;
   logLevel: Level;
+  /** LOG_FORMAT: json, or pretty (default when stderr is a terminal). */
+  logFormat: LogFormat;
   /** Default per-key token bucket: refill rate per second and bucket size. A key's own limit overrides it. */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
@@ -69,11 +72,8 @@ function schemaName(raw: string | undefined): string | null {
   return raw;
 }
 
-const LEVELS: readonly Level[] = ['debug', 'info', 'warn', 'error'];
-
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  const logLevel = (env.LOG_LEVEL ?? 'info') as Level;
-  if (!LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  const log = readLogSettings(env);
   return {
     port: int(env, 'PORT', 8080, 0),
     dataDir: resolve(env.DATA_DIR || './data'),
@@ -81,7 +81,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     databaseUrl: env.DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
     httpsProxy: env.HTTPS_PROXY || env.https_proxy || null,
-    logLevel,
+    logLevel: log.level,
+    logFormat: log.format,
     rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 50, 1),
     rateLimitBurst: int(env, 'RATE_LIMIT_BURST', 100, 1),
     maxInFlightPerKey: int(env, 'MAX_IN_FLIGHT_PER_KEY', 20, 1),

@@ -4,39 +4,51 @@
 import { createServer, type Server } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
-import type { Services } from '../services.js';
+import type { MetricsSource } from '../kernel/metrics.js';
 import { ApiError } from './errors.js';
 import { edgeEnvelope } from './client-error.js';
 
-function metricsText(s: Services): string {
-  return s.metrics.render({ tollgate_uptime_seconds: Math.round((Date.now() - s.startedAt) / 1000) });
+/** Services, or the cluster primary's aggregate of its workers (core/cluster-metrics.ts). */
+interface HasMetrics {
+  metrics: MetricsSource;
 }
 
 const digest = (v: string): Buffer => createHash('sha256').update(v).digest();
 
 /** Handler of GET /metrics on the main port. */
-export function metricsRoute(s: Services): (ctx: Context) => void {
+export function metricsRoute(s: HasMetrics & { settings: { metricsToken: string | null } }): (ctx: Context) => Promise<void> {
   const token = s.settings.metricsToken;
   // Compare digests so the comparison takes the same time whatever the length or the first wrong byte.
   const expected = token ? digest(`Bearer ${token}`) : null;
-  return (ctx) => {
+  return async (ctx) => {
     if (!expected) throw new ApiError('RESOURCE_NOT_FOUND', 'There is nothing at GET /metrics.');
     if (!timingSafeEqual(digest(ctx.get('authorization')), expected)) {
       ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
       throw new ApiError('UNAUTHORIZED', 'Metrics need the metrics bearer token: Authorization: Bearer <token>.');
     }
-    ctx.type = 'text/plain; version=0.0.4';
-    ctx.body = metricsText(s);
+    ctx.body = await s.metrics.text().catch(() => {
+      throw new ApiError('UNAVAILABLE', 'Metrics are not available right now; try again.');
+    });
+    ctx.type = s.metrics.contentType;
   };
 }
 
 /** The METRICS_LISTEN listener: GET /metrics and nothing else. */
-export function createMetricsServer(s: Services): Server {
+export function createMetricsServer(s: HasMetrics): Server {
   return createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if ((req.method === 'GET' || req.method === 'HEAD') && path === '/metrics') {
-      res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4' });
-      res.end(req.method === 'HEAD' ? undefined : metricsText(s));
+      s.metrics.text().then(
+        (text) => {
+          res.writeHead(200, { 'Content-Type': s.metrics.contentType });
+          res.end(req.method === 'HEAD' ? undefined : text);
+        },
+        () => {
+          // A worker that did not answer the primary in time: say so without details (they go to the log).
+          const { status, headers, body } = edgeEnvelope('UNAVAILABLE');
+          res.writeHead(status, headers).end(body);
+        },
+      );
       return;
     }
     const { status, headers, body } = edgeEnvelope('RESOURCE_NOT_FOUND');

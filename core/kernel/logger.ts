@@ -1,7 +1,16 @@
-// Structured JSON-lines logger. Every line carries its bound fields (request id, plugin, operation) so a
-// log line can always be traced back to the call that wrote it.
+// Structured JSON-lines logging on pino, behind the small Logger interface the rest of core uses. Every line has
+// one shape, in every process (the cluster primary too):
+//   {"level":"info","time":"2026-01-01T00:00:00.000Z","pid":123,<bound fields>,<fields>,"message":"..."}
+// Bound fields (request id, plugin, operation) let a line be traced back to the call that wrote it. Known secret
+// fields are replaced by "[redacted]" (redact.ts); plugin fields are scrubbed deeper at the sandbox bridge.
+import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import pretty from 'pino-pretty';
+import { REDACT_CENSOR, REDACT_PATHS } from './redact.js';
+
 export type Level = 'debug' | 'info' | 'warn' | 'error';
-const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+export const LEVELS: readonly Level[] = ['debug', 'info', 'warn', 'error'];
+/** json: one JSON object per line (production); pretty: coloured, human-readable (a terminal). */
+export type LogFormat = 'json' | 'pretty';
 
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -11,24 +20,55 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
+/** Anything with a synchronous write(line): a test's array, a stream. */
 export interface LogSink {
   write(line: string): void;
 }
 
-export function createLogger(level: Level = 'info', sink: LogSink = process.stderr, bound: Record<string, unknown> = {}): Logger {
-  const min = ORDER[level];
-  const emit = (lvl: Level, message: string, fields?: Record<string, unknown>): void => {
-    if (ORDER[lvl] < min) return;
-    const line = { time: new Date().toISOString(), level: lvl, message, ...bound, ...fields };
-    sink.write(JSON.stringify(line, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) + '\n');
-  };
+const MESSAGE_KEY = 'message';
+
+function wrap(p: PinoLogger): Logger {
+  // pino's (fields, message) argument order, turned around to the interface's (message, fields).
   return {
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
-    child: (fields) => createLogger(level, sink, { ...bound, ...fields }),
+    debug: (m, f) => (f ? p.debug(f, m) : p.debug(m)),
+    info: (m, f) => (f ? p.info(f, m) : p.info(m)),
+    warn: (m, f) => (f ? p.warn(f, m) : p.warn(m)),
+    error: (m, f) => (f ? p.error(f, m) : p.error(m)),
+    child: (fields) => wrap(p.child(fields)),
   };
+}
+
+function build(level: Level, destination: DestinationStream): Logger {
+  return wrap(
+    pino(
+      {
+        level,
+        messageKey: MESSAGE_KEY,
+        base: { pid: process.pid }, // no hostname: the collector adds it; pid tells cluster workers apart
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label) => ({ level: label }) },
+        redact: { paths: [...REDACT_PATHS], censor: REDACT_CENSOR },
+      },
+      destination,
+    ),
+  );
+}
+
+/** A logger writing to `sink` synchronously (tests, tools). Without a sink: the process logger for `json`. */
+export function createLogger(level: Level = 'info', sink?: LogSink): Logger {
+  return sink ? build(level, sink) : createProcessLogger(level, 'json');
+}
+
+/**
+ * The logger of a server process, on stderr. `json` writes through an asynchronous buffered destination, so a
+ * burst of lines never blocks the event loop on a slow pipe; pino flushes it synchronously when the process exits.
+ * `pretty` formats for a person at a terminal (pino-pretty, synchronous: a terminal is not the production path).
+ */
+export function createProcessLogger(level: Level, format: LogFormat): Logger {
+  if (format === 'pretty') {
+    return build(level, pretty({ destination: 2, sync: true, messageKey: MESSAGE_KEY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid' }));
+  }
+  return build(level, pino.destination({ fd: 2, sync: false }));
 }
 
 /** A logger that keeps lines in memory: tests assert on what was logged. */

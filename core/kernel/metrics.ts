@@ -1,42 +1,87 @@
-// Prometheus metrics in text exposition format, kept in-process (no client library needed for a handful).
-export interface Metrics {
-  observeCall(operation: string, status: number, durationMs: number, chargedMicro: number): void;
-  render(extra?: Record<string, number>): string;
+// Prometheus metrics through prom-client. Two registries: the process's runtime metrics (event-loop lag, heap, GC,
+// CPU; one per process, however many gateways a test builds in it) and this gateway's call metrics. Every metric
+// has HELP and TYPE. Under `npm run cluster` the primary sums the workers' registries (core/cluster-metrics.ts),
+// so each metric says how it aggregates.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** success: 2xx/3xx; denied: refused for the caller's reasons (4xx); failed: our or the upstream's fault (5xx). */
+export type CallOutcome = 'success' | 'denied' | 'failed';
+
+export interface MetricsSource {
+  /** The exposition text to serve on /metrics. */
+  text(): Promise<string>;
+  readonly contentType: string;
 }
 
-const BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000];
+export interface Metrics extends MetricsSource {
+  /**
+   * One finished /api call. `code` is the error code, or "OK". `chargedMicro` is what the call cost the caller, in
+   * micro-TOKEN (0 for free and failed calls).
+   */
+  observeCall(operation: string, status: number, code: string, cached: boolean, seconds: number, chargedMicro: number): void;
+  /** What a cluster worker hands to the primary for summing. */
+  readonly registries: readonly Registry[];
+}
 
-export function createMetrics(): Metrics {
-  const calls = new Map<string, number>();
-  const charged = new Map<string, number>();
-  const histo = new Map<string, { buckets: number[]; sum: number; count: number }>();
-  return {
-    observeCall(operation, status, durationMs, chargedMicro) {
-      const key = `operation="${operation}",status="${status}"`;
-      calls.set(key, (calls.get(key) ?? 0) + 1);
-      charged.set(operation, (charged.get(operation) ?? 0) + chargedMicro);
-      let h = histo.get(operation);
-      if (!h) histo.set(operation, (h = { buckets: BUCKETS_MS.map(() => 0), sum: 0, count: 0 }));
-      BUCKETS_MS.forEach((b, i) => {
-        if (durationMs <= b) h.buckets[i]++;
-      });
-      h.sum += durationMs;
-      h.count++;
+/** Seconds. Cache hits answer in well under a millisecond, upstream calls in tens to thousands. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+let processRegistry: Registry | undefined;
+
+/** Runtime metrics of this process, collected once per process (the collectors hook process-wide observers). */
+function runtimeRegistry(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+export const outcomeOf = (status: number): CallOutcome => (status < 400 ? 'success' : status < 500 ? 'denied' : 'failed');
+
+export function createMetrics(startedAt = Date.now()): Metrics {
+  const registry = new Registry();
+  const duration = new Histogram({
+    name: 'tollgate_call_duration_seconds',
+    help: 'Time from receiving an /api call to its answer, in seconds; _count counts the calls.',
+    labelNames: ['operation', 'outcome', 'code', 'cache'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const chargedMicro = new Counter({
+    name: 'tollgate_charged_micro_total',
+    help: 'Money charged to callers for /api calls, in micro-TOKEN (1 TOKEN = 1000000 micro-TOKEN).',
+    labelNames: ['operation'] as const,
+    registers: [registry],
+  });
+  const chargedCalls = new Counter({
+    name: 'tollgate_charged_calls_total',
+    help: '/api calls that cost their caller money (free, cached-free and failed calls are not counted).',
+    labelNames: ['operation'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'tollgate_uptime_seconds',
+    help: 'Seconds since this gateway started (under a cluster: the longest-running worker).',
+    aggregator: 'max',
+    registers: [registry],
+    collect() {
+      this.set(Math.round((Date.now() - startedAt) / 1000));
     },
-    render(extra = {}) {
-      const out: string[] = ['# TYPE tollgate_calls_total counter'];
-      for (const [k, v] of calls) out.push(`tollgate_calls_total{${k}} ${v}`);
-      out.push('# TYPE tollgate_charged_micro_total counter');
-      for (const [op, v] of charged) out.push(`tollgate_charged_micro_total{operation="${op}"} ${v}`);
-      out.push('# TYPE tollgate_call_duration_ms histogram');
-      for (const [op, h] of histo) {
-        BUCKETS_MS.forEach((b, i) => out.push(`tollgate_call_duration_ms_bucket{operation="${op}",le="${b}"} ${h.buckets[i]}`));
-        out.push(`tollgate_call_duration_ms_bucket{operation="${op}",le="+Inf"} ${h.count}`);
-        out.push(`tollgate_call_duration_ms_sum{operation="${op}"} ${h.sum.toFixed(3)}`);
-        out.push(`tollgate_call_duration_ms_count{operation="${op}"} ${h.count}`);
+  });
+  const registries = [runtimeRegistry(), registry];
+  return {
+    registries,
+    contentType: registry.contentType,
+    observeCall(operation, status, code, cached, seconds, micro) {
+      duration.observe({ operation, outcome: outcomeOf(status), code, cache: cached ? 'hit' : 'miss' }, seconds);
+      if (micro > 0) {
+        chargedMicro.inc({ operation }, micro);
+        chargedCalls.inc({ operation });
       }
-      for (const [name, v] of Object.entries(extra)) out.push(`# TYPE ${name} gauge`, `${name} ${v}`);
-      return out.join('\n') + '\n';
+    },
+    async text() {
+      return (await Promise.all(registries.map((r) => r.metrics()))).join('\n');
     },
   };
 }

@@ -31,5 +31,5 @@ export function logCall(call: ApiCall, s: Services, status: number, denial: Deni
   const durationMs = Number(process.hrtime.bigint() - call.startedNs) / 1e6;
   if (call.logged) s.callLog.touchKey(call.identity?.keyId ?? null, Date.now());
   else s.callLog.add(callLogRow(call, status, denial));
-  s.metrics.observeCall(call.operation?.code ?? 'unknown', status, durationMs, call.charged);
+  s.metrics.observeCall(call.operation?.code ?? 'unknown', status, denial?.code ?? 'OK', !!call.cached, durationMs / 1000, call.charged);
 }

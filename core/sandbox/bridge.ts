@@ -10,6 +10,7 @@ import type { CallTable } from './calls.js';
 import { AssetError, assetPath, type AssetStore } from './assets.js';
 import { BUNDLE_GLOBAL } from './bundle.js';
 import type { LogBudget } from './log-budget.js';
+import { scrubSecrets } from '../kernel/redact.js';
 
 /** A call that fires more requests than this is looping, not looking something up. */
 export const MAX_FETCHES_PER_CALL = 64;
@@ -89,7 +90,8 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
     const call = calls.get(callId);
     if (!call) return;
     const lvl = typeof level === 'string' && LEVELS.has(level) ? (level as LogLevel) : 'info';
-    const extra: Record<string, unknown> = typeof fields === 'object' && fields !== null ? { ...fields } : {};
+    // Scrubbed here, at any depth: a plugin logging its upstream request would otherwise write the upstream's key.
+    const extra: Record<string, unknown> = typeof fields === 'object' && fields !== null ? scrubSecrets({ ...fields }) : {};
     for (const k of RESERVED_LOG_FIELDS) delete extra[k]; // a plugin cannot pose as another plugin or request
     const text = String(message).slice(0, MAX_LOG_MESSAGE);
     const fieldsText = Object.keys(extra).length ? JSON.stringify(extra) : '';

@@ -56,7 +56,7 @@ t.test('METRICS_LISTEN: a separate listener serves /metrics and nothing else', a
     });
   const metrics = await get('/metrics');
   t.equal(metrics.status, 200);
-  t.equal(metrics.type, 'text/plain; version=0.0.4');
+  t.equal(metrics.type, 'text/plain; version=0.0.4; charset=utf-8');
   t.match(metrics.text, /tollgate_uptime_seconds \d+/);
   const other = await get('/api/echo?msg=a');
   t.equal(other.status, 404);
