@@ -29,7 +29,8 @@ export interface ResponseField {
 
 export type ResponseFields = Record<string, ResponseField>;
 type Json = Record<string, unknown>;
-type Lang = 'zh' | 'en';
+/** Which description a schema carries: one language, both (en as description, zh as x-description-zh), or none (for Ajv). */
+export type DescribeAs = 'zh' | 'en' | 'both' | null;
 
 const FIELD_NAME = '^[A-Za-z_][A-Za-z0-9_]{0,63}$';
 
@@ -65,10 +66,17 @@ export const RESPONSE_META = {
   additionalProperties: { $ref: '#/$defs/responseField' },
 };
 
-/** One field as JSON Schema; `lang` picks the description (null: none, for Ajv). */
-export function fieldSchema(f: ResponseField, lang: Lang | null): Json {
+function describe(out: Json, f: ResponseField, lang: DescribeAs): void {
+  if (lang === 'both') {
+    if (f.en) out.description = f.en;
+    if (f.zh) out['x-description-zh'] = f.zh;
+  } else if (lang && f[lang]) out.description = f[lang];
+}
+
+/** One field as JSON Schema. */
+export function fieldSchema(f: ResponseField, lang: DescribeAs): Json {
   const out: Json = { type: f.nullable ? [f.type, 'null'] : f.type };
-  if (lang && f[lang]) out.description = f[lang];
+  describe(out, f, lang);
   if (f.enum) out.enum = f.nullable ? [...f.enum, null] : f.enum;
   if (f.format) out.format = f.format;
   if (f.minimum !== undefined) out.minimum = f.minimum;
@@ -83,7 +91,7 @@ export function fieldSchema(f: ResponseField, lang: Lang | null): Json {
 }
 
 /** The `data` object: every field required unless optional, closed unless open. */
-export function objectSchema(fields: ResponseFields, lang: Lang | null, open = false): Json {
+export function objectSchema(fields: ResponseFields, lang: DescribeAs, open = false): Json {
   const names = Object.keys(fields);
   const required = names.filter((n) => !fields[n].optional);
   return {

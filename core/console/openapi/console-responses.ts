@@ -1,0 +1,156 @@
+// What every console route answers on success, as JSON Schema for the OpenAPI document and the contract test
+// (test/console/openapi-contract.test.ts checks real answers against these). Console answers are plain JSON
+// objects (errors are the Failure envelope). Shared shapes are components (User, ApiKey, Order ...); the keys
+// listed are always present. Objects stay open to new keys: a console client must ignore what it does not know.
+type Schema = Record<string, unknown>;
+
+const str: Schema = { type: 'string' };
+const int: Schema = { type: 'integer' };
+const bool: Schema = { type: 'boolean' };
+const tokens: Schema = { type: 'number', description: 'TOKEN' };
+const time: Schema = { type: 'string', format: 'date-time' };
+const orNull = (s: Schema): Schema => ({ ...s, type: [s.type as string, 'null'] });
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const list = (item: Schema): Schema => ({ type: 'array', items: item });
+const nextBefore: Schema = { type: ['integer', 'null'], description: 'id cursor for the next page (before=); null on the last page' };
+/** An object whose listed keys are all present. */
+const o = (properties: Record<string, Schema>, optional: string[] = []): Schema => ({
+  type: 'object',
+  required: Object.keys(properties).filter((k) => !optional.includes(k)),
+  properties,
+});
+const strList = list(str);
+
+const user = o({ id: int, email: str, role: { enum: ['user', 'admin'] }, status: str, created_at: orNull(time) });
+const order = o({
+  id: int, user_id: int, kind: { enum: ['plan', 'package'] }, item_id: str, item_name: str, amount: tokens, provider: str, status: str,
+  created_at: orNull(time), paid_at: orNull(time),
+});
+const call = o({
+  id: int, request_id: str, created_at: orNull(time), operation: str, key_id: orNull(int), status: { type: ['integer', 'string'] },
+  error_code: orNull(str), charged: tokens, cached: bool, free_reason: orNull(str), duration_ms: orNull(int), ip: orNull(str),
+});
+const ledgerEntry = o({ id: int, created_at: orNull(time), kind: str, amount: tokens, balance_after: tokens, ref: orNull(str), operation: orNull(str), note: orNull(str) });
+
+/** Shared shapes, published under components.schemas. */
+export const CONSOLE_COMPONENTS: Record<string, Schema> = {
+  User: user,
+  UserWithBalance: { allOf: [ref('User'), o({ balance: tokens, available: tokens })] },
+  ApiKey: o({
+    id: int, name: str, prefix: str, status: { enum: ['active', 'disabled', 'expired'] }, created_at: orNull(time), last_used_at: orNull(time),
+    limits: o({
+      allowed_codes: orNull(strList), ip_allow: orNull(strList), expires_at: orNull(time), rate_limit_per_sec: orNull(int),
+      rate_limit_burst: orNull(int), max_concurrency: orNull(int), daily_spend_cap: orNull(tokens),
+    }),
+    previous_secret_valid_until: { ...time, description: 'only after a rotation with a grace period' },
+  }, ['previous_secret_valid_until']),
+  Order: order,
+  PaymentOrder: {
+    allOf: [ref('Order'), o({
+      instance: orNull(str), method: orNull(str), currency: str, pay_amount: orNull({ type: 'number' }), tokens: orNull(tokens),
+      expires_at: orNull(time), credited_at: orNull(time), late: bool, refunded_tokens: tokens,
+    })],
+  },
+  PaymentAction: o({ provider: str, kind: str, action: { type: 'object' }, message: str, qr_svg: str }, ['message', 'qr_svg']),
+  Call: call,
+  LedgerEntry: ledgerEntry,
+  Webhook: o({ id: int, url: str, kind: str, events: strList, status: str, bot_signed: bool, created_at: orNull(time) }),
+  WebhookDelivery: o({
+    id: int, message_id: str, event: str, status: str, attempts: int, next_at: orNull(time), last_status: orNull(int),
+    last_error: orNull(str), created_at: orNull(time), delivered_at: orNull(time), payload: {},
+  }),
+  Alerts: o({ balance_threshold: orNull(tokens), quota_percent: orNull(int), email: bool, armed: bool, last_fired_at: orNull(time) }),
+  Operation: o({
+    code: str, name: str, description: str, text: { type: 'object' }, available: bool, price: tokens, cache_ttl: int, timeout_ms: int,
+    input: { type: 'object' }, example: orNull({ type: 'object' }), response_example: orNull({ type: 'object' }), routes: strList,
+  }),
+  Plan: o({ id: str, name: str, description: str, price: tokens, duration_days: int, grant_tokens: tokens, quota: { type: 'object' }, codes: strList }),
+  Package: o({ id: str, name: str, description: str, price: tokens, tokens }),
+};
+
+const session = o({ token: str, expires_at: time, remember: bool, user: ref('User') });
+const challenge = o({ two_factor_required: { const: true }, challenge: str, expires_at: time });
+const pendingVerification = o({ verification_required: { const: true }, mail_sent: bool, user: ref('User') });
+const orderAnswer = o({ order: ref('PaymentOrder') });
+const keyAnswer = o({ key: ref('ApiKey') });
+const deleted = o({ deleted: { const: true }, id: int });
+const webhookAnswer = o({ webhook: ref('Webhook') });
+const adjustment = o({ user_id: int, email: str, amount: tokens, balance: tokens, ref: str });
+
+/** By endpoint id (core/console/api/console-endpoints.ts); a test checks every endpoint has one. */
+export const CONSOLE_RESPONSES: Record<string, Schema> = {
+  register: { anyOf: [session, pendingVerification] },
+  login: { anyOf: [session, challenge, pendingVerification] },
+  login2fa: session,
+  logout: o({ logged_out: { const: true } }),
+  changePassword: o({ changed: { const: true }, signed_out_sessions: int, notice_mailed: bool }),
+  forgotPassword: o({ accepted: { const: true }, message: str }),
+  resetPassword: o({ reset: { const: true }, signed_out_sessions: int }),
+  verifyEmail: o({ verified: { const: true } }),
+  resendVerification: o({ accepted: { const: true }, message: str }),
+  security: o({ email_verified: bool, locale: orNull(str), two_factor: o({ enabled: bool, enabled_at: orNull(time), recovery_codes_left: int }), two_factor_required: bool }),
+  updateSecurity: o({ locale: { enum: ['zh', 'en'] } }),
+  twoFactorSetup: o({ secret: str, otpauth_uri: str }),
+  twoFactorEnable: o({ enabled: { const: true }, recovery_codes: strList }),
+  twoFactorRecoveryCodes: o({ recovery_codes: strList }),
+  twoFactorDisable: o({ enabled: { const: false } }),
+  sessions: o({ items: list(o({ id: int, created_at: orNull(time), expires_at: orNull(time), current: bool })) }),
+  revokeSession: o({ revoked: { const: true } }),
+  revokeOtherSessions: o({ revoked: { type: 'integer', description: 'sessions ended' } }),
+  revokeAllSessions: o({ revoked: { type: 'integer', description: 'sessions ended' } }),
+  adminResetPassword: o({ reset: { const: true }, signed_out_sessions: int, password: { type: 'string', description: 'only when the server chose it' } }, ['password']),
+  adminDisable2fa: o({ enabled: { const: false } }),
+  adminMail: o({ transport: str, items: list({ type: 'object' }), next_before: nextBefore }),
+  adminMailTest: o({ sent: { const: true }, transport: str, id: { type: ['string', 'integer', 'null'] } }),
+  paymentMethods: o({ methods: list(o({ id: str, kind: str, methods: strList, currency: str, label: { type: ['string', 'object'] } })), default: orNull(str) }),
+  getOrder: o({ order: ref('PaymentOrder'), payment: { oneOf: [ref('PaymentAction'), { type: 'null' }] } }),
+  cancelOrder: orderAnswer,
+  adminPaymentSummary: o({ pending: int, amount_mismatch: int, instances: list({ type: 'object' }) }),
+  adminPaymentLog: o({ entries: list({ type: 'object' }), next_before: nextBefore }),
+  adminSyncOrder: o({ state: str, outcome: str, order: ref('PaymentOrder') }),
+  adminRefundOrder: o({ order: ref('PaymentOrder'), refund_no: str, amount: { type: 'number' }, tokens, provider_refunded: bool }),
+  adminRevenue: o({ days: list({ type: 'object' }), totals: { type: 'object' } }),
+  adminOperationHealth: o({ hours: int, since: time, operations: list({ type: 'object' }) }),
+  adminCancelOrder: o({ order: { allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] } }),
+  me: o({ user: ref('User'), balance: tokens, available: tokens, plan: orNull({ type: 'object' }), quota: orNull({ type: 'object' }) }),
+  listKeys: o({ keys: list(ref('ApiKey')) }),
+  createKey: o({ key: ref('ApiKey'), secret: { type: 'string', description: 'the API key itself, shown once' } }),
+  updateKey: keyAnswer,
+  deleteKey: deleted,
+  rotateKey: o({ key: ref('ApiKey'), secret: str, old_secret_valid_until: orNull(time) }),
+  operations: o({ operations: list(ref('Operation')) }),
+  plans: o({ plans: list(ref('Plan')) }),
+  packages: o({ packages: list(ref('Package')) }),
+  adminOperations: o({ operations: list(o({ code: str, name: str, text: { type: 'object' }, plugin: str, available: bool, missing: { type: 'array' } })) }),
+  usage: o({ days: int, from: orNull(time), by_day: list({ type: 'object' }), by_operation: list({ type: 'object' }), rows: list({ type: 'object' }) }),
+  calls: o({ calls: list(ref('Call')), next_before: nextBefore }),
+  ledger: o({ entries: list(ref('LedgerEntry')), next_before: nextBefore }),
+  listOrders: o({ orders: list(ref('PaymentOrder')) }),
+  createOrder: o({ order: ref('PaymentOrder'), payment: ref('PaymentAction'), reused: bool }),
+  redeem: o({ code: str, kind: { enum: ['plan', 'package'] }, id: str, tokens, balance: orNull(tokens), plan_ends_at: orNull(time) }),
+  adminUsers: o({ users: list(ref('UserWithBalance')) }),
+  adminUser: o({ user: ref('UserWithBalance') }),
+  adminUpdateUser: o({ user: ref('UserWithBalance') }),
+  adminGrant: adjustment,
+  adminOrders: o({ orders: list({ allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] }) }),
+  adminConfirmOrder: o({ order: { oneOf: [ref('PaymentOrder'), { type: 'null' }] }, fulfilled: bool }),
+  adminStats: o({ users: { type: 'object' }, totals: { type: 'object' }, days: list({ type: 'object' }) }),
+  adminCreateRedeemCodes: o({ batch_id: int, kind: { enum: ['plan', 'package'] }, id: str, count: int, expires_at: orNull(time), codes: strList }),
+  adminRedeemBatches: o({ batches: list(o({ batch_id: int, kind: str, id: str, count: int, redeemed: int, created_at: orNull(time), expires_at: orNull(time) })) }),
+  alerts: o({ alerts: ref('Alerts') }),
+  setAlerts: o({ alerts: ref('Alerts') }),
+  adminUserOverview: o({
+    user: ref('UserWithBalance'), keys: list(ref('ApiKey')), calls: list(ref('Call')), ledger: list(ref('LedgerEntry')), orders: list(ref('Order')),
+    subscriptions: list({ type: 'object' }), audit: list({ type: 'object' }),
+  }),
+  adminAdjust: o({ user_id: int, kind: { enum: ['refund', 'debit'] }, amount: tokens, balance: tokens, ref: str }),
+  adminAudit: o({ entries: list({ type: 'object' }), next_before: nextBefore }),
+};
+for (const who of ['my', 'operator']) {
+  CONSOLE_RESPONSES[`${who}Webhooks`] = o({ webhooks: list(ref('Webhook')), events: strList });
+  CONSOLE_RESPONSES[`${who}CreateWebhook`] = o({ webhook: ref('Webhook'), secret: orNull(str) });
+  CONSOLE_RESPONSES[`${who}UpdateWebhook`] = webhookAnswer;
+  CONSOLE_RESPONSES[`${who}DeleteWebhook`] = deleted;
+  CONSOLE_RESPONSES[`${who}WebhookDeliveries`] = o({ deliveries: list(ref('WebhookDelivery')), next_before: nextBefore });
+  CONSOLE_RESPONSES[`${who}ReplayDelivery`] = o({ replayed: { const: true }, id: int });
+}
