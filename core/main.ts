@@ -1,14 +1,13 @@
 // Composition root and CLI: env -> store -> registry -> services -> app -> listen.
-//   tollgate serve [--port N] | migrate | user add | credit | key create | key revoke | reconcile | phone-data check
+//   the commands and their flags are listed in core/cli/specs.ts (`tollgate --help`).
 import { readSettings } from './config/env.js';
-import { createProcessLogger } from './kernel/logger.js';
+import { createLogger } from './kernel/logger.js';
 import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
 import { composeServices, closeServices } from './compose.js';
 import { createApp } from './app.js';
 import { createGatewayServer, listen } from './http/http-server.js';
 import { createMetricsServer } from './http/metrics-endpoint.js';
-import { clusterWorkerMetrics } from './cluster-metrics.js';
 import { bootstrapFirstStart } from './accounts/bootstrap.js';
 import { startHoldSweeper } from './billing/holds.js';
 import { startCallLogRetention } from './store/call-log-retention.js';
@@ -16,39 +15,29 @@ import { startPaymentSweeper } from './billing/payments/sweeper.js';
 import { settleDeps } from './billing/payments/notify-route.js';
 import { paymentsSync } from './cli/payments-sync.js';
 import { startExpiryNotices } from './notify/expiry-notices.js';
-import { parseArgs, UsageError, type ParsedArgs } from './cli/args.js';
+import { commandHelp, parseCommandArgs, UsageError, type ParsedArgs } from './cli/args.js';
+import { findCommand, usage } from './cli/specs.js';
+import { configCheck } from './cli/config-check.js';
+import { backupCommand, restoreCommand } from './cli/backup.js';
+import { doctor } from './cli/doctor.js';
 import { credit, keyCreate, keyRevoke, reconcileCommand, userAdd, type Print } from './cli/commands.js';
 import { phoneDataCheck } from './cli/phone-data.js';
 import { userPasswd } from './cli/user-passwd.js';
 import { keyRotate } from './cli/key-rotate.js';
-
-const USAGE = `usage: tollgate <command>
-  serve [--port N]
-  migrate
-  user add --email E --password P [--admin]
-  user passwd --email E [--password P] [--reset-2fa]   (no --password: a generated one is printed once)
-  credit --email E --amount 12.5 [--reason R]
-  key create --email E [--name N]
-  key revoke --prefix P
-  key rotate --prefix P [--grace-hours 24]   (new secret on the last line; the old one works for the grace hours)
-  reconcile
-  payments sync [--order ID]                (query pending orders at their payment providers now)
-  phone-data check <file>                   (validate a phone.dat for the phone operation)`;
 
 const print: Print = (line) => void process.stdout.write(`${line}\n`);
 
 async function serve(args: ParsedArgs): Promise<number> {
   const settings = readSettings();
   if (typeof args.flags.port === 'string') settings.port = Number(args.flags.port);
-  const logger = createProcessLogger(settings.logLevel, settings.logFormat);
+  const logger = createLogger(settings.logLevel);
   // One process on an embedded SQLite file owns every hold: any left over are from a crash.
-  const workerMetrics = clusterWorkerMetrics(); // under `npm run cluster`, the primary sums these
-  const services = await composeServices(settings, { logger, releaseAllHoldsOnStart: !settings.databaseUrl, metrics: workerMetrics });
+  const services = await composeServices(settings, { logger, releaseAllHoldsOnStart: !settings.databaseUrl });
   const first = await bootstrapFirstStart(services.store.db);
   const app = createApp(services);
   const { server } = createGatewayServer(app.callback(), settings.edge, settings.trustProxy, logger);
   const port = await listen(server, settings.port);
-  const metricsServer = settings.edge.metricsListen && !workerMetrics ? createMetricsServer(services) : null;
+  const metricsServer = settings.edge.metricsListen ? createMetricsServer(services) : null;
   if (metricsServer && settings.edge.metricsListen) {
     const { host, port: metricsPort } = settings.edge.metricsListen;
     await listen(metricsServer, metricsPort, host);
@@ -101,11 +90,12 @@ async function withDatabase(run: (db: ReturnType<typeof openStore>['db']) => Pro
 }
 
 export async function runCli(argv: string[]): Promise<number> {
-  const args = parseArgs(argv);
-  const [cmd, sub] = args.words;
-  switch (`${cmd ?? ''} ${sub ?? ''}`.trim()) {
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return (print(usage()), 0);
+  const { spec, rest } = findCommand(argv);
+  const args = parseCommandArgs(spec, rest);
+  if (args.flags.help) return (print(commandHelp(spec)), 0);
+  switch (spec.words.join(' ')) {
     case 'serve':
-    case '':
       return serve(args);
     case 'migrate':
       return withDatabase(async () => (print('migrations applied'), 0));
@@ -133,6 +123,14 @@ export async function runCli(argv: string[]): Promise<number> {
       return withDatabase((db) => reconcileCommand(db, print));
     case 'phone-data check':
       return phoneDataCheck(args, print);
+    case 'config check':
+      return configCheck(args, print);
+    case 'backup':
+      return backupCommand(readSettings(), args, print);
+    case 'restore':
+      return restoreCommand(readSettings(), args, print);
+    case 'doctor':
+      return doctor(print);
     default:
       throw new UsageError(`unknown command: ${args.words.join(' ')}`);
   }
@@ -142,7 +140,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err: Error) => {
-      process.stderr.write(err instanceof UsageError ? `${err.message}\n${USAGE}\n` : `${err.stack ?? err.message}\n`);
+      process.stderr.write(err instanceof UsageError ? `${err.message}\n(tollgate --help lists the commands and their options)\n` : `${err.stack ?? err.message}\n`);
       process.exit(err instanceof UsageError ? 2 : 1);
     },
   );

@@ -65,7 +65,7 @@ interface Loaded {
 const DEFAULT_MAX_PER_ISOLATE = 32;
 
 /** Plugin folders under the plugin dirs; a folder without plugin.json (e.g. plugins/_lib) is not a plugin. */
-async function discover(pluginDirs: string[]): Promise<Map<string, string>> {
+export async function discover(pluginDirs: string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   for (const root of pluginDirs.map((d) => resolve(d))) {
     const entries = await readdir(root, { withFileTypes: true }).catch(() => []);

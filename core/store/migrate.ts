@@ -12,6 +12,9 @@ import * as m007 from './migrations/007_notifications.js';
 
 const MIGRATIONS = { '001_initial': m001, '002_billing': m002, '003_claim_owner': m003, '004_login_attempts': m004, '005_payments': m005, '006_account_security': m006, '007_notifications': m007 };
 
+/** Every migration this build knows, in order: `tollgate doctor` compares them with the applied ones. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
 export async function migrateToLatest(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
   const ctx = migrationContext(dialect);
   const provider: MigrationProvider = {
