@@ -6,7 +6,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { zh } from '../../web/src/i18n/zh.js';
 import { en } from '../../web/src/i18n/en.js';
-import { ERROR_CATALOGUE, ERROR_CODES } from '../../core/http/errors.js';
+import { ERROR_CATALOGUE, ERROR_CODES, ERROR_TEXT } from '../../core/http/errors.js';
+import { DICTS } from '../../web/src/i18n/dicts.js';
 
 const SRC = 'web/src';
 
@@ -53,13 +54,35 @@ t.test('placeholders match between languages', async (t) => {
 t.test('every t() key used in the sources exists', async (t) => {
   const missing: string[] = [];
   for (const f of files) {
-    for (const m of code(f).matchAll(/\bt\('([^']+)'/g)) if (!(m[1] in zh)) missing.push(`${relative(SRC, f)}: ${m[1]}`);
+    for (const m of code(f).matchAll(/\bt\('([^']+)'/g)) if (!(m[1] in DICTS.zh)) missing.push(`${relative(SRC, f)}: ${m[1]}`);
   }
   t.same(missing, []);
 });
 
+t.test('the error catalogue: every code has a zh and an en message and hint, each its own text', async (t) => {
+  t.same(Object.keys(ERROR_TEXT).sort(), [...ERROR_CODES].sort());
+  for (const code of ERROR_CODES) {
+    const { zh: z, en: e, status } = ERROR_TEXT[code];
+    t.equal(status, ERROR_CATALOGUE[code].status, `${code} status`);
+    t.equal(e.message, ERROR_CATALOGUE[code].message, `${code}: the API's default text is the en message`);
+    for (const [l, text] of [['zh', z], ['en', e]] as const) {
+      t.ok(text.message.trim().length >= 4 && text.hint.trim().length >= 4, `${code} ${l}: message and hint`);
+      t.not(text.message, text.hint, `${code} ${l}: the hint says what to do, not the message again`);
+    }
+    t.match(z.message + z.hint, /[\u3400-\u9fff]/, `${code}: zh is Chinese`);
+    t.notMatch(e.message + e.hint, /[\u3400-\u9fff]/, `${code}: en has no Chinese`);
+    t.notMatch(z.message + z.hint + e.message + e.hint, /KUAIDI|KDNIAO|DATABASE_URL|REDIS_URL|SMTP_/, `${code}: no operator setting names`);
+  }
+  t.same(Object.keys(DICTS.en).sort(), Object.keys(DICTS.zh).sort(), 'the merged dictionaries have the same keys');
+});
+
+t.test('the console sends its language, so server messages match the UI', async (t) => {
+  t.match(readFileSync(join(SRC, 'api.ts'), 'utf8'), /'Accept-Language': getLang\(\)/);
+  t.match(readFileSync(join(SRC, 'pages/debugger.ts'), 'utf8'), /'Accept-Language': getLang\(\)/);
+});
+
 t.test('every error code and ledger kind has a translation', async (t) => {
-  for (const code of ERROR_CODES) t.ok(`err.${code}` in zh, `err.${code}`);
+  for (const code of ERROR_CODES) for (const l of ['zh', 'en'] as const) t.ok(`err.${code}` in DICTS[l] && `hint.${code}` in DICTS[l], `${l}: err.${code}, hint.${code}`);
   for (const kind of ['charge', 'topup', 'grant', 'refund', 'adjustment', 'plan_grant', 'package', 'redeem']) t.ok(`ledger.${kind}` in zh, `ledger.${kind}`);
 });
 

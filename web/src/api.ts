@@ -1,6 +1,7 @@
 // The console API client: JSON in and out, the user token in the Authorization header (never in a URL),
 // and one error type carrying the server's {code, message}.
 import { clearSession, getToken } from './session.js';
+import { getLang } from './i18n/index.js';
 
 export class ApiFailure extends Error {
   constructor(
@@ -40,7 +41,8 @@ async function failureOf(res: Response): Promise<ApiFailure> {
 }
 
 export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
+  // The server writes its error messages in the language asked for: the console's, not the browser's.
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': getLang(), ...authHeaders() };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {

@@ -23,8 +23,12 @@ export interface JsonSchema {
 
 export interface Operation {
   code: string;
+  /** English; `text` has both languages (web/src/op-text.ts picks the UI's). */
   name: string;
   description: string;
+  text?: Record<'zh' | 'en', { name: string; description: string }>;
+  /** false: not configured on this server; calls are refused with 503 OPERATION_UNAVAILABLE and not charged. */
+  available?: boolean;
   price: number;
   cache_ttl: number;
   timeout_ms: number;

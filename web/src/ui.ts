@@ -1,6 +1,6 @@
 // Small building blocks shared by the pages: cards, tables, fields, buttons with busy state, notices, copy.
 import { h, clear, type Child } from './dom.js';
-import { getLang, t, tMaybe } from './i18n/index.js';
+import { errorInfo, t } from './i18n/index.js';
 import { ApiFailure } from './api.js';
 
 export function card(title: Child, ...children: Child[]): HTMLElement {
@@ -99,9 +99,10 @@ export function badge(text: string, kind: 'ok' | 'warn' | 'err' | 'info' | 'mute
 
 export function errorText(err: unknown): string {
   if (err instanceof ApiFailure) {
-    // The server's messages are English and specific; in Chinese the code's meaning comes first.
-    const known = getLang() === 'zh' ? tMaybe(`err.${err.code}`) : undefined;
-    return known ? `${known}（${err.message}）` : err.message || err.code;
+    // The server already wrote the message in the UI's language (api.ts sends Accept-Language); the catalogue
+    // covers answers without one, and NETWORK (no answer at all) gets its meaning before the browser's text.
+    if (err.code === 'NETWORK') return `${t('err.NETWORK')}（${err.message}）`;
+    return err.message || errorInfo(err.code)?.message || err.code;
   }
   return err instanceof Error ? err.message : String(err);
 }

@@ -32,8 +32,8 @@ const credentials = obj(
   {
     email: { type: 'string', format: 'email', maxLength: 254, description: 'normalised: NFKC, trimmed, lower-cased; no control characters' },
     password: { type: 'string', minLength: 8, maxLength: 200, description: 'letters and digits' },
-  },
     remember: { type: 'boolean', description: '"remember me": true gives a long-lived session (USER_TOKEN_REMEMBER_HOURS, default 30 days) instead of USER_TOKEN_TTL_HOURS' },
+  },
   ['email', 'password'],
 );
 const keyLimits = {

@@ -1,12 +1,9 @@
 // t('key', {vars}) from the dictionary of the current language. Chinese by default; the choice is kept in
 // localStorage (it is not sensitive) and switching re-renders the page.
-import { zh, type MessageKey } from './zh.js';
-import { en } from './en.js';
+import { DICTS, ERROR_TEXT, type ErrorCode, type Lang, type MessageKey } from './dicts.js';
 
-export type Lang = 'zh' | 'en';
-export type { MessageKey };
+export type { Lang, MessageKey };
 
-const DICTS: Record<Lang, Record<MessageKey, string>> = { zh, en };
 const LANG_KEY = 'tollgate.lang';
 
 function initialLang(): Lang {
@@ -45,6 +42,12 @@ export function onLangChange(fn: () => void): void {
 export function t(key: MessageKey, vars?: Record<string, string | number>): string {
   const text = DICTS[lang][key] ?? key;
   return vars ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m)) : text;
+}
+
+/** An error code's message and what to do about it, in the UI language; undefined for a code not in the catalogue. */
+export function errorInfo(code: string): { message: string; hint: string } | undefined {
+  const text = (ERROR_TEXT as Record<string, (typeof ERROR_TEXT)[ErrorCode]>)[code];
+  return text ? { message: text[lang].message, hint: text[lang].hint } : undefined;
 }
 
 /** For keys built from data (error codes, ledger kinds): the key when present, else undefined. */

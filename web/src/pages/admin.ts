@@ -15,6 +15,7 @@ import { renderAdminUser } from './admin-user.js';
 import { webhooksPanel } from './webhooks-panel.js';
 import { renderAdminMail } from './admin-mail.js';
 import { operationsCard, revenueCard } from './admin-insight.js';
+import { availabilityCard } from './admin-availability.js';
 import type { Route } from '../router.js';
 import type { MessageKey } from '../i18n/index.js';
 import type { Stats } from '../types.js';
@@ -30,7 +31,7 @@ const SECTIONS: Array<[string, MessageKey]> = [
 ];
 
 async function renderStats(main: HTMLElement): Promise<void> {
-  const [stats, revenue, health] = await Promise.all([get<Stats>('admin/stats?days=30'), revenueCard(), operationsCard()]);
+  const [stats, revenue, health, availability] = await Promise.all([get<Stats>('admin/stats?days=30'), revenueCard(), operationsCard(), availabilityCard()]);
   const days = lastDays(30);
   const byDay = new Map(stats.days.map((d) => [d.day, d]));
   const chartSlot = h('div');
@@ -45,6 +46,7 @@ async function renderStats(main: HTMLElement): Promise<void> {
     card(t('admin.chartTitle'), chartSlot),
     revenue,
     health,
+    availability,
     card(
       t('admin.perDay'),
       table(

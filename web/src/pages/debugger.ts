@@ -2,7 +2,7 @@
 // status, time (browser-measured and the server's Server-Timing), deducted/remaining and the body, and the
 // exact request as code in six languages. The call goes to the real /api/{code} and is billed like any other.
 import { h, clear } from '../dom.js';
-import { t } from '../i18n/index.js';
+import { getLang, t } from '../i18n/index.js';
 import { get } from '../api.js';
 import { sessionSecrets } from '../session.js';
 import { link } from '../router.js';
@@ -10,6 +10,8 @@ import { badge, busy, card, field, notice, pageHeader, select } from '../ui.js';
 import { schemaForm, type SchemaForm } from '../schema-form.js';
 import { createCodeTabs } from '../code-tabs.js';
 import { jsonView } from '../json-view.js';
+import { explainFailure } from '../error-explain.js';
+import { opDescription, opName } from '../op-text.js';
 import { ms, prettyJson, tokens } from '../format.js';
 import { loadMe } from '../layout.js';
 import { PLACEHOLDER_KEY } from './docs.js';
@@ -37,6 +39,10 @@ interface Envelope {
   error?: { code: string; message: string };
 }
 
+function rawBody(parsed: Envelope | undefined, text: string): HTMLElement {
+  return parsed ? jsonView(prettyJson(parsed), 'dbg-body') : h('pre', { class: 'code', attrs: { 'data-testid': 'dbg-body' } }, text);
+}
+
 function metric(label: string, value: string, testId: string): HTMLElement {
   return h('div', { class: 'metric' }, h('span', { class: 'metric-label' }, label), h('span', { class: 'metric-value', attrs: { 'data-testid': testId } }, value));
 }
@@ -50,7 +56,7 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
   const secrets = sessionSecrets();
   let op = ops.find((o) => o.code === route.query.get('op')) ?? ops[0];
   let form: SchemaForm;
-  const opSelect = select('op', ops.map((o) => [o.code, `${o.name} (${o.code})`]), op.code);
+  const opSelect = select('op', ops.map((o) => [o.code, `${opName(o)} (${o.code})`]), op.code);
   opSelect.setAttribute('data-testid', 'dbg-op');
   const preKey = route.query.get('key');
   const keySelect = select(
@@ -79,7 +85,7 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
   const pickOp = (): void => {
     op = ops.find((o) => o.code === opSelect.value) ?? ops[0];
     form = schemaForm(op.input, op.example as { [k: string]: Json } | null, sync);
-    clear(opInfo, h('p', null, op.description), h('p', { class: 'small' }, badge(`${tokens(op.price)} TOKEN / ${t('docs.perCallShort')}`, 'info'), ' ', link(`docs/${op.code}`, t('debugger.readDocs'))));
+    clear(opInfo, h('p', null, opDescription(op)), op.available === false ? notice('warn', t('docs.unavailableNote')) : '', h('p', { class: 'small' }, badge(`${tokens(op.price)} TOKEN / ${t('docs.perCallShort')}`, 'info'), ' ', link(`docs/${op.code}`, t('debugger.readDocs'))));
     clear(formSlot, form.el);
     history.replaceState(null, '', `/console/debugger?op=${encodeURIComponent(op.code)}`);
     sync();
@@ -100,7 +106,7 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
     let res: Response;
     let text: string;
     try {
-      res = await fetch(`/api/${encodeURIComponent(op.code)}`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(body), credentials: 'omit' });
+      res = await fetch(`/api/${encodeURIComponent(op.code)}`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json', 'Accept-Language': getLang() }, body: JSON.stringify(body), credentials: 'omit' });
       text = await res.text();
     } catch (err) {
       clear(result, notice('err', t('debugger.networkError'), ' ', err instanceof Error ? err.message : String(err)));
@@ -128,7 +134,8 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
         metric(t('debugger.cached'), parsed?.cached ? t('common.yes') : t('common.no'), 'dbg-cached'),
         metric(t('debugger.requestId'), parsed?.request_id ?? res.headers.get('x-request-id') ?? '—', 'dbg-request-id'),
       ),
-      parsed ? jsonView(prettyJson(parsed), 'dbg-body') : h('pre', { class: 'code', attrs: { 'data-testid': 'dbg-body' } }, text),
+      // A success shows its body; a failure is explained in words, its raw body one click away.
+      res.ok ? rawBody(parsed, text) : explainFailure(res.status, parsed, rawBody(parsed, text)),
     );
     void loadMe(true).catch(() => undefined);
   };

@@ -1,15 +1,16 @@
 // Operation docs generated from the live catalogue (operations.yaml): parameters from the input schema,
 // example request in six languages, example response, price, caching and the error codes.
 import { h } from '../dom.js';
-import { t, tMaybe } from '../i18n/index.js';
+import { errorInfo, t } from '../i18n/index.js';
 import { get } from '../api.js';
 import { link } from '../router.js';
-import { card, pageHeader, table, badge } from '../ui.js';
+import { card, notice, pageHeader, table, badge } from '../ui.js';
 import { tokens, prettyJson } from '../format.js';
 import { typeOf, requiredInfo, constraintText } from '../schema-form.js';
 import { codeTabs } from '../code-tabs.js';
 import { jsonView } from '../json-view.js';
 import type { Json } from '../codegen.js';
+import { opDescription, opName } from '../op-text.js';
 import type { Operation } from '../types.js';
 import type { Route } from '../router.js';
 
@@ -36,6 +37,7 @@ export const API_ERRORS: Array<[string, number]> = [
   ['HEADERS_TOO_LARGE', 431],
   ['UPSTREAM_FAILED', 502],
   ['UNAVAILABLE', 503],
+  ['OPERATION_UNAVAILABLE', 503],
   ['UPSTREAM_TIMEOUT', 504],
   ['INTERNAL', 500],
 ];
@@ -65,9 +67,9 @@ function renderIndex(main: HTMLElement, ops: Operation[]): void {
         h(
           'a',
           { class: 'op-card', attrs: { href: `/console/docs/${encodeURIComponent(o.code)}`, 'data-op': o.code } },
-          h('div', { class: 'op-head' }, h('strong', null, o.name), badge(`${tokens(o.price)} TOKEN`, 'info')),
+          h('div', { class: 'op-head' }, h('strong', null, opName(o)), o.available === false ? badge(t('docs.unavailable'), 'muted') : badge(`${tokens(o.price)} TOKEN`, 'info')),
           h('code', { class: 'muted' }, `/api/${o.code}`),
-          h('p', { class: 'muted small' }, o.description),
+          h('p', { class: 'muted small' }, opDescription(o)),
         ),
       ),
     ),
@@ -85,8 +87,9 @@ function renderOperation(main: HTMLElement, op: Operation): void {
   const example = (op.example ?? {}) as { [k: string]: Json };
   const response = { success: true, data: op.response_example ?? {}, deducted: op.price, remaining: 9.995, cached: false, request_id: 'req_...' };
   main.append(
-    pageHeader(op.name, op.description, link(`debugger?op=${encodeURIComponent(op.code)}`, t('docs.tryIt'))),
+    pageHeader(opName(op), opDescription(op), link(`debugger?op=${encodeURIComponent(op.code)}`, t('docs.tryIt'))),
     h('p', null, link('docs', `← ${t('docs.all')}`)),
+    ...(op.available === false ? [notice('warn', t('docs.unavailableNote'))] : []),
     h(
       'div',
       { class: 'stats' },
@@ -101,8 +104,8 @@ function renderOperation(main: HTMLElement, op: Operation): void {
     card(
       t('docs.errors'),
       table(
-        [t('col.httpStatus'), t('col.code'), t('col.description')],
-        API_ERRORS.map(([code, status]) => [String(status), h('code', null, code), tMaybe(`err.${code}`) ?? code]),
+        [t('col.httpStatus'), t('col.code'), t('col.description'), t('docs.whatToDo')],
+        API_ERRORS.map(([code, status]) => [String(status), h('code', null, code), errorInfo(code)?.message ?? code, h('span', { class: 'small' }, errorInfo(code)?.hint ?? '')]),
       ),
     ),
   );

@@ -1,0 +1,43 @@
+// Admin overview card: which operations are sold and, for those that are not configured, exactly which settings
+// (environment variables) to set. Customers only ever see "unavailable"; the reason lives here and in the log.
+import { h } from '../dom.js';
+import { t } from '../i18n/index.js';
+import { get } from '../api.js';
+import { badge, card, table } from '../ui.js';
+import { opName } from '../op-text.js';
+import type { Operation } from '../types.js';
+
+interface OperationStatus extends Pick<Operation, 'code' | 'name' | 'text'> {
+  plugin: string;
+  available: boolean;
+  /** One entry per way to configure it; each lists what is still missing. */
+  missing: string[][];
+}
+
+export async function availabilityCard(): Promise<HTMLElement> {
+  const { operations } = await get<{ operations: OperationStatus[] }>('admin/operations');
+  const fix = (o: OperationStatus): HTMLElement | string =>
+    o.available
+      ? ''
+      : h(
+          'span',
+          { class: 'small' },
+          t('admin.setOneOf'),
+          ' ',
+          o.missing.map((group, i) => [i > 0 ? ` ${t('admin.or')} ` : '', group.map((name, j) => [j > 0 ? ' + ' : '', h('code', null, name)])]),
+        );
+  return card(
+    t('admin.availability'),
+    table(
+      [t('col.operation'), t('col.name'), t('col.status'), t('admin.toFix')],
+      operations.map((o) => [
+        h('code', null, o.code),
+        opName(o),
+        o.available ? badge(t('admin.opAvailable'), 'ok') : badge(t('admin.opUnavailable'), 'err'),
+        fix(o),
+      ]),
+      t('common.empty'),
+      'admin-availability',
+    ),
+  );
+}
