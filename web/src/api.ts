@@ -17,6 +17,12 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 let onUnauthorized: () => void = () => {};
 
+/**
+ * Routes whose 401 means a wrong password or code was typed, not that the session ended: answering those by
+ * signing out (every tab, session.ts) would punish a typo.
+ */
+const CREDENTIAL_CHECKS = /^(login|register|me\/password|me\/2fa\/)/;
+
 /** Called when the server says the token is no longer good (expired, revoked): the app goes to log-in. */
 export function setUnauthorizedHandler(fn: () => void): void {
   onUnauthorized = fn;
@@ -52,7 +58,7 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
   }
   if (!res.ok) {
     const failure = await failureOf(res);
-    if (res.status === 401 && getToken() && !path.startsWith('login') && !path.startsWith('register')) {
+    if (res.status === 401 && getToken() && !CREDENTIAL_CHECKS.test(path)) {
       clearSession();
       onUnauthorized();
     }

@@ -4,9 +4,9 @@
 import { h, clear } from './dom.js';
 import { t, onLangChange, getLang, type MessageKey } from './i18n/index.js';
 import { setUnauthorizedHandler, ApiFailure } from './api.js';
-import { getToken, getUser, isAdmin } from './session.js';
+import { adoptOtherTabSession, getToken, getUser, isAdmin, onSessionChange } from './session.js';
 import { currentRoute, navigate, startRouter, link, type Route } from './router.js';
-import { authFrame, mountInto, shell } from './layout.js';
+import { authFrame, forgetMe, mountInto, shell } from './layout.js';
 import { errorText, notice, pageHeader, loading } from './ui.js';
 import { renderAuth } from './pages/auth.js';
 import { renderForgot, renderReset, renderVerify } from './pages/account-links.js';
@@ -95,6 +95,13 @@ function render(route: Route): void {
 
 setUnauthorizedHandler(() => navigate(`login?next=${encodeURIComponent(location.pathname)}`, true));
 onLangChange(() => render(currentRoute()));
+// Signed in or out in another tab, or the token expired: the current URL is rendered again (a page that needs a
+// login then goes to log-in; the log-in page goes to the dashboard).
+onSessionChange(() => {
+  forgetMe();
+  render(currentRoute());
+});
 
 
-startRouter(render);
+// A new tab first asks the open ones for their sign-in (a browser-session login is kept per tab).
+void adoptOtherTabSession().then(() => startRouter(render));

@@ -116,10 +116,19 @@ export function messageSlot(): { el: HTMLElement; ok(text: Child): void; error(e
   const el = h('div', { class: 'msg-slot', attrs: { 'aria-live': 'polite' } });
   return {
     el,
-    ok: (text) => clear(el, notice('ok', text)),
-    error: (err) => clear(el, notice('err', errorText(err))),
+    ok: (text) => (clear(el, notice('ok', text)), reveal(el)),
+    error: (err) => (clear(el, notice('err', errorText(err))), reveal(el)),
     clear: () => clear(el),
   };
+}
+
+/**
+ * On a phone the message of a long form lands below the fold: scroll it into view ('nearest' leaves the page
+ * still when it is already visible). styles.css keeps it stuck to the bottom of the screen meanwhile.
+ */
+function reveal(el: HTMLElement): void {
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) el.scrollIntoView({ block: 'nearest' });
 }
 
 export async function copyText(text: string): Promise<boolean> {

@@ -104,13 +104,13 @@ export function renderVerify(main: HTMLElement, query: URLSearchParams): void {
 }
 
 /** Second login step: the challenge from /login plus a code from the app or a recovery code. */
-export function renderTwoFactorStep(main: HTMLElement, challenge: string, done: () => void): void {
+export function renderTwoFactorStep(main: HTMLElement, challenge: string, done: () => void, remember = false): void {
   const form = accountForm(
     t('auth.login'),
     'twofactor-submit',
     async (value) => {
-      const r = await post<{ token: string; user: SessionUser }>('login/2fa', { challenge, code: value('code').trim() });
-      setSession(r.token, r.user);
+      const r = await post<{ token: string; expires_at: string; user: SessionUser }>('login/2fa', { challenge, code: value('code').trim(), remember });
+      setSession(r.token, r.user, { remember, expiresAt: r.expires_at });
       done();
     },
     field(t('account.code'), input('code', { autocomplete: 'one-time-code', inputmode: 'numeric', required: true }), t('account.codeHint'), true),

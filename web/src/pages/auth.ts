@@ -1,5 +1,5 @@
-// Log in and register: one card with two modes. Success stores the token for this tab and opens the
-// dashboard (new accounts see the quick-start steps there).
+// Log in and register: one card with two modes. Success stores the token (for this browser session, or with
+// "remember me" for every tab until it expires: session.ts) and opens the dashboard (new accounts see the quick-start steps there).
 import { h, fieldValue } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { post } from '../api.js';
@@ -11,6 +11,7 @@ import { renderTwoFactorStep, renderVerificationSent } from './account-links.js'
 
 interface AuthAnswer {
   token?: string;
+  expires_at?: string;
   user: SessionUser;
   /** Login with 2FA on: no token yet, a challenge for the second step. */
   two_factor_required?: boolean;
@@ -35,17 +36,23 @@ export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: 
             const password = (form.elements.namedItem('password') as HTMLInputElement).value;
             if (!email || !password) return msg.error(new Error(t('auth.fillBoth')));
             try {
-              const r = await post<AuthAnswer>(mode, { email, password });
+              const remember = (form.elements.namedItem('remember') as HTMLInputElement).checked;
+              const r = await post<AuthAnswer>(mode, { email, password, remember });
               const target = next && next.startsWith('/console/') && !next.startsWith('//') ? next.slice('/console/'.length) : mode === 'register' ? '?welcome=1' : '';
               if (r.verification_required) return renderVerificationSent(main);
               if (r.two_factor_required && r.challenge) {
-                return renderTwoFactorStep(main, r.challenge, () => {
-                  forgetMe();
-                  navigate(target, true);
-                });
+                return renderTwoFactorStep(
+                  main,
+                  r.challenge,
+                  () => {
+                    forgetMe();
+                    navigate(target, true);
+                  },
+                  remember,
+                );
               }
               if (!r.token) return;
-              setSession(r.token, r.user);
+              setSession(r.token, r.user, { remember, expiresAt: r.expires_at });
               forgetMe();
               navigate(target, true);
             } catch (err) {
@@ -61,6 +68,13 @@ export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: 
       input('password', { type: 'password', autocomplete: mode === 'login' ? 'current-password' : 'new-password', required: true, minlength: 8 }),
       mode === 'register' ? t('auth.passwordRule') : undefined,
       true,
+    ),
+    h(
+      'label',
+      { class: 'check' },
+      h('input', { attrs: { type: 'checkbox', name: 'remember', 'data-testid': 'remember-me' } }),
+      h('span', null, t('auth.remember')),
+      h('span', { class: 'hint' }, t('auth.rememberHint')),
     ),
     msg.el,
     submit,

@@ -4,7 +4,8 @@
 import { h, clear } from '../dom.js';
 import { getLang, t } from '../i18n/index.js';
 import { get } from '../api.js';
-import { sessionSecrets } from '../session.js';
+import { getUser, sessionSecrets } from '../session.js';
+import { saveKey, savedKey } from '../saved-key.js';
 import { link } from '../router.js';
 import { badge, busy, card, field, notice, pageHeader, select } from '../ui.js';
 import { schemaForm, type SchemaForm } from '../schema-form.js';
@@ -59,10 +60,16 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
   const opSelect = select('op', ops.map((o) => [o.code, `${opName(o)} (${o.code})`]), op.code);
   opSelect.setAttribute('data-testid', 'dbg-op');
   const preKey = route.query.get('key');
+  const userId = getUser()?.id ?? 0;
+  const saved = savedKey(userId);
   const keySelect = select(
     'key',
-    [...secrets.map((s) => [`id:${s.id}`, t('debugger.sessionKey', { name: s.name, prefix: s.prefix })] as [string, string]), ['paste', t('debugger.pasteKey')]],
-    preKey && secrets.some((s) => String(s.id) === preKey) ? `id:${preKey}` : secrets.length ? `id:${secrets[0].id}` : 'paste',
+    [
+      ...(saved ? [['saved', t('debugger.savedKey', { label: saved.label })] as [string, string]] : []),
+      ...secrets.map((s) => [`id:${s.id}`, t('debugger.sessionKey', { name: s.name, prefix: s.prefix })] as [string, string]),
+      ['paste', t('debugger.pasteKey')],
+    ],
+    preKey && secrets.some((s) => String(s.id) === preKey) ? `id:${preKey}` : saved ? 'saved' : secrets.length ? `id:${secrets[0].id}` : 'paste',
   );
   keySelect.setAttribute('data-testid', 'dbg-key');
   const secretInput = h('input', { attrs: { type: 'password', name: 'secret', autocomplete: 'off', spellcheck: 'false', placeholder: 'sk_...', 'data-testid': 'dbg-secret' } });
@@ -73,6 +80,7 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
 
   const currentKey = (): string => {
     const v = keySelect.value;
+    if (v === 'saved') return saved?.secret ?? '';
     if (v.startsWith('id:')) return secrets.find((s) => `id:${s.id}` === v)?.secret ?? '';
     return secretInput.value.trim();
   };
@@ -100,6 +108,8 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
       clear(result, notice('warn', t('debugger.needKey'), ' ', link('keys', t('debugger.makeKey'))));
       return;
     }
+    // The key picked here is the one offered first next time, in every tab of this browser.
+    if (keySelect.value !== 'saved') saveKey(userId, key);
     const body = form.values();
     clear(result, h('p', { class: 'muted' }, t('debugger.sending')));
     const started = performance.now();
@@ -148,7 +158,7 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
     h('h3', { class: 'sub' }, t('debugger.params')),
     formSlot,
     h('h3', { class: 'sub' }, t('debugger.key')),
-    field(t('debugger.keyPick'), keySelect, secrets.length ? undefined : t('debugger.noSessionKey')),
+    field(t('debugger.keyPick'), keySelect, secrets.length || saved ? t('debugger.keyRemembered') : t('debugger.noSessionKey')),
     secretField,
     h('div', { class: 'form-actions' }, sendBtn),
   );

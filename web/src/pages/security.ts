@@ -5,6 +5,9 @@ import { t } from '../i18n/index.js';
 import { api, get, post } from '../api.js';
 import { card, pageHeader, table, field, input, select, button, messageSlot, notice, badge, copyButton } from '../ui.js';
 import { dateTime } from '../format.js';
+import { clearSession } from '../session.js';
+import { navigate } from '../router.js';
+import { forgetMe } from '../layout.js';
 
 interface Security {
   email_verified: boolean;
@@ -143,7 +146,23 @@ async function sessionsCard(reload: () => void): Promise<HTMLElement> {
       msg.error(err);
     }
   });
-  return card(t('security.sessionsTitle'), table([t('security.signedIn'), t('security.expires'), ''], rows), msg.el, others);
+  // Every session ends, this one too (a shared computer, a lost laptop): every tab of this browser goes to log-in.
+  const everywhere = button(
+    t('security.signOutEverywhere'),
+    async () => {
+      try {
+        await post('me/sessions/revoke-all');
+        clearSession();
+        forgetMe();
+        navigate('login', true);
+      } catch (err) {
+        msg.error(err);
+      }
+    },
+    'btn btn-danger',
+    { 'data-testid': 'sign-out-everywhere' },
+  );
+  return card(t('security.sessionsTitle'), table([t('security.signedIn'), t('security.expires'), ''], rows), msg.el, h('div', { class: 'row-actions' }, others, ' ', everywhere));
 }
 
 function languageCard(sec: Security): HTMLElement {
