@@ -4,17 +4,17 @@ import { h, clear } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { get } from '../api.js';
 import { badge, card, messageSlot, stat, table, tabs } from '../ui.js';
-import { int, tokens } from '../format.js';
+import { int, ms, tokens } from '../format.js';
 
 interface RevenueDay { day: string; orders: number; plans: number; packages: number; value: number; paid: Record<string, number>; refunded: Record<string, number> }
 interface Revenue { days: RevenueDay[]; totals: Omit<RevenueDay, 'day'> }
 interface OpHealth { operation: string; calls: number; successes: number; errors: number; success_rate: number; p50_ms: number; p95_ms: number; p99_ms: number }
 
-/** "¥20.00 · $3.50"; a dash when nothing moved. */
+/** "¥20.00 · $3.50"; 0.00 when nothing moved. */
 function money(m: Record<string, number>): string {
   const sign: Record<string, string> = { CNY: '¥', USD: '$' };
   const parts = Object.entries(m).map(([c, v]) => `${sign[c] ?? `${c} `}${v.toFixed(2)}`);
-  return parts.length ? parts.join(' · ') : '—';
+  return parts.length ? parts.join(' · ') : '0.00';
 }
 
 export async function revenueCard(): Promise<HTMLElement> {
@@ -52,8 +52,8 @@ export async function operationsCard(): Promise<HTMLElement> {
       clear(
         slot,
         table(
-          [t('col.operation'), t('col.calls'), t('admin.successRate'), t('admin.errors'), 'p50 ms', 'p95 ms', 'p99 ms'],
-          ops.map((o) => [h('code', null, o.operation), int(o.calls), rate(o), int(o.errors), int(o.p50_ms), int(o.p95_ms), int(o.p99_ms)]),
+          [t('col.operation'), t('col.calls'), t('admin.successRate'), t('admin.errors'), 'p50', 'p95', 'p99'],
+          ops.map((o) => [h('code', null, o.operation), int(o.calls), rate(o), int(o.errors), ms(o.p50_ms), ms(o.p95_ms), ms(o.p99_ms)]),
           t('admin.noOps'),
           'ops-health-table',
         ),

@@ -9,6 +9,7 @@ import { dateTime, tokens } from '../format.js';
 import { payStatus } from './pay-order.js';
 import { money, type PayOrder } from './pay-types.js';
 import { getLang } from '../i18n/index.js';
+import { stackOnPhone } from '../stack-table.js';
 
 /** Admin lists carry the buyer's email. */
 type AdminOrder = PayOrder & { user_email: string | null };
@@ -146,7 +147,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
       const q = fieldValue(searchForm, 'q').trim() || undefined;
       const orders = (await get<{ orders: AdminOrder[] }>(`admin/orders${query({ status: filter === 'all' ? undefined : filter, q })}`)).orders;
       const rows = orders.map((o) => [`#${o.id}`, o.user_email ?? `#${o.user_id}`, o.item_name, money(o), `${o.instance}${o.method && o.method !== 'manual' ? ` · ${o.method}` : ''}`, payStatus(o), dateTime(o.created_at), dateTime(o.paid_at), actions(o)]);
-      clear(listSlot, table([t('col.order'), t('col.user'), t('col.item'), t('col.amount'), t('col.method'), t('col.status'), t('col.created'), t('col.paid'), t('col.actions')], rows, t('billing.noOrders'), 'admin-orders-table'));
+      clear(listSlot, stackOnPhone(table([t('col.order'), t('col.user'), t('col.item'), t('col.amount'), t('col.method'), t('col.status'), t('col.created'), t('col.paid'), t('col.actions')], rows, t('billing.noOrders'), 'admin-orders-table')));
     } catch (err) {
       msg.error(err);
     }

@@ -12,6 +12,7 @@ import { badge, busy, button, card, field, input, messageSlot, notice, pageHeade
 import { dateTime, date, int, tokens } from '../format.js';
 import { loadMe } from '../layout.js';
 import type { LedgerEntry, Order, Package, Plan } from '../types.js';
+import { stackOnPhone } from '../stack-table.js';
 
 export function orderStatus(o: Order): HTMLElement {
   const kind = o.status === 'paid' ? 'ok' : o.status === 'pending' ? 'warn' : 'muted';
@@ -77,7 +78,7 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
         o.status === 'cancelled' || o.status === 'expired' ? button(t('pay.payAgain'), () => payAgain(o).catch((err: unknown) => msg.error(err)), 'btn btn-small', { 'data-testid': `pay-again-${o.id}` }) : null,
       ),
     ]);
-    clear(ordersSlot, table([t('col.order'), t('col.item'), t('col.amount'), t('col.status'), t('col.created'), t('col.paid'), t('col.actions')], rows, t('billing.noOrders'), 'orders-table'));
+    clear(ordersSlot, stackOnPhone(table([t('col.order'), t('col.item'), t('col.amount'), t('col.status'), t('col.created'), t('col.paid'), t('col.actions')], rows, t('billing.noOrders'), 'orders-table')));
   };
   const loadLedger = async (append: boolean): Promise<void> => {
     const r = await get<{ entries: LedgerEntry[]; next_before: number | null }>(`ledger${query({ limit: 50, before: append ? ledgerBefore : undefined })}`);
