@@ -3,7 +3,7 @@
 // serving and writing. Restore replaces the database with a checked copy, keeps the replaced one, migrates and
 // reconciles. PostgreSQL has its own tools; there both commands print the pg_dump / pg_restore commands and exit 1
 // rather than pretend (docs/operators.md, "Backup and restore").
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { Settings } from '../config/env.js';
@@ -115,6 +115,7 @@ export async function restoreCommand(settings: Settings, args: ParsedArgs, print
 
   // Copy into a temporary file first, so a failure leaves the live database as it was.
   const incoming = `${live}.restoring`;
+  mkdirSync(settings.dataDir, { recursive: true });
   rmSync(incoming, { force: true });
   const src = new SQLite(source, { readonly: true, fileMustExist: true });
   try {
