@@ -1,9 +1,10 @@
 // Operations as MCP tools: name = the operation code, title and description in zh and en with the price, the
-// operation's own input JSON Schema, and its declared response schema as outputSchema. Built from the live
+// operation's own input JSON Schema, and its declared `response:` fields as outputSchema. Built from the live
 // registry on every tools/list (a handful of operations), so a reload of operations.yaml shows at once.
 import type { Operation, Registry } from '../registry/registry.js';
 import type { KeyIdentity } from '../accounts/api-keys.js';
 import { toToken } from '../kernel/money.js';
+import { objectSchema } from '../config/response-fields.js';
 
 export interface ToolDefinition {
   name: string;
@@ -20,14 +21,23 @@ function priceLine(op: Operation): string {
   return `价格：每次成功调用 ${price} TOKEN，失败不扣费；套餐额度内免费。Price: ${price} TOKEN per successful call; failed calls are free; free within a plan's quota.`;
 }
 
+/** Removes `additionalProperties: false` at every level: a field added to a result must never make a client
+ * reject a result the caller has already paid for. The declared fields stay required and typed. */
+function openUp(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(openUp);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) if (!(k === 'additionalProperties' && v === false)) out[k] = openUp(v);
+  return out;
+}
+
 /**
- * outputSchema describes structuredContent, which MCP requires to be an object: only an object schema of `data`
- * qualifies. Operations without a declared one are listed without it (their result is still in the text content).
+ * outputSchema describes structuredContent (`data`), from the operation's `response:` block with English field
+ * descriptions. Operations without one are listed without it; their result is still in the text content.
  */
 function outputSchemaOf(op: Operation): Record<string, unknown> | undefined {
-  const schema = (op as Operation & { response?: unknown }).response;
-  if (typeof schema !== 'object' || schema === null || (schema as { type?: unknown }).type !== 'object') return undefined;
-  return schema as Record<string, unknown>;
+  if (!op.response) return undefined;
+  return openUp(objectSchema(op.response, 'en')) as Record<string, unknown>;
 }
 
 export function toolOf(op: Operation): ToolDefinition {

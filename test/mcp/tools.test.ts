@@ -32,6 +32,16 @@ t.test('tools/list: every available operation, priced, with its input schema', a
   t.equal(phone.description, `${op.text.zh.description}\n${op.text.en.description}\n价格：每次成功调用 0.005 TOKEN，失败不扣费；套餐额度内免费。` +
     "Price: 0.005 TOKEN per successful call; failed calls are free; free within a plan's quota.");
   t.same(phone.inputSchema, { ...op.input, examples: [{ phone: '13800138000' }] });
+  // outputSchema from operations.yaml `response:`: every declared field, typed and required, English descriptions;
+  // open to added fields so a client never rejects a paid result for one.
+  const out = phone.outputSchema as { type: string; properties: Record<string, Record<string, unknown>>; required: string[] };
+  t.equal(out.type, 'object');
+  t.same(Object.keys(out.properties), Object.keys(op.response!));
+  t.same(out.required, Object.keys(op.response!).filter((name) => !op.response![name].optional));
+  t.same(out.properties.province.type, ['string', 'null']);
+  t.equal(out.properties.province.description, op.response!.province.en);
+  t.notOk(JSON.stringify(tools.map((tool) => tool.outputSchema)).includes('"additionalProperties":false'));
+  t.ok(tools.every((tool) => tool.outputSchema), 'every shipped operation declares its response');
   t.match(tools[1].description, /Price: 0\.01 TOKEN per successful call/);
   t.match(tools[2].description, /Price: 0\.001 TOKEN per successful call/);
 });
@@ -47,6 +57,8 @@ t.test('tools/call phone: the data, the charge, one ledger row, one call-log row
   const u = await h.user('1');
   const client = await connect(h, { Authorization: `Bearer ${u.key}` });
   t.teardown(() => client.close());
+  // Listing first makes the SDK client check structuredContent against the tool's outputSchema on the call.
+  await client.listTools();
   const res = await client.callTool({ name: 'phone', arguments: { phone: '13800138000' } });
   t.equal(res.isError, undefined);
   t.same(res.structuredContent, PHONE_DATA);
