@@ -72,7 +72,9 @@ export async function checkOperations(file: string, env: NodeJS.ProcessEnv, plug
     config = parseOperationsConfig(file, text, env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    return { config: null, problems: err.message.split('\n').map((m) => withPaths(m, text)) };
+    // Schema errors come one per line; a YAML syntax error is one error whose message spans lines.
+    const messages = err.message.includes(': not valid YAML: ') ? [err.message.trimEnd()] : err.message.split('\n');
+    return { config: null, problems: messages.map((m) => withPaths(m, text)) };
   }
   let plugins: Map<string, string>;
   try {
