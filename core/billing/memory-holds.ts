@@ -31,7 +31,12 @@ interface Account {
   epoch: number;
   /** Bumped by every capture that set `balance`, so a read that raced it is not applied over it. */
   gen: number;
+  /** When `balance` was last read or set by a commit (Date.now()). */
+  seenAt: number;
 }
+
+/** How long a remembered balance may stand in for a read in an answer's `remaining` (another process may change it). */
+const KNOWN_FOR_MS = 1000;
 
 /** One reservation, settled exactly once by capture() or release(). */
 export interface MemoryHold {
@@ -88,6 +93,7 @@ export class MemoryHolds {
         a.dbHeld = after.held;
         a.reserved -= h.amount;
         a.gen++;
+        a.seenAt = Date.now();
       }
       return after.balance;
     } catch (err) {
@@ -100,10 +106,11 @@ export class MemoryHolds {
     }
   }
 
-  /** The committed balance when this process knows it for sure (for `remaining` in an answer), else undefined. */
-  knownBalance(userId: number): number | undefined {
+  /** The committed balance (for `remaining` in an answer): as this process last committed or read it, if recent. */
+  async balance(userId: number): Promise<number> {
     const a = this.accounts.get(userId);
-    return a && a.epoch === staleEpochOf(userId) ? a.balance : undefined;
+    if (a && a.epoch === staleEpochOf(userId) && Date.now() - a.seenAt < KNOWN_FOR_MS) return a.balance;
+    return (await this.load(userId)).balance;
   }
 
   /** One read per user at a time; concurrent holds of a user wait for the same read. */
@@ -124,11 +131,12 @@ export class MemoryHolds {
     const row = res.rows[0];
     const balance = row ? asMicro(row.balance) : 0;
     const dbHeld = row ? asMicro(row.held) : 0;
-    const a = this.accounts.get(userId) ?? { balance, dbHeld, reserved: 0, epoch, gen: 0 };
+    const a = this.accounts.get(userId) ?? { balance, dbHeld, reserved: 0, epoch, gen: 0, seenAt: 0 };
     // A capture that committed while we read carries a value at least as new: keep it.
     if (a.gen === gen) {
       a.balance = balance;
       a.dbHeld = dbHeld;
+      a.seenAt = Date.now();
     }
     a.epoch = epoch;
     this.accounts.set(userId, a);
