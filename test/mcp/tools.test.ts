@@ -120,6 +120,22 @@ t.test('tools/call of an operation this server cannot serve, or this key may not
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
 });
 
+t.test('the key\'s limits apply: a call over its concurrency cap is isError CONCURRENCY_LIMITED with retry_after, free', async (t) => {
+  const u = await h.user('1', { max_concurrency: 1 });
+  const client = await connect(h, { 'X-API-Key': u.key });
+  t.teardown(() => client.close());
+  // Another call of this key holds its only in-flight slot.
+  const slot = await h.services.state.acquireSlot(`inflight:${u.keyId}`, 1, 60_000);
+  t.ok(slot);
+  const res = await client.callTool({ name: 'phone', arguments: { phone: '13800138000' } });
+  await h.services.state.releaseSlot(`inflight:${u.keyId}`, slot!);
+  t.equal(res.isError, true);
+  t.match(res._meta, { deducted: 0, remaining: 1, error: { code: 'CONCURRENCY_LIMITED', message: 'At most 1 calls may be in flight for this key.', retry_after: 1 } });
+  t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+  const after = await client.callTool({ name: 'phone', arguments: { phone: '13800138000' } });
+  t.equal(after.isError, undefined, 'the slot is free again');
+});
+
 t.test('an unknown tool is a protocol error (-32602), not a call', async (t) => {
   const u = await h.user('1');
   const client = await connect(h, { 'X-API-Key': u.key });
