@@ -13,6 +13,7 @@ import { UsageError, type ParsedArgs } from './args.js';
 import { reconcileCommand, type Print } from './commands.js';
 
 export const SQLITE_FILE = 'tollgate.db';
+const ALL_PAGES = 0x7fffffff;
 /** The tables a Tollgate database has from its first migration on: anything else is not ours. */
 const MARKER_TABLES = ['kysely_migration', 'users', 'ledger', 'api_keys'];
 
@@ -73,7 +74,9 @@ export async function backupCommand(settings: Settings, args: ParsedArgs, print:
   const db = new SQLite(source, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
-    await db.backup(dest);
+    // All remaining pages in one step: SQLite restarts a backup whose source another connection wrote to between
+    // steps, so small steps could restart forever under a busy gateway; one step reads one WAL snapshot.
+    await db.backup(dest, { progress: () => ALL_PAGES });
   } finally {
     db.close();
   }
@@ -119,7 +122,7 @@ export async function restoreCommand(settings: Settings, args: ParsedArgs, print
   rmSync(incoming, { force: true });
   const src = new SQLite(source, { readonly: true, fileMustExist: true });
   try {
-    await src.backup(incoming);
+    await src.backup(incoming, { progress: () => ALL_PAGES });
   } finally {
     src.close();
   }
@@ -127,7 +130,7 @@ export async function restoreCommand(settings: Settings, args: ParsedArgs, print
     const kept = `${live}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     const old = new SQLite(live, { fileMustExist: true });
     try {
-      await old.backup(kept);
+      await old.backup(kept, { progress: () => ALL_PAGES });
     } finally {
       old.close();
     }
