@@ -48,7 +48,7 @@ if (why) {
   t.test('two workers share one port; a killed worker is restarted', async (t) => {
     const backend = await freshPgRedis();
     const port = await freePort();
-    const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile(), { PORT: String(port), CLUSTER_SIZE: '2' });
+    const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile(), { PORT: String(port), CLUSTER_SIZE: '2', LOG_LEVEL: 'info' });
     const primary = spawn(process.execPath, [...NODE_ARGS, 'core/cluster.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     primary.stdout.on('data', (b: Buffer) => (out += b.toString()));
