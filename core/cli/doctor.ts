@@ -79,9 +79,14 @@ async function redis(settings: Settings): Promise<[Status, string]> {
   if (!settings.redisUrl) return ['skip', 'REDIS_URL unset: limits, counters and cache are per process'];
   const { Redis } = await import('ioredis');
   const client = new Redis(settings.redisUrl, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-  client.on('error', () => undefined);
+  // ioredis rejects with "Connection is closed."; the 'error' event has the cause (ECONNREFUSED, auth, TLS).
+  let cause: Error | null = null;
+  client.on('error', (err: Error) => void (cause ??= err));
   try {
-    await client.connect();
+    await client.connect().catch((err: Error) => {
+      const { host, port } = client.options;
+      throw new Error(`not reachable at ${host}:${port}: ${(cause ?? err).message}`);
+    });
     const pong = await client.ping();
     const info = await client.info('server');
     return [pong === 'PONG' ? 'ok' : 'FAIL', `reachable, Redis ${/redis_version:(\S+)/.exec(info)?.[1] ?? '?'}`];
