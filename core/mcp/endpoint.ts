@@ -71,7 +71,7 @@ async function identify(ctx: Koa.Context, s: Services, key: string | undefined):
   return denial ?? call.identity!;
 }
 
-/** Transport checks before the body is read; a string is the refusal (status, JSON-RPC error). */
+/** Transport checks before the body is read; a refusal is the HTTP status and the JSON-RPC error to send. */
 function transportProblem(ctx: Koa.Context): [number, RpcError] | undefined {
   if (!ctx.is('application/json')) return [415, { code: RPC.INVALID_REQUEST, message: 'Content-Type must be application/json.' }];
   if (ctx.get('accept') && !ctx.accepts('application/json')) return [406, { code: RPC.INVALID_REQUEST, message: 'The Accept header must allow application/json.' }];
@@ -125,6 +125,8 @@ async function dispatch(ctx: Koa.Context, s: Services, key: string, identity: Ke
   }
 }
 
+// No Origin check (the spec's guard against DNS rebinding of local servers): every request must carry the API key,
+// which a page in a browser does not have and cannot make the browser add, and /mcp answers no CORS preflight.
 async function handle(ctx: Koa.Context, s: Services): Promise<void> {
   const key = keyOf(ctx);
   const who = await identify(ctx, s, key);

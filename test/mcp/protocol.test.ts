@@ -81,6 +81,8 @@ t.test('malformed messages: parse error, batch, not JSON-RPC, bad params', async
   t.same([v1.status, v1.body.id, v1.body.error.code], [400, 1, -32600]);
   const params = await rpc(h, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: [1] }, auth());
   t.same([params.status, params.body.error.code], [400, -32602]);
+  const big = await rpc(h, { jsonrpc: '2.0', id: 6, method: 'ping', params: { pad: 'x'.repeat(300 * 1024) } }, auth());
+  t.same([big.status, big.body.error], [413, { code: -32600, message: 'The request body is over 256 KB.' }]);
   const args = await rpc(h, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'phone', arguments: 'x' } }, auth());
   t.same(args.body, { jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'params.arguments must be an object.' } });
 });
