@@ -94,6 +94,17 @@ t.test('the catalogue marks it unavailable, with both languages; customers never
   t.notMatch(JSON.stringify(res.body), /TG_UNAVAILABLE|missing/);
 });
 
+t.test('the OpenAPI document marks it x-available false and says why calls fail', async (t) => {
+  const doc = (await h.client.get('/openapi.json')).body;
+  const get = doc.paths['/api/needs_secret'].get;
+  t.equal(get['x-available'], false);
+  t.match(get.description, /^\*\*Not available on this server\*\* \(not configured\): calls answer 503 OPERATION_UNAVAILABLE/);
+  t.match(get.responses['503'].description, /OPERATION_UNAVAILABLE/);
+  t.equal(doc.paths['/api/configured'].get['x-available'], true);
+  t.notMatch(doc.paths['/api/configured'].get.description, /Not available/);
+  t.notMatch(JSON.stringify(doc), /TG_UNAVAILABLE/);
+});
+
 t.test('admin page data: per operation, available or which settings to set; admins only', async (t) => {
   const a = await admin(h);
   const res = await h.client.get('/console/api/admin/operations', a.headers);

@@ -8,6 +8,9 @@ import { objectSchema } from '../../config/response-fields.js';
 import { toToken } from '../../kernel/money.js';
 import { API_ERRORS, errorResponses } from './errors.js';
 
+/** Shown first on an operation that is not configured here (x-available: false): a client reads why calls fail. */
+const UNAVAILABLE_NOTE = '**Not available on this server** (not configured): calls answer 503 OPERATION_UNAVAILABLE and are never charged.\n\n';
+
 type Json = Record<string, unknown>;
 
 export function toOpenApiPath(path: string): { path: string; params: string[] } {
@@ -90,7 +93,7 @@ export function operationObject(op: Operation, method: 'GET' | 'POST', pathParam
   return {
     operationId: aliasPath ? aliasOperationId(op, method, aliasPath) : `${op.code}_${method.toLowerCase()}`,
     summary: op.name,
-    description: `${op.description}\n\n${op.text.zh.name}：${op.text.zh.description}\n\nPrice: ${toToken(op.priceMicro)} TOKEN per successful call. Cache TTL: ${op.cacheTtl} s.`,
+    description: `${op.availability.available ? '' : UNAVAILABLE_NOTE}${op.description}\n\n${op.text.zh.name}：${op.text.zh.description}\n\nPrice: ${toToken(op.priceMicro)} TOKEN per successful call. Cache TTL: ${op.cacheTtl} s.`,
     tags: ['operations'],
     'x-operation-code': op.code,
     'x-price-token': toToken(op.priceMicro),
