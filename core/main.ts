@@ -1,13 +1,14 @@
 // Composition root and CLI: env -> store -> registry -> services -> app -> listen.
 //   the commands and their flags are listed in core/cli/specs.ts (`tollgate --help`).
 import { readSettings } from './config/env.js';
-import { createLogger } from './kernel/logger.js';
+import { createProcessLogger } from './kernel/logger.js';
 import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
 import { composeServices, closeServices } from './compose.js';
 import { createApp } from './app.js';
 import { createGatewayServer, listen } from './http/http-server.js';
 import { createMetricsServer } from './http/metrics-endpoint.js';
+import { clusterWorkerMetrics } from './cluster-metrics.js';
 import { bootstrapFirstStart } from './accounts/bootstrap.js';
 import { startHoldSweeper } from './billing/holds.js';
 import { startCallLogRetention } from './store/call-log-retention.js';
@@ -30,14 +31,15 @@ const print: Print = (line) => void process.stdout.write(`${line}\n`);
 async function serve(args: ParsedArgs): Promise<number> {
   const settings = readSettings();
   if (typeof args.flags.port === 'string') settings.port = Number(args.flags.port);
-  const logger = createLogger(settings.logLevel);
+  const logger = createProcessLogger(settings.logLevel, settings.logFormat);
   // One process on an embedded SQLite file owns every hold: any left over are from a crash.
-  const services = await composeServices(settings, { logger, releaseAllHoldsOnStart: !settings.databaseUrl });
+  const workerMetrics = clusterWorkerMetrics(); // under `npm run cluster`, the primary sums these
+  const services = await composeServices(settings, { logger, releaseAllHoldsOnStart: !settings.databaseUrl, metrics: workerMetrics });
   const first = await bootstrapFirstStart(services.store.db);
   const app = createApp(services);
   const { server } = createGatewayServer(app.callback(), settings.edge, settings.trustProxy, logger);
   const port = await listen(server, settings.port);
-  const metricsServer = settings.edge.metricsListen ? createMetricsServer(services) : null;
+  const metricsServer = settings.edge.metricsListen && !workerMetrics ? createMetricsServer(services) : null;
   if (metricsServer && settings.edge.metricsListen) {
     const { host, port: metricsPort } = settings.edge.metricsListen;
     await listen(metricsServer, metricsPort, host);
