@@ -18,6 +18,8 @@ export interface Logger {
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
   child(fields: Record<string, unknown>): Logger;
+  /** Write out buffered lines now: before process.abort(), which skips the exit handlers that normally do it. */
+  flushSync(): void;
 }
 
 /** Anything with a synchronous write(line): a test's array, a stream. */
@@ -27,14 +29,26 @@ export interface LogSink {
 
 const MESSAGE_KEY = 'message';
 
-function wrap(p: PinoLogger): Logger {
+function wrap(p: PinoLogger, flushSync: () => void): Logger {
   // pino's (fields, message) argument order, turned around to the interface's (message, fields).
   return {
     debug: (m, f) => (f ? p.debug(f, m) : p.debug(m)),
     info: (m, f) => (f ? p.info(f, m) : p.info(m)),
     warn: (m, f) => (f ? p.warn(f, m) : p.warn(m)),
     error: (m, f) => (f ? p.error(f, m) : p.error(m)),
-    child: (fields) => wrap(p.child(fields)),
+    child: (fields) => wrap(p.child(fields), flushSync),
+    flushSync,
+  };
+}
+
+function flusher(destination: DestinationStream): () => void {
+  const d = destination as DestinationStream & { flushSync?: () => void };
+  return () => {
+    try {
+      d.flushSync?.();
+    } catch {
+      // nothing buffered yet, or the descriptor is gone: nothing more can be done on the way down
+    }
   };
 }
 
@@ -51,6 +65,7 @@ function build(level: Level, destination: DestinationStream): Logger {
       },
       destination,
     ),
+    flusher(destination),
   );
 }
 

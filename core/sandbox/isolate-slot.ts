@@ -47,6 +47,7 @@ export class SlotFactory {
       memoryLimit: spec.manifest.memory_mb,
       onCatastrophicError: (message) => {
         spec.logger.error('isolated-vm catastrophic error; aborting the process', { plugin: spec.plugin, reason: message });
+        spec.logger.flushSync(); // abort() runs no exit handlers: the buffered line would be lost
         (spec.onCatastrophic ?? (() => process.abort()))(message);
       },
     });

@@ -108,8 +108,8 @@ t.test('LOG_LEVEL and LOG_FORMAT: defaults, terminal detection, refusals that na
   t.throws(() => readLogSettings({ LOG_FORMAT: 'text' }, false), { message: 'LOG_FORMAT must be json or pretty, got "text"' });
 });
 
-const runChild = (env: Record<string, string>, lines: number) =>
-  spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', fileURLToPath(new URL('./log-child.ts', import.meta.url)), String(lines)], {
+const runChild = (env: Record<string, string>, lines: number, mode = 'exit') =>
+  spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', fileURLToPath(new URL('./log-child.ts', import.meta.url)), String(lines), mode], {
     env: { ...process.env, ...env },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
@@ -125,6 +125,14 @@ t.test('process logger, json: asynchronous writes are all flushed when the proce
     level: 'info', time: 'T', pid: 0, role: 'child', n: 19_999, password: '[redacted]', headers: { authorization: '[redacted]' }, message: 'line 19999',
   });
   t.notOk(/hunter2-child|child-secret|debug line/.test(r.stderr));
+});
+
+t.test('process logger, json: flushSync() writes out the buffer before process.abort()', async (t) => {
+  const r = runChild({ LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, 5_000, 'abort');
+  t.equal(r.signal, 'SIGABRT');
+  const lines = r.stderr.split('\n').filter((l) => l.startsWith('{"level"'));
+  t.equal(lines.length, 5_000, 'every line');
+  t.match(JSON.parse(lines.at(-1)!), { message: 'line 4999', n: 4999 });
 });
 
 t.test('process logger, pretty: human-readable lines, still redacted', async (t) => {
