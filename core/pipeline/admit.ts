@@ -2,6 +2,7 @@
 // Retry-After; the rate headers go on every response of an identified caller.
 import { deny } from '../http/errors.js';
 import type { Stage } from './call.js';
+import { reserve } from './reservations.js';
 
 /** A slot whose holder died is freed after this long, whatever the operation's timeout. */
 const SLOT_TTL_MS = 130_000;
@@ -19,6 +20,7 @@ export const admit: Stage = async (call, s) => {
   const scope = `inflight:${id.keyId}`;
   const slot = await s.state.acquireSlot(scope, cap, SLOT_TTL_MS);
   if (!slot) return deny('CONCURRENCY_LIMITED', `At most ${cap} calls may be in flight for this key.`, 1);
-  call.cleanups.push(() => s.state.releaseSlot(scope, slot));
+  const free = (): Promise<void> => s.state.releaseSlot(scope, slot);
+  reserve(call, { name: 'concurrency slot', keep: free, giveBack: free });
   return undefined;
 };

@@ -30,7 +30,7 @@ export function beginCall(ctx: Context, s: Services): ApiCall {
     freeReason: null,
     cached: false,
     charged: 0,
-    cleanups: [],
+    reservations: [],
     headersOut: {},
   };
 }

@@ -30,7 +30,7 @@ export interface ApiCall {
   /** Price of this call in micro-TOKEN once decided; 0 when free. */
   price: number;
   freeReason: string | null;
-  /** Plan quota taken for this call, given back unless it succeeds. */
+  /** Plan quota taken for this call (its reservation entry keeps or gives back whatever is here when settled). */
   planGrant?: PlanGrant;
   cacheKey?: string;
   cached: boolean;
@@ -47,10 +47,32 @@ export interface ApiCall {
   /** Cache TTL for this result (plugin's override or the operation's), seconds. */
   cacheTtl?: number;
   pluginMs?: number;
-  /** Slots and reservations to give back when the call ends, whatever happened. */
-  cleanups: Array<() => Promise<void>>;
+  /** What the call took before its outcome was known, settled in one place (reservations.ts). */
+  reservations: Reservation[];
   headersOut: Record<string, string>;
 }
 
 /** A stage either lets the call go on (undefined) or ends it with a Denial. */
 export type Stage = (call: ApiCall, services: Services) => Promise<Denial | undefined>;
+
+/** How a call ended, as its reservations see it when they are settled (reservations.ts). */
+export interface Outcome {
+  /** The call succeeded (captured, or free) and is answered 200. */
+  ok: boolean;
+  /** micro-TOKEN the call paid (0 when free or failed). */
+  charged: number;
+  /** The answer, for entries settled after it. */
+  status?: number;
+  body?: string;
+}
+
+export interface Reservation {
+  /** For the log when settling fails. */
+  name: string;
+  /** Settle once the answer is built instead of before (it needs status and body). */
+  afterAnswer?: boolean;
+  /** The call succeeded: keep what was taken. */
+  keep(outcome: Outcome): Promise<void>;
+  /** The call failed: give it back. */
+  giveBack(outcome: Outcome): Promise<void>;
+}

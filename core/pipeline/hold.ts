@@ -2,9 +2,11 @@
 // balance the plugin never runs: 402. A cache hit needs no hold; it is charged in one step when settled.
 import { deny } from '../http/errors.js';
 import { toToken } from '../kernel/money.js';
-import { placeHold } from '../billing/holds.js';
+import { placeHold, releaseHold } from '../billing/holds.js';
 import { memoryHoldsOf } from '../billing/memory-holds.js';
-import type { Stage } from './call.js';
+import type { ApiCall, Stage } from './call.js';
+import type { Services } from '../services.js';
+import { reserve } from './reservations.js';
 
 export const hold: Stage = async (call, s) => {
   if (call.price === 0 || call.cached) return undefined;
@@ -14,6 +16,7 @@ export const hold: Stage = async (call, s) => {
     const memory = await memoryHoldsOf(s.store.db).place(call.identity!.userId, call.price);
     if (!memory) return insufficient(call.price);
     call.hold = { id: call.requestId, memory };
+    reserve(call, moneyHold(call, s));
     return undefined;
   }
   const ok = await placeHold(s.store.db, {
@@ -26,8 +29,21 @@ export const hold: Stage = async (call, s) => {
   }, s.store.dialect);
   if (!ok) return insufficient(call.price);
   call.hold = { id: call.requestId };
+  reserve(call, moneyHold(call, s));
   return undefined;
 };
+
+/** A success's capture (settle.ts) turns the hold into the charge and clears it; whatever is left goes back. */
+function moneyHold(call: ApiCall, s: Services) {
+  const giveBack = async (): Promise<void> => {
+    if (!call.hold) return;
+    const { id, memory } = call.hold;
+    call.hold = undefined;
+    if (memory) memoryHoldsOf(s.store.db).release(memory);
+    else await releaseHold(s.store.db, id);
+  };
+  return { name: 'money hold', keep: giveBack, giveBack };
+}
 
 const insufficient = (price: number) =>
   deny('INSUFFICIENT_BALANCE', `This call costs ${toToken(price)} TOKEN and the available balance is lower. Top up to continue.`);

@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import { deny } from '../http/errors.js';
 import { hashOf } from '../kernel/canonical.js';
 import type { ApiCall, Stage } from './call.js';
+import { reserve } from './reservations.js';
 import type { Services } from '../services.js';
 import type { Database } from '../store/schema.js';
 
@@ -43,6 +44,14 @@ async function takeOver(s: Services, call: ApiCall, key: string, hash: string, l
   return Number(res.numUpdatedRows ?? 0n) === 1;
 }
 
+/** The claim is this call's until settled: a success's answer is stored, a failure's claim is dropped. */
+function claimed(call: ApiCall, s: Services, key: string, hash: string): undefined {
+  call.idempotency = { key, hash };
+  const finish = (o: { status?: number; body?: string }): Promise<void> => finishIdempotency(call, s, o.status ?? 500, o.body ?? '');
+  reserve(call, { name: 'idempotency claim', afterAnswer: true, keep: finish, giveBack: finish });
+  return undefined;
+}
+
 export const beginIdempotency: Stage = async (call, s) => {
   const raw = call.headers['idempotency-key'];
   if (raw === undefined) return undefined;
@@ -51,23 +60,18 @@ export const beginIdempotency: Stage = async (call, s) => {
   const userId = call.identity!.userId;
   const hash = hashOf(call.method, call.operation!.code, call.input);
   const leaseMs = call.operation!.timeoutMs + s.settings.holdGraceMs;
-  if (await tryClaim(s, call, key, hash, leaseMs)) {
-    call.idempotency = { key, hash };
-    return undefined;
-  }
+  if (await tryClaim(s, call, key, hash, leaseMs)) return claimed(call, s, key, hash);
   const row = await s.store.db.selectFrom('idempotency').selectAll().where('user_id', '=', userId).where('idem_key', '=', key).executeTakeFirst();
   const now = Date.now();
   if (row && row.state === 'pending' && Number(row.expires_at) <= now) {
     if (await takeOver(s, call, key, hash, leaseMs)) {
-      call.idempotency = { key, hash };
-      return undefined;
+      return claimed(call, s, key, hash);
     }
   } else if (row && Number(row.expires_at) <= now) {
     // An expired record is as good as none: drop it and claim the key afresh.
     await s.store.db.deleteFrom('idempotency').where('user_id', '=', userId).where('idem_key', '=', key).where('state', '=', 'done').execute();
     if (await tryClaim(s, call, key, hash, leaseMs)) {
-      call.idempotency = { key, hash };
-      return undefined;
+      return claimed(call, s, key, hash);
     }
   }
   if (!row || row.request_hash !== hash) {
@@ -85,7 +89,7 @@ export const beginIdempotency: Stage = async (call, s) => {
  * After the response is built: store an uncharged success (a charged one was stored with its charge), forget a
  * failure so it can be retried. Both only while this call still owns the claim.
  */
-export async function finishIdempotency(call: ApiCall, s: Services, status: number, body: string): Promise<void> {
+async function finishIdempotency(call: ApiCall, s: Services, status: number, body: string): Promise<void> {
   const idem = call.idempotency;
   if (!idem || idem.replay || call.bodyOut !== undefined) return;
   const userId = call.identity!.userId;

@@ -1,7 +1,8 @@
 // The order of an /api call, written here and only here:
 //   request id -> authenticate -> resolve operation -> validate input -> idempotency -> admit (rate, concurrency)
-//   -> price (plan quota / per call) -> cache read -> hold -> run plugin -> cache write -> capture | release
-//   -> respond (envelope) -> call log
+//   -> price (plan quota / per call) -> cache read -> hold -> run plugin -> cache write -> capture
+//   -> settle reservations (kept on success, given back otherwise) -> respond (envelope)
+//   -> settle what needs the answer (the idempotency claim) -> call log
 // Stages return a Denial to stop the call; exceptions are bugs or infrastructure faults and become 500.
 import type { Context } from 'koa';
 import { deny, type Denial } from '../http/errors.js';
@@ -10,13 +11,14 @@ import type { ApiCall, Stage } from './call.js';
 import { authenticate } from './authenticate.js';
 import { resolveOperation } from './resolve-operation.js';
 import { validateInput } from './validate-input.js';
-import { beginIdempotency, finishIdempotency } from './idempotency.js';
+import { beginIdempotency } from './idempotency.js';
 import { admit } from './admit.js';
 import { price } from './price.js';
 import { readCache, cacheResult } from './cache.js';
 import { hold } from './hold.js';
 import { runPlugin } from './run-plugin.js';
-import { capture, release } from './settle.js';
+import { capture } from './settle.js';
+import { settleReservations } from './reservations.js';
 import { respond } from './respond.js';
 import { logCall } from './call-log.js';
 import { beginCall } from './begin-call.js';
@@ -50,16 +52,14 @@ export async function runCall(call: ApiCall, ctx: Context, s: Services): Promise
     denial = isDatabaseUnavailable(err) ? deny('UNAVAILABLE', 'The billing database is unavailable right now; nothing was charged. Retry shortly.', 5) : deny('INTERNAL');
   }
   // Whatever happened, no hold, quota or slot outlives the call.
+  await settleReservations(call, s, { ok: !denial, charged: call.charged });
   try {
-    if (denial) await release(call, s);
     if (call.identity) Object.assign(call.headersOut, await s.plans.quotaHeaders(call.identity.userId));
   } catch (err) {
-    s.logger.error('api call cleanup failed', { request_id: call.requestId, reason: (err as Error).message });
-  } finally {
-    for (const cleanup of call.cleanups.reverse()) await cleanup().catch((e: Error) => s.logger.error('slot release failed', { reason: e.message }));
+    s.logger.error('quota headers failed', { request_id: call.requestId, reason: (err as Error).message });
   }
   const { status, body } = await respond(ctx, call, s, denial);
-  await finishIdempotency(call, s, status, body).catch((e: Error) => s.logger.error('idempotency store failed', { reason: e.message }));
+  await settleReservations(call, s, { ok: !denial, charged: call.charged, status, body }, true);
   logCall(call, s, status, denial);
   return { status, body };
 }

@@ -7,6 +7,7 @@ import { toToken } from '../kernel/money.js';
 import { reserveSpend } from '../billing/spend-cap.js';
 import { StateUnavailableError } from '../state/shared-state.js';
 import type { Stage } from './call.js';
+import { reserve } from './reservations.js';
 
 export const COUNTERS_UNAVAILABLE: Denial = deny(
   'UNAVAILABLE',
@@ -28,14 +29,25 @@ const priceAndReserve: Stage = async (call, s) => {
   call.price = quote.price;
   call.freeReason = quote.freeReason;
   call.planGrant = quote.planGrant;
+  // Read when settled, not now: a free cache hit gives this grant back and may leave another (cache.ts).
+  if (quote.planGrant) {
+    reserve(call, {
+      name: 'plan quota',
+      keep: async () => call.planGrant?.commit(),
+      giveBack: async () => call.planGrant?.release(),
+    });
+  }
   const cap = call.identity!.dailySpendCap;
   if (cap === null || call.price === 0) return undefined;
   const reservation = await reserveSpend(s.store.db, s.state, call.identity!.keyId, cap, call.price);
   if (!reservation) {
     return deny('INSUFFICIENT_BALANCE', `This key's daily spending cap of ${toToken(cap)} TOKEN is reached; it resets at midnight China time (UTC+8).`);
   }
-  // Cleanups run after capture or release: a failed call charged 0 and a free cache hit too, so both give
-  // their reservation back; a charged call keeps exactly what it paid.
-  call.cleanups.push(() => reservation.settle(call.charged));
+  // A charged call keeps exactly what it paid; a failed call and a free cache hit (charged 0) give it all back.
+  reserve(call, {
+    name: 'spending cap',
+    keep: (o) => reservation.settle(o.charged),
+    giveBack: () => reservation.settle(0),
+  });
   return undefined;
 };

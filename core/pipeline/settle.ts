@@ -1,11 +1,12 @@
-// Stage: capture or release. Success turns the hold into exactly one ledger row (or charges a priced cache
-// hit in one step) and commits plan quota; any failure releases the hold and the quota and writes nothing.
+// Stage: capture. Success turns the hold into exactly one ledger row (or charges a priced cache hit in one step);
+// a failure writes nothing, and the hold, plan quota and the rest go back with the call's other reservations
+// (reservations.ts).
 // What must never be lost with a charge commits in the same transaction: the call-log row, and for an
 // Idempotency-Key the response itself, so a client whose connection broke after the charge can replay it.
 // A call made free by the plan quota writes its row at once as well (quota counters are rebuilt from the log).
 import type { Kysely, Transaction } from 'kysely';
 import { deny, type Denial } from '../http/errors.js';
-import { captureHoldPg, releaseHold, type CaptureLogRow } from '../billing/holds.js';
+import { captureHoldPg, type CaptureLogRow } from '../billing/holds.js';
 import { memoryHoldsOf } from '../billing/memory-holds.js';
 import { postEntry, InsufficientBalanceError } from '../billing/ledger.js';
 import { runBilling } from '../billing/billing-sql.js';
@@ -105,24 +106,5 @@ export async function capture(call: ApiCall, s: Services): Promise<Denial | unde
   }
   // Low-balance and quota alerts: in-memory comparisons, no database work unless this call crossed a user's line.
   s.alerts.afterCapture(call.identity!.userId, call.charged, call.balanceAfter, call.planGrant?.usage);
-  if (call.planGrant) {
-    await call.planGrant.commit();
-    call.planGrant = undefined;
-  }
   return undefined;
-}
-
-/** Runs on every failure path, including exceptions: idempotent. */
-export async function release(call: ApiCall, s: Services): Promise<void> {
-  if (call.hold) {
-    const { id, memory } = call.hold;
-    call.hold = undefined;
-    if (memory) memoryHoldsOf(s.store.db).release(memory);
-    else await releaseHold(s.store.db, id);
-  }
-  if (call.planGrant) {
-    const grant = call.planGrant;
-    call.planGrant = undefined;
-    await grant.release();
-  }
 }

@@ -1,0 +1,31 @@
+// Everything a call takes before its outcome is known (a concurrency slot, a spending-cap amount, plan quota, the
+// money hold, the Idempotency-Key claim) is one entry in `call.reservations`, and they are settled here, in one
+// place: kept when the call succeeded, given back when it did not, newest first, each exactly once. A new kind of
+// reservation is one more entry pushed by the stage that takes it; nothing else changes.
+//
+// Two moments: most entries settle once the outcome is known, before the answer is built (so the quota headers
+// already count a given-back grant); an entry that needs the answer itself (the idempotency claim stores the
+// response) settles after it, with `afterAnswer`.
+import type { ApiCall, Outcome, Reservation } from './call.js';
+import type { Services } from '../services.js';
+
+export function reserve(call: ApiCall, r: Reservation): void {
+  call.reservations.push(r);
+}
+
+/**
+ * Settle the entries of one moment, newest first. A failure to settle one is logged and does not stop the
+ * others: each entry's own expiry (slot TTL, hold expiry, claim lease) is the backstop.
+ */
+export async function settleReservations(call: ApiCall, s: Services, outcome: Outcome, afterAnswer = false): Promise<void> {
+  const due = call.reservations.filter((r) => !!r.afterAnswer === afterAnswer);
+  call.reservations = call.reservations.filter((r) => !!r.afterAnswer !== afterAnswer);
+  for (let i = due.length - 1; i >= 0; i--) {
+    const r = due[i];
+    try {
+      await (outcome.ok ? r.keep(outcome) : r.giveBack(outcome));
+    } catch (err) {
+      s.logger.error('settling a reservation failed', { request_id: call.requestId, reservation: r.name, reason: (err as Error).message });
+    }
+  }
+}
