@@ -18,6 +18,7 @@ import { toToken } from '../core/kernel/money.js';
 import { drive, type LoadResult } from './load.js';
 import { benchPhoneLookup } from './phone-lookup.js';
 import { summariseProfile } from './profile-summary.js';
+import { benchCluster } from './cluster-rows.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
 
   const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', MAX_IN_FLIGHT_PER_KEY: '1000', LOG_LEVEL: 'warn' };
   const [barePort, gatewayPort] = [await freePort(), await freePort()];
+  let bareRps = 0;
   const bare = await start([resolve('bench/bare-koa.ts')], { PORT: String(barePort) });
   const profileDir = join(dataDir, 'profile');
   const profileArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
@@ -94,6 +96,7 @@ async function main(): Promise<void> {
     // Other work on the machine moves absolute figures; the ratios are measured under the same load.
     console.log(`load: ${SECONDS}s, ${CONNECTIONS} connections, ${KEYS} keys per row, GET /api/phone; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(line('bare koa', baseline));
+    bareRps = baseline.requestsPerSecond;
     const rows: Array<[string, LoadResult, string, number]> = [
       ['billed', tollgate, 'new number each call, no plan: hold, plugin, capture + ledger + call log', 0.4],
       ['quota', quota, 'new number each call inside the Pro plan count quota', 0.4],
@@ -122,6 +125,13 @@ async function main(): Promise<void> {
     const summaries = readdirSync(profileDir).map((f) => summariseProfile(join(profileDir, f)));
     console.log(summaries.sort((a, b) => b.busy - a.busy)[0].text);
   }
+
+  // PostgreSQL + Redis, one worker then two, against the bare Koa figure of this run.
+  const cluster = await benchCluster(SECONDS, CONNECTIONS, freePort);
+  for (const { workers, result } of cluster.rows) {
+    console.log(`${line(`pg ${workers}w`, result)}  ratio ${(result.requestsPerSecond / bareRps).toFixed(3)}  billed, ${workers} worker${workers > 1 ? 's' : ''} (npm run cluster), 16 users`);
+  }
+  for (const note of cluster.notes) console.log(note);
 
   const phone = await benchPhoneLookup();
   console.log(`phone lookups inside the isolate: ${phone.lookupsPerSecond.toFixed(0)}/s; plain Node baseline ${phone.baselinePerSecond.toFixed(0)}/s; ratio ${(phone.lookupsPerSecond / phone.baselinePerSecond).toFixed(2)}`);
