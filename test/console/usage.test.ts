@@ -118,6 +118,8 @@ t.test('the operations catalogue needs no login and shows prices in TOKEN', asyn
     code: 'item',
     name: item.name,
     description: item.description,
+    text: { zh: { name: 'item', description: '' }, en: { name: 'item', description: '' } },
+    available: true,
     price: 0.002,
     cache_ttl: item.cache_ttl,
     timeout_ms: item.timeout_ms,
