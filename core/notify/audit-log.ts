@@ -37,6 +37,8 @@ export async function writeAudit(db: Kysely<Database>, e: AuditEntry, now = Date
 
 export interface AuditFilter {
   subjectUserId?: number;
+  /** Any of these users (an admin's search by email or key prefix); empty matches nothing. */
+  subjectUserIds?: number[];
   actorId?: number;
   action?: string;
   before?: number;
@@ -46,6 +48,10 @@ export interface AuditFilter {
 export async function listAudit(db: Kysely<Database>, f: AuditFilter): Promise<AuditRow[]> {
   let q = db.selectFrom('audit_log').selectAll();
   if (f.subjectUserId !== undefined) q = q.where('subject_user_id', '=', f.subjectUserId);
+  if (f.subjectUserIds !== undefined) {
+    if (f.subjectUserIds.length === 0) return [];
+    q = q.where('subject_user_id', 'in', f.subjectUserIds);
+  }
   if (f.actorId !== undefined) q = q.where('actor_id', '=', f.actorId);
   if (f.action !== undefined) q = q.where('action', '=', f.action);
   if (f.before !== undefined) q = q.where('id', '<', f.before);

@@ -20,11 +20,10 @@ import { admin as makeAdmin } from '../console/support.js';
 declare const document: {
   documentElement: { scrollWidth: number; lang: string };
   querySelector(selector: string): { textContent: string | null } | null;
-  querySelectorAll(selector: string): Iterable<{ tagName: string; className: string; getBoundingClientRect(): { right: number }; closest(s: string): unknown }>;
+  querySelectorAll(selector: string): Iterable<{ tagName: string; className: string; textContent: string | null; getBoundingClientRect(): { right: number }; closest(s: string): unknown }>;
 };
 declare const window: { innerWidth: number };
 
-type Lang = 'zh' | 'en';
 const DICT = { zh, en };
 const DEVICES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 type Device = keyof typeof DEVICES;
@@ -72,6 +71,12 @@ if (haveChromium(t, 'first-customer journeys')) {
       }
       return out.slice(0, 8);
     });
+  /** The current page's link in a sideways-scrolling strip (main navigation, admin sections) is on screen. */
+  const activeOnScreen = async (page: Page, strip: string): Promise<boolean> => {
+    const box = await page.locator(`${strip} a.active`).first().boundingBox();
+    const width = page.viewportSize()?.width ?? 0;
+    return box !== null && box.x >= 0 && box.x + box.width <= width + 0.5;
+  };
   const nav = async (page: Page, name: string): Promise<void> => {
     await page.click(`nav.sidenav a[data-nav="${name}"]`);
     await page.waitForSelector(`[data-page="${name}"]`);
@@ -156,6 +161,7 @@ if (haveChromium(t, 'first-customer journeys')) {
         // Usage: the debugger call is in the log and exports as CSV.
         await nav(page, 'usage');
         await page.waitForSelector('[data-testid=calls-table]');
+        t.ok(await activeOnScreen(page, 'nav.sidenav'), 'the usage link is scrolled into view in the navigation strip');
         t.ok((await page.textContent('[data-testid=calls-table]'))?.includes(requestId), 'the call log shows the debugger call');
         const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-csv]')]);
         const csv = readFileSync((await download.path())!, 'utf8');
@@ -213,7 +219,15 @@ if (haveChromium(t, 'first-customer journeys')) {
 
         await page.click('.subnav a[href="/console/admin/audit"]');
         await page.waitForSelector('[data-testid=audit-table]');
-        t.ok((await page.textContent('[data-testid=audit-table]'))?.includes(email), 'the audit log names the customer by email');
+        t.ok(await activeOnScreen(page, '.subnav'), 'the audit section link is in view');
+        await page.fill('[data-testid=audit-search]', email);
+        await page.press('[data-testid=audit-search]', 'Enter');
+        // Only this customer's entries are left, each naming them by email.
+        await page.waitForFunction((want) => {
+          const rows = [...document.querySelectorAll('[data-testid=audit-table] tbody tr')];
+          return rows.length > 0 && rows.every((r) => (r.textContent ?? '').includes(want));
+        }, email);
+        t.match(await page.textContent('[data-testid=audit-table]'), /order\.cancel/, 'the cancel is in the customer\'s log');
         await shot('4-audit');
         await ctx.close();
       });

@@ -80,6 +80,10 @@ t.test('an admin cancels a pending order once (audited once); paid orders and un
   // The audit list names both people by email.
   const audit = await adminGet(`audit?user_id=${u.userId}&action=order.cancel`);
   t.match(audit.body.entries, [{ action: 'order.cancel', actor_id: a.userId, actor_email: /^admin\d+-\d+@example\.com$/, subject_user_id: u.userId, subject_email: 'cancel.me@example.com' }]);
+  const byEmail = await adminGet('audit?q=CANCEL.ME&action=order.cancel');
+  t.same(byEmail.body.entries.map((e: { id: number }) => e.id), audit.body.entries.map((e: { id: number }) => e.id), 'the audit log is searched by email part');
+  t.same((await adminGet(`audit?q=${u.key.slice(0, 11)}&action=order.cancel`)).body.entries.length, 1, 'or by key prefix');
+  t.same((await adminGet('audit?q=nobody-at-all')).body, { entries: [], next_before: null });
 });
 
 t.test('revenue counts credited orders by day: plans, packages, money taken and refunded', async (t) => {

@@ -7,6 +7,7 @@ import { clearSession, getToken, getUser, isAdmin, updateUser } from './session.
 import { link, navigate } from './router.js';
 import { tokens } from './format.js';
 import type { Me } from './types.js';
+import { revealActive } from './reveal-active.js';
 
 const NAV: Array<{ path: string; key: MessageKey; auth: boolean; admin?: boolean }> = [
   { path: '', key: 'nav.dashboard', auth: true },
@@ -92,6 +93,7 @@ export function shell(active: string): { root: HTMLElement; main: HTMLElement } 
     h('div', { class: 'frame' }, nav, main),
   );
   if (loggedIn && !me) void loadMe().catch(() => undefined);
+  revealActive(nav);
   return { root, main };
 }
 

@@ -36,6 +36,12 @@ export function userIdIn(db: Kysely<Database>, column: string, s: Exclude<Search
   return sql<SqlBool>`${sql.ref(column)} in (${usersMatching(db, s)})`;
 }
 
+/** The ids of the users a search matches, at most `max`. */
+export async function userIdsMatching(db: Kysely<Database>, s: Exclude<Search, { kind: 'order' }>, max = 1000): Promise<number[]> {
+  const rows = await db.selectFrom('users').select('id').where(userIdIn(db, 'users.id', s)).orderBy('id').limit(max).execute();
+  return rows.map((r) => Number(r.id));
+}
+
 /** id -> email for the given user ids (nulls and repeats allowed). */
 export async function emailsOf(db: Kysely<Database>, ids: ReadonlyArray<number | null | undefined>): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];

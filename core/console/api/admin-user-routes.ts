@@ -16,7 +16,7 @@ import { bodyOf, idParam, invalid, queryInt, queryOf, reqEnum, reqString, reqTok
 import { iso, presentKey, presentOrder, presentUserWithBalance } from './present.js';
 import { presentCall } from './usage-routes.js';
 import { audit, presentAudit } from './audit.js';
-import { emailsOf } from './admin-lookup.js';
+import { emailsOf, parseSearch, userIdsMatching } from './admin-lookup.js';
 
 const RECENT = 50;
 
@@ -92,7 +92,10 @@ export function adminUserRoutes(router: Router, s: Services): void {
   router.get('/console/api/admin/audit', admin, async (ctx) => {
     const limit = queryInt(ctx, 'limit', 1, 500, 100);
     const num = (name: string) => (queryOf(ctx, name) === undefined ? undefined : queryInt(ctx, name, 1, Number.MAX_SAFE_INTEGER, 0));
-    const rows = await listAudit(db, { subjectUserId: num('user_id'), actorId: num('actor_id'), action: queryOf(ctx, 'action'), before: num('before'), limit });
+    // q: whose log, by email part, key prefix (sk_...) or user id.
+    const search = parseSearch(queryOf(ctx, 'q'));
+    const subjectUserIds = search === undefined ? undefined : search.kind === 'order' ? [search.id] : await userIdsMatching(db, search);
+    const rows = await listAudit(db, { subjectUserId: num('user_id'), subjectUserIds, actorId: num('actor_id'), action: queryOf(ctx, 'action'), before: num('before'), limit });
     ctx.body = { entries: await withEmails(rows), next_before: rows.length === limit ? Number(rows[rows.length - 1].id) : null };
   });
 }

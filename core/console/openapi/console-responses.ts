@@ -32,6 +32,11 @@ const call = o({
 });
 const ledgerEntry = o({ id: int, created_at: orNull(time), kind: str, amount: tokens, balance_after: tokens, ref: orNull(str), operation: orNull(str), note: orNull(str) });
 
+/** Admin revenue: counts, the TOKEN value sold, and money per currency code in major units (yuan, dollars). */
+const perCurrency: Schema = { type: 'object', additionalProperties: { type: 'number' }, description: 'currency code -> amount in major units' };
+const revenueSums = o({ orders: int, plans: int, packages: int, value: tokens, paid: perCurrency, refunded: perCurrency });
+const ms: Schema = { type: 'number', description: 'milliseconds, nearest-rank percentile' };
+
 /** Shared shapes, published under components.schemas. */
 export const CONSOLE_COMPONENTS: Record<string, Schema> = {
   User: user,
@@ -109,8 +114,11 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   adminPaymentLog: o({ entries: list({ type: 'object' }), next_before: nextBefore }),
   adminSyncOrder: o({ state: str, outcome: str, order: ref('PaymentOrder') }),
   adminRefundOrder: o({ order: ref('PaymentOrder'), refund_no: str, amount: { type: 'number' }, tokens, provider_refunded: bool }),
-  adminRevenue: o({ days: list({ type: 'object' }), totals: { type: 'object' } }),
-  adminOperationHealth: o({ hours: int, since: time, operations: list({ type: 'object' }) }),
+  adminRevenue: o({ days: list({ allOf: [o({ day: str }), revenueSums] }), totals: revenueSums }),
+  adminOperationHealth: o({
+    hours: int, since: time,
+    operations: list(o({ operation: str, calls: int, successes: int, errors: int, success_rate: { type: 'number', minimum: 0, maximum: 1 }, p50_ms: ms, p95_ms: ms, p99_ms: ms })),
+  }),
   adminCancelOrder: o({ order: { allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] } }),
   me: o({ user: ref('User'), balance: tokens, available: tokens, plan: orNull({ type: 'object' }), quota: orNull({ type: 'object' }) }),
   listKeys: o({ keys: list(ref('ApiKey')) }),

@@ -76,7 +76,7 @@ export const en: Record<MessageKey, string> = {
   'keys.rotated': 'Rotated; the old secret works until {until}. The new secret is shown only now:',
   'keys.rotatedNow': 'now (ended)',
   'audit.title': 'Audit log',
-  'audit.userId': 'User ID',
+  'audit.userId': 'User (email, id or key prefix)',
   'audit.action': 'Action',
   'audit.actor': 'By',
   'audit.target': 'Target',

@@ -74,7 +74,7 @@ export const zh = {
   'keys.rotated': '已轮换，旧密钥有效至 {until}。新密钥只显示这一次：',
   'keys.rotatedNow': '现在（已失效）',
   'audit.title': '审计日志',
-  'audit.userId': '用户 ID',
+  'audit.userId': '用户（邮箱、ID 或密钥前缀）',
   'audit.action': '操作',
   'audit.actor': '操作人',
   'audit.target': '对象',

@@ -5,6 +5,7 @@ import { t } from '../i18n/index.js';
 import { download, get, query } from '../api.js';
 import { button, card, field, input, messageSlot, table } from '../ui.js';
 import { dateTime } from '../format.js';
+import { stackOnPhone } from '../stack-table.js';
 
 interface AuditEntry { id: number; created_at: string; actor_id: number | null; actor_role: string; action: string; target_type: string; target_id: string | null; subject_user_id: number | null; detail: unknown; ip: string | null; actor_email?: string | null; subject_email?: string | null }
 
@@ -15,13 +16,13 @@ export async function renderAdminAudit(main: HTMLElement): Promise<void> {
   const filter: HTMLFormElement = h(
     'form',
     { class: 'inline-form', on: { submit: (ev) => (ev.preventDefault(), (before = null), void load()) } },
-    field(t('audit.userId'), input('user_id', { type: 'number', min: 1 })),
+    field(t('audit.userId'), input('q', { type: 'search', placeholder: t('admin.searchPlaceholder'), 'data-testid': 'audit-search' })),
     field(t('audit.action'), input('action', { placeholder: 'key.rotate' })),
     h('button', { class: 'btn', attrs: { type: 'submit' } }, t('admin.find')),
   );
   const load = async (): Promise<void> => {
     try {
-      const r = await get<{ entries: AuditEntry[]; next_before: number | null }>(`admin/audit${query({ user_id: fieldValue(filter, 'user_id') || undefined, action: fieldValue(filter, 'action') || undefined, before: before ?? undefined })}`);
+      const r = await get<{ entries: AuditEntry[]; next_before: number | null }>(`admin/audit${query({ q: fieldValue(filter, 'q').trim() || undefined, action: fieldValue(filter, 'action') || undefined, before: before ?? undefined })}`);
       const rows = r.entries.map((e) => [
         dateTime(e.created_at),
         e.actor_id === null ? e.actor_role : `${e.actor_role} ${e.actor_email ?? `#${e.actor_id}`}`,
@@ -33,7 +34,7 @@ export async function renderAdminAudit(main: HTMLElement): Promise<void> {
       ]);
       clear(
         listSlot,
-        table([t('col.time'), t('audit.actor'), t('audit.action'), t('audit.target'), t('col.user'), t('audit.detail'), 'IP'], rows, t('audit.none'), 'audit-table'),
+        stackOnPhone(table([t('col.time'), t('audit.actor'), t('audit.action'), t('audit.target'), t('col.user'), t('audit.detail'), 'IP'], rows, t('audit.none'), 'audit-table')),
         r.next_before === null ? null : button(t('audit.older'), () => ((before = r.next_before), load()), 'btn btn-small'),
       );
     } catch (err) {

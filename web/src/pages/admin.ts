@@ -15,6 +15,7 @@ import { renderAdminUser } from './admin-user.js';
 import { webhooksPanel } from './webhooks-panel.js';
 import { renderAdminMail } from './admin-mail.js';
 import { operationsCard, revenueCard } from './admin-insight.js';
+import { revealActive } from '../reveal-active.js';
 import { availabilityCard } from './admin-availability.js';
 import type { Route } from '../router.js';
 import type { MessageKey } from '../i18n/index.js';
@@ -84,6 +85,7 @@ export async function renderAdmin(main: HTMLElement, route: Route): Promise<void
     }),
   );
   main.append(pageHeader(t('admin.title'), t('admin.subtitle')), nav);
+  revealActive(nav);
   const body = h('div');
   main.append(body);
   if (section === 'users') await renderAdminUsers(body);
