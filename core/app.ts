@@ -9,6 +9,7 @@ import { handleApiCall } from './pipeline/index.js';
 import { BALANCE_PATH, handleBalanceByKey } from './pipeline/balance-by-key.js';
 import { mountConsole } from './console/mount.js';
 import { serveConsoleWeb } from './console/web-serve.js';
+import { frontPageRoute } from './console/front/front-route.js';
 import { ApiError } from './http/errors.js';
 import { clientIpMiddleware, compileClientIp } from './http/client-ip.js';
 import { onBodyParseError } from './http/body-errors.js';
@@ -59,6 +60,8 @@ export function createApp(s: Services): Koa {
   // POST /mcp reads its own body, so a malformed one is a JSON-RPC parse error rather than the /api envelope.
   app.use(mcpEndpoint(s));
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '256kb', formLimit: '256kb', encoding: 'utf-8', onError: onBodyParseError }));
+  // The public front page at / (what is sold, prices, a first call): server-rendered, cached per config load.
+  frontPageRoute(router, s);
   mountConsole(router, s);
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -1,0 +1,58 @@
+// GET / (and HEAD /): the public front page. Rendered once per config load and language and kept with that
+// load's registry (a WeakMap: a reload's new registry starts a fresh cache, the old one is collected with it),
+// so a request costs a map look-up; an ETag lets a returning visitor's browser skip the body.
+import { createHash } from 'node:crypto';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Services } from '../../services.js';
+import type { Registry } from '../../registry/registry.js';
+import { localeFromAcceptLanguage, parseLocale, type Locale } from '../../accounts/locale.js';
+import { renderFrontPage } from './front-html.js';
+import { FRONT_CSP } from './front-css.js';
+
+interface Page {
+  html: string;
+  etag: string;
+}
+
+/** ?lang=zh|en wins (the page's own switch), then Accept-Language, then Chinese. */
+export function frontLang(ctx: Context): { lang: Locale; explicit: boolean } {
+  const asked = typeof ctx.query.lang === 'string' ? parseLocale(ctx.query.lang) : null;
+  if (asked) return { lang: asked, explicit: true };
+  return { lang: localeFromAcceptLanguage(ctx.get('accept-language')) ?? 'zh', explicit: false };
+}
+
+export function frontPageRoute(router: Router, s: Services): void {
+  const cache = new WeakMap<Registry, Map<Locale, Page>>();
+  const pageFor = (registry: Registry, lang: Locale): Page => {
+    let pages = cache.get(registry);
+    if (!pages) cache.set(registry, (pages = new Map()));
+    let page = pages.get(lang);
+    if (!page) {
+      const html = renderFrontPage(registry.config, lang, s.settings.accounts.publicUrl);
+      page = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"` };
+      pages.set(lang, page);
+    }
+    return page;
+  };
+
+  router.get('/', (ctx) => {
+    const { lang, explicit } = frontLang(ctx);
+    const page = pageFor(s.registry.current, lang);
+    ctx.set('Content-Security-Policy', FRONT_CSP);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    // Without ?lang= the answer depends on the visitor's languages; a short max-age so a price change shows soon.
+    if (!explicit) ctx.set('Vary', 'Accept-Language');
+    ctx.set('Cache-Control', 'public, max-age=60');
+    ctx.set('Content-Language', lang === 'zh' ? 'zh-CN' : 'en');
+    ctx.set('ETag', page.etag);
+    ctx.type = 'text/html; charset=utf-8';
+    if (ctx.get('if-none-match') === page.etag) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = page.html;
+  });
+}
