@@ -9,7 +9,7 @@ import { createApp } from './app.js';
 import { createGatewayServer, listen } from './http/http-server.js';
 import { createMetricsServer } from './http/metrics-endpoint.js';
 import { clusterWorkerMetrics } from './cluster-metrics.js';
-import { bootstrapFirstStart } from './accounts/bootstrap.js';
+import { bootstrapFirstStart } from './cli/first-start.js';
 import { startHoldSweeper } from './billing/holds.js';
 import { startCallLogRetention } from './store/call-log-retention.js';
 import { startPaymentSweeper } from './billing/payments/sweeper.js';

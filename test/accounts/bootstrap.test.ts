@@ -3,7 +3,7 @@
 import t from 'tap';
 import { openStore } from '../../core/store/database.js';
 import { migrateToLatest } from '../../core/store/migrate.js';
-import { bootstrapFirstStart } from '../../core/accounts/bootstrap.js';
+import { bootstrapFirstStart } from '../../core/cli/first-start.js';
 import { loadKeyIdentity } from '../../core/accounts/api-keys.js';
 import { sha256Hex } from '../../core/accounts/secrets.js';
 import { balanceOf } from '../../core/billing/ledger.js';

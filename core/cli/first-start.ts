@@ -2,8 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { countUsers, createUser } from './users.js';
-import { createApiKey } from './api-keys.js';
+import { countUsers, createUser } from '../accounts/users.js';
+import { createApiKey } from '../accounts/api-keys.js';
 import { postEntry } from '../billing/ledger.js';
 import { toMicro } from '../kernel/money.js';
 
