@@ -142,7 +142,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err: Error) => {
-      process.stderr.write(err instanceof UsageError ? `${err.message}\n(tollgate --help lists the commands and their options)\n` : `${err.stack ?? err.message}\n`);
+      process.stderr.write(err instanceof UsageError ? `${err.message}\n${usage()}\n` : `${err.stack ?? err.message}\n`);
       process.exit(err instanceof UsageError ? 2 : 1);
     },
   );

@@ -1,7 +1,7 @@
 // Every CLI command with its options: the one list the parser, `--help` and the usage text read. A flag not
 // listed here is a usage error (exit 2). Exit codes: 0 done, 1 the command ran and found a problem (a failed
 // check, a reconcile mismatch, an error), 2 the command line was wrong and nothing was changed.
-import { closest, UsageError, type CommandSpec } from './args.js';
+import { closest, parseCommandArgs, UsageError, type CommandSpec, type ParsedArgs } from './args.js';
 
 const email = { type: 'string', value: 'E', help: 'the account email' } as const;
 
@@ -82,4 +82,10 @@ export function findCommand(argv: string[]): { spec: CommandSpec; rest: string[]
   const names = COMMANDS.map((c) => c.words.join(' '));
   const guess = closest(typed, names) ?? closest(leading[0], names);
   throw new UsageError(`unknown command: ${typed}${guess ? `; did you mean ${guess}?` : ''}`);
+}
+
+/** A whole command line, strictly: `['user', 'add', '--email', 'E']` -> { words, flags }. */
+export function parseCommandLine(argv: string[]): ParsedArgs {
+  const { spec, rest } = findCommand(argv);
+  return parseCommandArgs(spec, rest);
 }

@@ -2,7 +2,7 @@
 import t from 'tap';
 import type { TestApp } from '../../helpers/create-test-app.js';
 import { paymentsSync } from '../../../core/cli/payments-sync.js';
-import { parseArgs } from '../../../core/cli/args.js';
+import { parseCommandLine as parseArgs } from '../../../core/cli/specs.js';
 import { buyer, fakeServer, json, orderRow, paymentsApp, type FakeServer } from './support.js';
 
 let h: TestApp;
