@@ -14,7 +14,7 @@ import { ApiError } from './http/errors.js';
 import { clientIpMiddleware, compileClientIp } from './http/client-ip.js';
 import { onBodyParseError } from './http/body-errors.js';
 import { metricsRoute } from './http/metrics-endpoint.js';
-import { paymentNotifyMiddleware } from './billing/payments/notify-route.js';
+import { paymentNotifyMiddleware } from './console/api/payment-notify-route.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
 
 /**

@@ -13,7 +13,7 @@ import { bootstrapFirstStart } from './cli/first-start.js';
 import { startHoldSweeper } from './billing/holds.js';
 import { startCallLogRetention } from './store/call-log-retention.js';
 import { startPaymentSweeper } from './billing/payments/sweeper.js';
-import { settleDeps } from './billing/payments/notify-route.js';
+import { settleDeps } from './console/api/payment-notify-route.js';
 import { paymentsSync } from './cli/payments-sync.js';
 import { startExpiryNotices } from './notify/expiry-notices.js';
 import { commandHelp, parseCommandArgs, UsageError, type ParsedArgs } from './cli/args.js';

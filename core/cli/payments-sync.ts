@@ -3,7 +3,7 @@
 import type { Services } from '../services.js';
 import type { ParsedArgs } from './args.js';
 import { UsageError } from './args.js';
-import { settleDeps } from '../billing/payments/notify-route.js';
+import { settleDeps } from '../console/api/payment-notify-route.js';
 import { sweepPayments, syncOrder } from '../billing/payments/sweeper.js';
 
 type Print = (line: string) => void;

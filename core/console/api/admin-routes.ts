@@ -8,7 +8,7 @@ import { grantTokens, ItemGoneError } from '../../billing/grants.js';
 import { InsufficientBalanceError } from '../../billing/ledger.js';
 import { OrderError } from '../../billing/orders.js';
 import { confirmManually } from '../../billing/payments/admin-actions.js';
-import { settleDeps } from '../../billing/payments/notify-route.js';
+import { settleDeps } from './payment-notify-route.js';
 import { presentPaymentOrder } from './payment-present.js';
 import { adminStats } from '../../billing/stats.js';
 import { chinaDayStart } from '../../kernel/china-day.js';

@@ -6,7 +6,7 @@ import type { Services } from '../../services.js';
 import { cancelOrder, createOrder, findOrder, listOrders, OrderError } from '../../billing/orders.js';
 import type { PaymentAction } from '../../billing/payment-provider.js';
 import { syncOrder } from '../../billing/payments/sweeper.js';
-import { settleDeps } from '../../billing/payments/notify-route.js';
+import { settleDeps } from './payment-notify-route.js';
 import { redeemCode, RedeemError } from '../../billing/redeem.js';
 import { ItemGoneError } from '../../billing/grants.js';
 import { toToken } from '../../kernel/money.js';

@@ -5,7 +5,7 @@ import type { Services } from '../../services.js';
 import { findOrder, OrderError } from '../../billing/orders.js';
 import { refundOrder, RefundError } from '../../billing/payments/admin-actions.js';
 import { listPaymentLog } from '../../billing/payments/payment-log.js';
-import { settleDeps } from '../../billing/payments/notify-route.js';
+import { settleDeps } from './payment-notify-route.js';
 import { syncOrder } from '../../billing/payments/sweeper.js';
 import { ApiError } from '../../http/errors.js';
 import { requireAdmin, userOf } from './auth.js';

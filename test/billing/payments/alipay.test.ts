@@ -6,7 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { TestApp } from '../../helpers/create-test-app.js';
 import { rsaSign, rsaVerify, sortedPairs, publicKeyOf, privateKeyOf } from '../../../core/billing/payments/rsa-sign.js';
 import { rawObjectAfter } from '../../../core/billing/payments/alipay.js';
-import { settleDeps } from '../../../core/billing/payments/notify-route.js';
+import { settleDeps } from '../../../core/console/api/payment-notify-route.js';
 import { sweepPayments } from '../../../core/billing/payments/sweeper.js';
 import { buyer, fakeServer, json, orderRow, outTradeNo, paymentsApp, PUBLIC_BASE, type FakeServer } from './support.js';
 

@@ -6,7 +6,7 @@ import t from 'tap';
 import type { TestApp } from '../../helpers/create-test-app.js';
 import { epaySign } from '../../../core/billing/payments/epay.js';
 import { sweepPayments } from '../../../core/billing/payments/sweeper.js';
-import { settleDeps } from '../../../core/billing/payments/notify-route.js';
+import { settleDeps } from '../../../core/console/api/payment-notify-route.js';
 import { buyer, fakeServer, json, orderRow, outTradeNo, paymentLog, paymentsApp, PUBLIC_BASE, type FakeServer } from './support.js';
 
 const KEY = 'tollgate-test-key';

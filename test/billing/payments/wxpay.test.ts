@@ -6,7 +6,7 @@ import { createCipheriv, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { TestApp } from '../../helpers/create-test-app.js';
 import { privateKeyOf, publicKeyOf, rsaSign, rsaVerify } from '../../../core/billing/payments/rsa-sign.js';
-import { settleDeps } from '../../../core/billing/payments/notify-route.js';
+import { settleDeps } from '../../../core/console/api/payment-notify-route.js';
 import { sweepPayments } from '../../../core/billing/payments/sweeper.js';
 import { admin } from '../../console/support.js';
 import { buyer, fakeServer, orderRow, outTradeNo, paymentsApp, PUBLIC_BASE, type FakeServer } from './support.js';

@@ -5,9 +5,9 @@
 import type Koa from 'koa';
 import type { Services } from '../../services.js';
 import { clientIpOf } from '../../http/client-ip.js';
-import { SignatureError, orderIdOf, type NotifyRequest } from '../payment-provider.js';
-import { logPayment } from './payment-log.js';
-import { settle, type SettleDeps } from './settle.js';
+import { SignatureError, orderIdOf, type NotifyRequest } from '../../billing/payment-provider.js';
+import { logPayment } from '../../billing/payments/payment-log.js';
+import { settle, type SettleDeps } from '../../billing/payments/settle.js';
 
 const PATH = /^\/pay\/notify\/([a-z0-9][a-z0-9_-]{0,31})$/;
 const MAX_BODY = 64 * 1024;
