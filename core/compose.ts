@@ -11,7 +11,7 @@ import { createRedisState } from './state/redis-state.js';
 import type { SharedState } from './state/shared-state.js';
 import { createSandbox } from './sandbox/sandbox.js';
 import type { Resolver } from './sandbox/address-policy.js';
-import { createRegistryHolder } from './config/hot-reload.js';
+import { createRegistryHolder } from './registry/hot-reload.js';
 import { createKeyCache } from './accounts/key-cache.js';
 import { createCallLogWriter } from './store/call-log-writer.js';
 import { createPlans } from './billing/plan-pricing.js';

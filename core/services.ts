@@ -4,7 +4,7 @@ import type { Logger } from './kernel/logger.js';
 import type { Store } from './store/database.js';
 import type { SharedState } from './state/shared-state.js';
 import type { Sandbox } from './sandbox/sandbox.js';
-import type { RegistryHolder } from './config/hot-reload.js';
+import type { RegistryHolder } from './registry/hot-reload.js';
 import type { KeyCache } from './accounts/key-cache.js';
 import type { CallLogWriter } from './store/call-log-writer.js';
 import type { PlanPricing } from './billing/plan-pricing.js';

@@ -3,9 +3,9 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Logger } from '../kernel/logger.js';
-import { loadOperationsConfig } from './operations-loader.js';
-import { buildRegistry, type Registry } from '../registry/registry.js';
-import { missingSettingsText } from './availability.js';
+import { loadOperationsConfig } from '../config/operations-loader.js';
+import { buildRegistry, type Registry } from './registry.js';
+import { missingSettingsText } from '../config/availability.js';
 
 /** The operator learns at every load which operations are refused for want of settings, and what to set. */
 function warnUnavailable(registry: Registry, logger: Logger): void {
