@@ -31,14 +31,14 @@ t.test('an admin makes a batch: distinct codes from an unambiguous alphabet', as
 
 t.test('CSV export of a batch', async (t) => {
   const res = await makeCodes({ kind: 'plan', id: 'basic', count: 3, expires_at: '2099-12-31T00:00:00Z' });
-  const csv = await h.client.get(`/console/api/admin/redeem-codes/${res.body.batch_id}.csv`, adminHeaders);
+  const csv = await h.client.get(`/console/api/admin/redeem-codes/${res.body.batch_id}.csv?lang=en&tz=UTC`, adminHeaders);
   t.equal(csv.status, 200);
   t.match(csv.headers['content-type'], /^text\/csv/);
   t.match(csv.headers['content-disposition'], `redeem-codes-${res.body.batch_id}.csv`);
   const lines = csv.text.trimEnd().split('\r\n');
-  t.equal(lines[0], 'code,kind,id,created_at,expires_at,redeemed_by,redeemed_at');
+  t.equal(lines[0], '\uFEFFCode,Kind,Item ID,Time (UTC),Expires at (UTC),Redeemed by,Redeemed at (UTC)');
   t.same(lines.slice(1).map((l) => l.split(',')[0]).sort(), [...res.body.codes].sort());
-  for (const l of lines.slice(1)) t.match(l, /^[^,]+,plan,basic,\d{4}-[^,]+,2099-12-31T00:00:00\.000Z,,$/);
+  for (const l of lines.slice(1)) t.match(l, /^[^,]+,plan,basic,\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,2099-12-31 00:00:00,,$/);
   t.equal((await h.client.get('/console/api/admin/redeem-codes/999999.csv', adminHeaders)).status, 404);
   const batches = await h.client.get('/console/api/admin/redeem-codes', adminHeaders);
   t.match(batches.body.batches[0], { batch_id: res.body.batch_id, kind: 'plan', id: 'basic', count: 3, redeemed: 0 });

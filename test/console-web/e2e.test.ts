@@ -120,7 +120,7 @@ if (haveChromium(t, 'console e2e')) {
     t.ok((await page.textContent('[data-testid=calls-table]'))?.includes(body.request_id), 'the call log shows the debugger call');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-csv]')]);
     const csv = readFileSync((await download.path())!, 'utf8');
-    t.ok(csv.startsWith('id,request_id') && csv.includes(body.request_id), 'CSV export downloads through a Blob with the token in a header');
+    t.ok(csv.startsWith('\uFEFF编号,请求 ID,时间（') && csv.includes(body.request_id), 'CSV export downloads through a Blob with the token in a header, BOM and Chinese header first');
     await shot(page, 'usage-zh');
 
     await nav(page, 'dashboard');

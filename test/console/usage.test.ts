@@ -76,17 +76,18 @@ t.test('the call log, newest first, with filters and pagination', async (t) => {
 });
 
 t.test('calls.csv has the same rows as the JSON log, with the same filters', async (t) => {
-  const res = await h.client.get('/console/api/calls.csv?code=echo', u.headers);
+  const res = await h.client.get('/console/api/calls.csv?code=echo&lang=en&tz=UTC', u.headers);
   t.equal(res.status, 200);
   t.match(res.headers['content-type'], /^text\/csv; charset=utf-8/);
   t.equal(res.headers['content-disposition'], 'attachment; filename="calls.csv"');
   const json = (await h.client.get('/console/api/calls?code=echo', u.headers)).body.calls as Array<Record<string, unknown>>;
   const lines = res.text.split('\r\n');
   t.equal(lines.pop(), '', 'ends with a line break');
-  t.equal(lines[0], 'id,request_id,created_at,operation,key_id,status,error_code,charged,cached,free_reason,duration_ms,ip');
+  t.equal(lines[0], '\uFEFFID,Request ID,Time (UTC),Operation,Key ID,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP');
   t.same(
     lines.slice(1),
-    json.map((c) => [c.id, c.request_id, c.created_at, c.operation, c.key_id, c.status, c.error_code ?? '', c.charged, c.cached ? 1 : 0, c.free_reason ?? '', c.duration_ms, c.ip].join(',')),
+    // The same instant as the JSON's ISO time, written the way spreadsheets read a date (here in UTC).
+    json.map((c) => [c.id, c.request_id, String(c.created_at).replace('T', ' ').slice(0, 19), c.operation, c.key_id, c.status, c.error_code ?? '', c.charged, c.cached ? 1 : 0, c.free_reason ?? '', c.duration_ms, c.ip].join(',')),
   );
   t.equal(lines.length, 4);
   const anon = await h.client.get('/console/api/calls.csv');

@@ -70,12 +70,20 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
 export const get = <T>(path: string): Promise<T> => api<T>('GET', path);
 export const post = <T>(path: string, body?: unknown): Promise<T> => api<T>('POST', path, body ?? {});
 
+/** Every CSV comes with its times in this browser's zone and its header in the console's language. */
+function csvLocale(): string {
+  const q = new URLSearchParams({ lang: getLang() });
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone) q.set('tz', zone);
+  return q.toString();
+}
+
 /**
  * Downloads a file that needs the Authorization header (CSV exports): fetched here and saved through a Blob
  * URL, because putting the token in a link's URL would leak it into history and logs.
  */
 export async function download(path: string, filename: string): Promise<void> {
-  const res = await fetch(`/console/api/${path}`, { headers: authHeaders(), credentials: 'same-origin' });
+  const res = await fetch(`/console/api/${path}${path.includes('?') ? '&' : '?'}${csvLocale()}`, { headers: authHeaders(), credentials: 'same-origin' });
   if (!res.ok) throw await failureOf(res);
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');

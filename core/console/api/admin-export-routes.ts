@@ -1,6 +1,7 @@
 // GET /console/api/admin/exports/{users,orders,ledger}.csv: whole tables as streamed CSV, the way calls.csv does
 // it (core/console/api/calls-csv.ts): keyset chunks by id, newest first, an event-loop turn between chunks so
-// one export never stalls the other callers, one export per admin at a time.
+// one export never stalls the other callers, one export per admin at a time. Like every console CSV it starts
+// with a UTF-8 BOM and has its header in the reader's language and its times in their zone (csv-locale.ts).
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Router from '@koa/router';
@@ -12,61 +13,64 @@ import { csvLine, iso } from './present.js';
 import { queryInt, queryOf, queryTime } from './input.js';
 import { audit } from './audit.js';
 import { takeExportSlot } from './export-slot.js';
+import { UTF8_BOM, csvHeader, csvLocaleOf, localClock, type CsvLocale } from './csv-locale.js';
 
 export const EXPORT_LIMITS = { chunkRows: 1_000, maxRows: 1_000_000, slotTtlMs: 10 * 60_000 } as const;
 
 type Cell = string | number | null;
 interface Window { from?: number; to?: number; userId?: number }
 /** One chunk of rows with ids below `before`, newest first, as CSV cells; the id is the first cell. */
-type ChunkReader = (db: Services['store']['db'], before: number | undefined, limit: number, w: Window) => Promise<Cell[][]>;
+type Clock = ReturnType<typeof localClock>;
+type ChunkReader = (db: Services['store']['db'], before: number | undefined, limit: number, w: Window, time: Clock) => Promise<Cell[][]>;
 
 const money = (v: unknown): number => toToken(asMicro(v));
 
 const EXPORTS: Record<string, { header: string[]; read: ChunkReader }> = {
   users: {
     header: ['id', 'email', 'role', 'status', 'balance', 'held', 'created_at'],
-    read: async (db, before, limit, w) => {
+    read: async (db, before, limit, w, time) => {
       let q = db.selectFrom('users').select(['id', 'email', 'role', 'status', 'balance', 'held', 'created_at']);
       if (before !== undefined) q = q.where('id', '<', before);
       if (w.from !== undefined) q = q.where('created_at', '>=', w.from);
       if (w.to !== undefined) q = q.where('created_at', '<', w.to);
       const rows = await q.orderBy('id', 'desc').limit(limit).execute();
-      return rows.map((r) => [Number(r.id), r.email, r.role, r.status, money(r.balance), money(r.held), iso(r.created_at)]);
+      return rows.map((r) => [Number(r.id), r.email, r.role, r.status, money(r.balance), money(r.held), time(r.created_at)]);
     },
   },
   orders: {
     header: ['id', 'user_id', 'kind', 'item_id', 'item_name', 'amount', 'provider', 'status', 'created_at', 'paid_at'],
-    read: async (db, before, limit, w) => {
+    read: async (db, before, limit, w, time) => {
       let q = db.selectFrom('orders').select(['id', 'user_id', 'kind', 'item_id', 'item_name', 'amount', 'provider', 'status', 'created_at', 'paid_at']);
       if (before !== undefined) q = q.where('id', '<', before);
       if (w.userId !== undefined) q = q.where('user_id', '=', w.userId);
       if (w.from !== undefined) q = q.where('created_at', '>=', w.from);
       if (w.to !== undefined) q = q.where('created_at', '<', w.to);
       const rows = await q.orderBy('id', 'desc').limit(limit).execute();
-      return rows.map((r) => [Number(r.id), Number(r.user_id), r.kind, r.item_id, r.item_name, money(r.amount), r.provider, r.status, iso(r.created_at), iso(r.paid_at)]);
+      return rows.map((r) => [Number(r.id), Number(r.user_id), r.kind, r.item_id, r.item_name, money(r.amount), r.provider, r.status, time(r.created_at), time(r.paid_at)]);
     },
   },
   ledger: {
     header: ['id', 'user_id', 'created_at', 'kind', 'amount', 'balance_after', 'ref', 'operation', 'note'],
-    read: async (db, before, limit, w) => {
+    read: async (db, before, limit, w, time) => {
       let q = db.selectFrom('ledger').select(['id', 'user_id', 'created_at', 'kind', 'amount', 'balance_after', 'ref', 'operation', 'note']);
       if (before !== undefined) q = q.where('id', '<', before);
       if (w.userId !== undefined) q = q.where('user_id', '=', w.userId);
       if (w.from !== undefined) q = q.where('created_at', '>=', w.from);
       if (w.to !== undefined) q = q.where('created_at', '<', w.to);
       const rows = await q.orderBy('id', 'desc').limit(limit).execute();
-      return rows.map((r) => [Number(r.id), Number(r.user_id), iso(r.created_at), r.kind, money(r.amount), money(r.balance_after), r.ref, r.operation, r.note]);
+      return rows.map((r) => [Number(r.id), Number(r.user_id), time(r.created_at), r.kind, money(r.amount), money(r.balance_after), r.ref, r.operation, r.note]);
     },
   },
 };
 
-async function* chunks(db: Services['store']['db'], header: string[], read: ChunkReader, w: Window, maxRows: number, release: () => Promise<void>): AsyncGenerator<string> {
+async function* chunks(db: Services['store']['db'], header: string[], read: ChunkReader, w: Window, maxRows: number, loc: CsvLocale, release: () => Promise<void>): AsyncGenerator<string> {
   try {
-    yield csvLine(header);
+    const time = localClock(loc.tz);
+    yield UTF8_BOM + csvLine(csvHeader(header, loc));
     let left = maxRows;
     let before: number | undefined;
     while (left > 0) {
-      const rows = await read(db, before, Math.min(EXPORT_LIMITS.chunkRows, left), w);
+      const rows = await read(db, before, Math.min(EXPORT_LIMITS.chunkRows, left), w, time);
       if (rows.length === 0) break;
       yield rows.map(csvLine).join('');
       left -= rows.length;
@@ -85,6 +89,7 @@ export function adminExportRoutes(router: Router, s: Services): void {
       const limit = queryInt(ctx, 'limit', 1, EXPORT_LIMITS.maxRows, EXPORT_LIMITS.maxRows);
       const userId = queryOf(ctx, 'user_id') === undefined ? undefined : queryInt(ctx, 'user_id', 1, Number.MAX_SAFE_INTEGER, 0);
       const w: Window = { from: queryTime(ctx, 'from'), to: queryTime(ctx, 'to'), userId };
+      const loc = csvLocaleOf(ctx);
       const scope = `console:admin-export:${userOf(ctx).id}`;
       const release = await takeExportSlot(ctx, s, scope, EXPORT_LIMITS.slotTtlMs, 'An export by this admin is already running. Retry when it has finished.');
       try {
@@ -93,7 +98,7 @@ export function adminExportRoutes(router: Router, s: Services): void {
         await release();
         throw err;
       }
-      const body = Readable.from(chunks(s.store.db, header, read, w, limit, release), { objectMode: false });
+      const body = Readable.from(chunks(s.store.db, header, read, w, limit, loc, release), { objectMode: false });
       body.on('close', () => void release());
       ctx.type = 'text/csv; charset=utf-8';
       ctx.set('Content-Disposition', `attachment; filename="${name}.csv"`);

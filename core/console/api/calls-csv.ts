@@ -2,6 +2,8 @@
 // one big query would stall every other caller (F12): rows are read by keyset (id < last id) in chunks of
 // CHUNK_ROWS, and the event loop gets a turn between chunks. One export per user at a time, a few per minute,
 // at most MAX_ROWS rows and a MAX_SPAN_DAYS time window per request (ask for the next window with from/to).
+// The file opens with a UTF-8 BOM, its header is in the reader's language and its times in their zone
+// (?lang=, ?tz=: csv-locale.ts).
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Router from '@koa/router';
@@ -14,6 +16,7 @@ import { csvLine } from './present.js';
 import { invalid, queryInt } from './input.js';
 import { CALL_CSV_HEADER, callFilter, presentCall } from './usage-routes.js';
 import { takeExportSlot } from './export-slot.js';
+import { UTF8_BOM, csvHeader, csvLocaleOf, localClock, type CsvLocale } from './csv-locale.js';
 
 export const CSV_LIMITS = {
   maxRows: 100_000,
@@ -39,9 +42,10 @@ function boundedWindow(f: CallFilter, now: number): CallFilter {
   return { ...f, from, to: f.to };
 }
 
-async function* csvChunks(s: Services, filter: CallFilter, release: () => Promise<void>): AsyncGenerator<string> {
+async function* csvChunks(s: Services, filter: CallFilter, loc: CsvLocale, release: () => Promise<void>): AsyncGenerator<string> {
   try {
-    yield csvLine(CALL_CSV_HEADER);
+    const time = localClock(loc.tz);
+    yield UTF8_BOM + csvLine(csvHeader(CALL_CSV_HEADER, loc));
     let left = filter.limit;
     let before = filter.before;
     while (left > 0) {
@@ -50,7 +54,7 @@ async function* csvChunks(s: Services, filter: CallFilter, release: () => Promis
       let text = '';
       for (const r of rows) {
         const c = presentCall(r);
-        text += csvLine([c.id, c.request_id, c.created_at, c.operation, c.key_id, c.status, c.error_code, c.charged, c.cached ? 1 : 0, c.free_reason, c.duration_ms, c.ip]);
+        text += csvLine([c.id, c.request_id, time(r.created_at), c.operation, c.key_id, c.status, c.error_code, c.charged, c.cached ? 1 : 0, c.free_reason, c.duration_ms, c.ip]);
       }
       yield text;
       left -= rows.length;
@@ -68,6 +72,7 @@ export function callsCsvRoute(router: Router, s: Services): void {
     const user = userOf(ctx);
     const limit = queryInt(ctx, 'limit', 1, CSV_LIMITS.maxRows, CSV_LIMITS.maxRows);
     const filter = boundedWindow(callFilter(ctx, user.id, limit), Date.now());
+    const loc = csvLocaleOf(ctx);
     const scope = `console:csv:user:${user.id}`;
     const rate = await s.state.takeToken(scope, CSV_LIMITS.perMinute / 60, CSV_LIMITS.burst);
     if (!rate.allowed) {
@@ -82,7 +87,7 @@ export function callsCsvRoute(router: Router, s: Services): void {
       await release();
       throw err;
     }
-    const body = Readable.from(csvChunks(s, filter, release), { objectMode: false });
+    const body = Readable.from(csvChunks(s, filter, loc, release), { objectMode: false });
     // A client that disconnects early ends the generator (its finally releases the slot).
     body.on('close', () => void release());
     ctx.type = 'text/csv; charset=utf-8';

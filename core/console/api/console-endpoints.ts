@@ -68,11 +68,17 @@ const newWebhook = obj(
   },
   ['url', 'events'],
 );
+/** Every CSV export: UTF-8 with a BOM, header labels in `lang`, times as YYYY-MM-DD HH:mm:ss in `tz`. */
+const csvLocaleQuery = [
+  { name: 'tz', description: 'IANA time zone of the times, e.g. Europe/London (default Asia/Shanghai)', schema: { type: 'string', maxLength: 64 } },
+  { name: 'lang', description: 'header language: zh or en (default: Accept-Language, else zh)', schema: { type: 'string', enum: ['zh', 'en'] } },
+];
 const exportQuery = [
   { name: 'from', description: 'ISO date/time or epoch ms (inclusive)' },
   { name: 'to', description: 'ISO date/time or epoch ms (exclusive)' },
   { name: 'user_id', description: 'one user (orders, ledger)', schema: int },
   { name: 'limit', description: 'rows, 1-1000000', schema: int },
+  ...csvLocaleQuery,
 ];
 
 /** Issue 16 items 5-8: webhooks, alerts, key rotation, admin drill-down, adjustments, audit, exports. */
@@ -116,7 +122,7 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   { id: 'adminOperations', method: 'GET', path: '/console/api/admin/operations', summary: 'Operations with availability; for an unavailable one, the settings (env variables) that would make it available', auth: 'admin' },
   { id: 'usage', method: 'GET', path: '/console/api/usage', summary: 'Usage per day and per operation', auth: 'user', query: [{ name: 'days', description: '1-366, default 30', schema: int }, { name: 'key_id', description: 'one API key (its id)', schema: int }] },
   { id: 'calls', method: 'GET', path: '/console/api/calls', summary: 'Call log', auth: 'user', query: callFilters },
-  { id: 'callsCsv', method: 'GET', path: '/console/api/calls.csv', summary: 'Call log as CSV, streamed: at most 92 days (default: the last 92) and 100,000 rows per export, one export at a time, 3 in a burst then 2 per minute', auth: 'user', query: [...callFilters.filter((q) => q.name !== 'limit'), { name: 'limit', description: 'rows, 1-100000 (default 100000)', schema: { type: 'integer', minimum: 1, maximum: 100000 } }], produces: 'text/csv' },
+  { id: 'callsCsv', method: 'GET', path: '/console/api/calls.csv', summary: 'Call log as CSV, streamed: at most 92 days (default: the last 92) and 100,000 rows per export, one export at a time, 3 in a burst then 2 per minute', auth: 'user', query: [...callFilters.filter((q) => q.name !== 'limit'), { name: 'limit', description: 'rows, 1-100000 (default 100000)', schema: { type: 'integer', minimum: 1, maximum: 100000 } }, ...csvLocaleQuery], produces: 'text/csv' },
   { id: 'ledger', method: 'GET', path: '/console/api/ledger', summary: 'Ledger entries', auth: 'user', query: page },
   { id: 'listOrders', method: 'GET', path: '/console/api/orders', summary: 'My orders', auth: 'user', query: page },
   { id: 'createOrder', method: 'POST', path: '/console/api/orders', summary: 'Order a plan or package (200 with reused: true when the same open order is reopened)', auth: 'user', body: ORDER_BODY, status: 201 },
@@ -131,5 +137,5 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   { id: 'adminCreateRedeemCodes', method: 'POST', path: '/console/api/admin/redeem-codes', summary: 'Make a batch of redeem codes', auth: 'admin', body: obj({ kind: { enum: ['plan', 'package'] }, id: str, count: { type: 'integer', minimum: 1, maximum: 1000 }, expires_at: nullable({ type: 'string', format: 'date-time' }) }, ['kind', 'id', 'count']), status: 201 },
   { id: 'adminRedeemBatches', method: 'GET', path: '/console/api/admin/redeem-codes', summary: 'Redeem-code batches', auth: 'admin' },
   ...notificationEndpoints(),
-  { id: 'adminRedeemCsv', method: 'GET', path: '/console/api/admin/redeem-codes/:batch.csv', summary: 'A batch of codes as CSV', auth: 'admin', produces: 'text/csv' },
+  { id: 'adminRedeemCsv', method: 'GET', path: '/console/api/admin/redeem-codes/:batch.csv', summary: 'A batch of codes as CSV', auth: 'admin', query: csvLocaleQuery, produces: 'text/csv' },
 ];

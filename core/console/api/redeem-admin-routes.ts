@@ -7,6 +7,7 @@ import { ApiError } from '../../http/errors.js';
 import { requireAdmin, userOf } from './auth.js';
 import { bodyOf, idParam, invalid, parseIsoDate, queryInt, reqEnum, reqInt, reqString } from './input.js';
 import { csv, iso } from './present.js';
+import { UTF8_BOM, csvHeader, csvLocaleOf, localClock } from './csv-locale.js';
 import { audit } from './audit.js';
 
 const MAX_BATCH = 1000;
@@ -53,13 +54,18 @@ export function redeemAdminRoutes(router: Router, s: Services): void {
 
   router.get('/console/api/admin/redeem-codes/:batch.csv', admin, async (ctx) => {
     const batchId = idParam(ctx.params.batch, 'redeem-code batch');
+    const loc = csvLocaleOf(ctx);
     const rows = await batchCodes(db, batchId);
     if (rows.length === 0) throw new ApiError('RESOURCE_NOT_FOUND', `There is no redeem-code batch ${batchId}.`);
     ctx.type = 'text/csv; charset=utf-8';
     ctx.set('Content-Disposition', `attachment; filename="redeem-codes-${batchId}.csv"`);
-    ctx.body = csv(
-      ['code', 'kind', 'id', 'created_at', 'expires_at', 'redeemed_by', 'redeemed_at'],
-      rows.map((r) => [r.code, r.kind, r.item_id, iso(r.created_at), iso(r.expires_at), r.redeemed_by === null ? null : Number(r.redeemed_by), iso(r.redeemed_at)]),
-    );
+    // A batch is small (at most 1,000 codes), so it is one string; BOM, labels and zone as in csv-locale.ts.
+    const time = localClock(loc.tz);
+    ctx.body =
+      UTF8_BOM +
+      csv(
+        csvHeader(['code', 'kind', 'item_id', 'created_at', 'expires_at', 'redeemed_by', 'redeemed_at'], loc),
+        rows.map((r) => [r.code, r.kind, r.item_id, time(r.created_at), time(r.expires_at), r.redeemed_by === null ? null : Number(r.redeemed_by), time(r.redeemed_at)]),
+      );
   });
 }
