@@ -208,6 +208,26 @@ if (haveChromium(t, 'console sessions e2e')) {
     await ctx.close();
   });
 
+  t.test('the front page at /: no script needed, zh and en, phone width, dark mode', async (t) => {
+    for (const [lang, width, height, scheme] of [
+      ['zh', 1280, 860, 'light'],
+      ['en', 390, 844, 'light'],
+      ['zh', 390, 844, 'dark'],
+    ] as const) {
+      const ctx = await browser.newContext({ viewport: { width, height }, javaScriptEnabled: false, colorScheme: scheme, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
+      const page = await ctx.newPage();
+      watchProblems(page, problems);
+      const res = await page.goto(`${base}/`);
+      t.equal(res?.status(), 200);
+      t.equal(await page.getAttribute('html', 'lang'), lang === 'zh' ? 'zh-CN' : 'en', 'the language follows the browser (Accept-Language)');
+      t.ok(await page.isVisible('[data-op="echo"] .price'), 'the price list is there without JavaScript');
+      const wide = await page.evaluate(() => (document as unknown as { documentElement: { scrollWidth: number } }).documentElement.scrollWidth);
+      t.ok(wide <= width, `nothing wider than the screen (${wide} <= ${width})`);
+      await shot(page, `front-${lang}-${width}-${scheme}`);
+      await ctx.close();
+    }
+  });
+
   t.test('no page errors or CSP refusals', async (t) => {
     t.same(problems, []);
   });
