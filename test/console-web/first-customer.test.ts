@@ -14,7 +14,7 @@ import { readPaymentSettings } from '../../core/config/payment-env.js';
 import { SHOTS, consoleInBrowser, haveChromium, watchProblems } from '../helpers/browser.js';
 import { zh } from '../../web/src/i18n/zh.js';
 import { en } from '../../web/src/i18n/en.js';
-import { admin as makeAdmin } from '../console/support.js';
+import { admin as makeAdmin, tokenFor } from '../console/support.js';
 
 // Browser globals used inside page.evaluate callbacks: they run in Chromium; the tests are typed without lib DOM.
 declare const document: {
@@ -178,6 +178,11 @@ if (haveChromium(t, 'first-customer journeys')) {
         const d = DICT[lang];
         const email = customers.get(`${lang}/${device}`);
         if (!email) return t.fail('the customer journey did not run');
+        // One more order of this customer, paid (confirmed by an admin): revenue from orders must show it.
+        const buyer = await h.services.store.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+        const paid = await h.client.post('/console/api/orders', { kind: 'plan', id: 'starter' }, { authorization: `Bearer ${await tokenFor(h, Number(buyer.id))}` });
+        t.equal((await h.client.post(`/console/api/admin/orders/${paid.body.order.id}/confirm`, {}, adminHeaders)).status, 200);
+        const revenue = (await h.client.get('/console/api/admin/revenue?days=30', adminHeaders)).body as { totals: { paid: { CNY: number }; plans: number } };
         const adminEmail = `boss-${lang}-${device}@example.com`;
         await createUser(h.services.store.db, adminEmail, 'adminpass123', 'admin');
         const { ctx, page } = await open(device);
@@ -198,6 +203,9 @@ if (haveChromium(t, 'first-customer journeys')) {
         await page.waitForSelector('[data-testid=ops-health-table]');
         t.match(await page.textContent('[data-testid=ops-health-table]'), /phone/, 'the debugger calls show in operation health');
         t.ok(await page.isVisible(`text=${d['admin.revenueTitle']}`));
+        t.equal((await page.textContent('[data-stat=revenue-paid] .stat-value'))?.trim(), `¥${revenue.totals.paid.CNY.toFixed(2)}`, 'money received from paid orders');
+        t.match(await page.textContent('[data-stat=revenue-orders] .stat-value'), String(revenue.totals.plans));
+        t.match(await page.textContent('[data-testid=revenue-table]'), new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10), "today's row");
         t.ok(await page.isVisible(`text=${d['admin.opsTitle']}`));
         await shot('1-overview');
         await page.click('[data-tab="1"]');
@@ -207,14 +215,18 @@ if (haveChromium(t, 'first-customer journeys')) {
         await page.waitForSelector('[data-testid=orders-search]');
         await page.fill('[data-testid=orders-search]', email.slice(0, 20).toUpperCase());
         await page.click('[data-testid=orders-search-submit]');
-        await page.waitForFunction((want) => (document.querySelector('[data-testid=admin-orders-table]')?.textContent ?? '').includes(want), email);
+        // The list before the search also holds this order: wait until every row left is this customer's.
+        await page.waitForFunction((want) => {
+          const rows = [...document.querySelectorAll('[data-testid=admin-orders-table] tbody tr')];
+          return rows.length > 0 && rows.every((r) => (r.textContent ?? '').includes(want));
+        }, email);
         const rows = await page.locator('[data-testid=admin-orders-table] tbody tr').count();
         t.equal(rows, 1, "only this customer's pending order");
         await shot('2-orders-found');
         await page.click('[data-testid^=cancel-order-]');
         await page.waitForSelector('.notice-ok');
-        const order = await h.services.store.db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.user_id').select(['orders.status']).where('users.email', '=', email).execute();
-        t.same(order.map((o) => o.status), ['cancelled'], 'the order is cancelled in the database');
+        const order = await h.services.store.db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.user_id').select(['orders.status']).where('users.email', '=', email).orderBy('orders.id').execute();
+        t.same(order.map((o) => o.status), ['cancelled', 'paid'], 'the pending order is cancelled in the database, the paid one untouched');
         await shot('3-order-cancelled');
 
         await page.click('.subnav a[href="/console/admin/audit"]');

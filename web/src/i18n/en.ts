@@ -150,7 +150,7 @@ export const en: Record<MessageKey, string> = {
   'dash.noCalls': 'No calls yet',
   'chart.calls': 'Calls',
   'chart.spend': 'Spend (TOKEN)',
-  'chart.revenue': 'Revenue (TOKEN)',
+  'chart.revenue': 'Charged (TOKEN)',
 
   'col.name': 'Name',
   'col.prefix': 'Prefix',
@@ -186,7 +186,7 @@ export const en: Record<MessageKey, string> = {
   'col.redeemed': 'Redeemed',
   'col.expires': 'Expires',
   'col.day': 'Day',
-  'col.revenue': 'Revenue',
+  'col.revenue': 'Charged',
   'col.user': 'User',
 
   'keys.title': 'API keys',
@@ -412,7 +412,7 @@ export const en: Record<MessageKey, string> = {
   'admin.calls30': 'Calls, last 30 days',
   'admin.successes': '{n} successful',
   'admin.revenue30': 'Charged for calls, last 30 days',
-  'admin.chartTitle': 'Calls and revenue, last 30 days',
+  'admin.chartTitle': 'Calls and charges, last 30 days',
   'admin.perDay': 'Per day',
   'admin.topOps': 'Top operations',
   'admin.noCalls': 'No calls yet',

@@ -148,7 +148,7 @@ export const zh = {
   'dash.noCalls': '还没有调用记录',
   'chart.calls': '调用次数',
   'chart.spend': '消费 (TOKEN)',
-  'chart.revenue': '收入 (TOKEN)',
+  'chart.revenue': '扣费 (TOKEN)',
 
   'col.name': '名称',
   'col.prefix': '前缀',
@@ -184,7 +184,7 @@ export const zh = {
   'col.redeemed': '已兑换',
   'col.expires': '过期时间',
   'col.day': '日期',
-  'col.revenue': '收入',
+  'col.revenue': '扣费',
   'col.user': '用户',
 
   'keys.title': 'API 密钥',
@@ -410,7 +410,7 @@ export const zh = {
   'admin.calls30': '近 30 天调用',
   'admin.successes': '成功 {n} 次',
   'admin.revenue30': '近 30 天调用扣费',
-  'admin.chartTitle': '近 30 天调用与收入',
+  'admin.chartTitle': '近 30 天调用与扣费',
   'admin.perDay': '每日明细',
   'admin.topOps': '热门接口',
   'admin.noCalls': '还没有调用',
