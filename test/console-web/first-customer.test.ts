@@ -211,6 +211,18 @@ if (haveChromium(t, 'first-customer journeys')) {
         await page.click('[data-tab="1"]');
         await page.waitForSelector('[data-testid=ops-health-table]');
 
+        // Users: found by the customer's key prefix as the keys page shows it.
+        const key = await h.services.store.db.selectFrom('api_keys').select('prefix').where('user_id', '=', Number(buyer.id)).executeTakeFirstOrThrow();
+        await page.click('.subnav a[href="/console/admin/users"]');
+        await page.waitForSelector('[data-testid=users-table]');
+        await page.fill('input[name=q]', key.prefix);
+        await page.press('input[name=q]', 'Enter');
+        await page.waitForFunction((want) => {
+          const rows = [...document.querySelectorAll('[data-testid=users-table] tbody tr')];
+          return rows.length === 1 && (rows[0].textContent ?? '').includes(want);
+        }, email);
+        await shot('2-users-by-key');
+
         await page.click('.subnav a[href="/console/admin/orders"]');
         await page.waitForSelector('[data-testid=orders-search]');
         await page.fill('[data-testid=orders-search]', email.slice(0, 20).toUpperCase());
@@ -222,12 +234,12 @@ if (haveChromium(t, 'first-customer journeys')) {
         }, email);
         const rows = await page.locator('[data-testid=admin-orders-table] tbody tr').count();
         t.equal(rows, 1, "only this customer's pending order");
-        await shot('2-orders-found');
+        await shot('3-orders-found');
         await page.click('[data-testid^=cancel-order-]');
         await page.waitForSelector('.notice-ok');
         const order = await h.services.store.db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.user_id').select(['orders.status']).where('users.email', '=', email).orderBy('orders.id').execute();
         t.same(order.map((o) => o.status), ['cancelled', 'paid'], 'the pending order is cancelled in the database, the paid one untouched');
-        await shot('3-order-cancelled');
+        await shot('4-order-cancelled');
 
         await page.click('.subnav a[href="/console/admin/audit"]');
         await page.waitForSelector('[data-testid=audit-table]');
@@ -240,7 +252,7 @@ if (haveChromium(t, 'first-customer journeys')) {
           return rows.length > 0 && rows.every((r) => (r.textContent ?? '').includes(want));
         }, email);
         t.match(await page.textContent('[data-testid=audit-table]'), /order\.cancel/, 'the cancel is in the customer\'s log');
-        await shot('4-audit');
+        await shot('5-audit');
         await ctx.close();
       });
     }

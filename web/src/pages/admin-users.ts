@@ -7,6 +7,7 @@ import { dateTime, tokens } from '../format.js';
 import { getUser } from '../session.js';
 import { link } from '../router.js';
 import type { AdminUser } from '../types.js';
+import { stackOnPhone } from '../stack-table.js';
 
 export async function renderAdminUsers(main: HTMLElement): Promise<void> {
   const msg = messageSlot();
@@ -38,7 +39,7 @@ export async function renderAdminUsers(main: HTMLElement): Promise<void> {
               }
             }, 'btn btn-small'),
       ]);
-      clear(listSlot, table(['ID', t('auth.email'), t('col.role'), t('col.status'), t('col.balance'), t('col.created'), ''], rows, t('admin.noUsers'), 'users-table'));
+      clear(listSlot, stackOnPhone(table(['ID', t('auth.email'), t('col.role'), t('col.status'), t('col.balance'), t('col.created'), ''], rows, t('admin.noUsers'), 'users-table')));
     } catch (err) {
       msg.error(err);
     }

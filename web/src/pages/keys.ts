@@ -9,6 +9,7 @@ import { link } from '../router.js';
 import { badge, button, busy, card, copyButton, field, input, messageSlot, notice, pageHeader, table } from '../ui.js';
 import { dateTime, tokens } from '../format.js';
 import type { ApiKey, Operation } from '../types.js';
+import { stackOnPhone } from '../stack-table.js';
 
 function lines(text: string): string[] | undefined {
   const list = text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
@@ -90,7 +91,7 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
         }, 'btn btn-small btn-danger', { 'data-testid': `delete-key-${k.id}` }),
       ),
     ]);
-    clear(listSlot, table([t('col.name'), t('col.prefix'), t('col.status'), t('col.limits'), t('col.created'), t('col.lastUsed'), ''], rows, t('keys.none'), 'keys-table'));
+    clear(listSlot, stackOnPhone(table([t('col.name'), t('col.prefix'), t('col.status'), t('col.limits'), t('col.created'), t('col.lastUsed'), ''], rows, t('keys.none'), 'keys-table')));
   };
 
   const submit = h('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'create-key' } }, t('keys.create'));
