@@ -44,7 +44,7 @@ t.test('register errors: taken email 409, weak password 400, bad email 400, unkn
   t.same(bad.body.error, { code: 'INVALID_INPUT', message: "'email' is not a valid email address (expected name@domain)." });
   const extra = await h.client.post('/console/api/register', { email: 'x@example.com', password: 'secret123', role: 'admin' });
   t.equal(extra.status, 400);
-  t.equal(extra.body.error.message, "Unknown field 'role'; allowed: email, password, locale.");
+  t.equal(extra.body.error.message, "Unknown field 'role'; allowed: email, password, locale, remember.");
   const missing = await h.client.post('/console/api/register', { email: 'x@example.com' });
   t.equal(missing.body.error.message, "'password' is required and must be a non-empty string.");
   const notJson = await h.client.request('/console/api/register', { method: 'POST', body: '{nope', headers: { 'content-type': 'application/json' } });
