@@ -20,6 +20,7 @@ import { adminInsightRoutes } from './api/admin-insight-routes.js';
 import { openapiRoutes } from './openapi.js';
 import { guardedRouter } from './api/guarded-router.js';
 import { consoleGuard } from './api/console-guard.js';
+import { validateRequest } from './api/request-validation.js';
 
 export type RouteModule = (router: Router, s: Services) => void;
 
@@ -45,6 +46,7 @@ const API_MODULES: RouteModule[] = [
 
 export function mountConsole(router: Router, s: Services): void {
   // NUL bytes refused and database outages as 503 on every console route (core/console/api/console-guard.ts).
-  const guarded = guardedRouter(router, consoleGuard);
+  // Bodies and queries checked against the published schemas after auth, before each handler.
+  const guarded = guardedRouter(router, consoleGuard, validateRequest);
   for (const mount of API_MODULES) mount(guarded, s);
 }

@@ -4,7 +4,10 @@ import type { ConsoleEndpoint } from './console-endpoints.js';
 
 type Schema = Record<string, unknown>;
 const str = { type: 'string' };
-const password = { type: 'string', minLength: 8, maxLength: 200, description: 'letters and digits' };
+const password = {
+  type: 'string', minLength: 8, maxLength: 200, description: '8-200 characters, letters and digits',
+  'x-error': { minLength: 'Weak password: password must be at least 8 characters.' },
+};
 const code = { type: 'string', description: '6-digit TOTP code or a recovery code (xxxxx-xxxxx)' };
 const obj = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
   type: 'object',
@@ -33,6 +36,6 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
   { id: 'revokeAllSessions', method: 'POST', path: '/console/api/me/sessions/revoke-all', summary: 'Sign out everywhere: end every session, this one included', auth: 'user' },
   { id: 'adminResetPassword', method: 'POST', path: '/console/api/admin/users/:id/password', summary: "Set a user's password (omit it to generate one, shown once); every session of the user ends", auth: 'admin', body: obj({ password }) },
   { id: 'adminDisable2fa', method: 'POST', path: '/console/api/admin/users/:id/2fa/disable', summary: "Turn off a user's 2FA (lost device)", auth: 'admin' },
-  { id: 'adminMail', method: 'GET', path: '/console/api/admin/mail', summary: 'Mail outbox: every mail with its transport and outcome', auth: 'admin', query: [{ name: 'limit', description: 'page size, 1-200', schema: { type: 'integer' } }, { name: 'before', description: 'id cursor: next_before of the previous page', schema: { type: 'integer' } }] },
+  { id: 'adminMail', method: 'GET', path: '/console/api/admin/mail', summary: 'Mail outbox: every mail with its transport and outcome', auth: 'admin', query: [{ name: 'limit', description: 'page size, 1-200', schema: { type: 'integer', minimum: 1, maximum: 200 } }, { name: 'before', description: 'id cursor: next_before of the previous page', schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }] },
   { id: 'adminMailTest', method: 'POST', path: '/console/api/admin/mail/test', summary: 'Send a test mail (502 MAIL_FAILED with the server answer when it fails)', auth: 'admin', body: obj({ to: { type: 'string', format: 'email' } }, ['to']) },
 ];

@@ -6,13 +6,15 @@ import type { Middleware } from 'koa';
 
 const VERBS = new Set<PropertyKey>(['get', 'post', 'put', 'patch', 'delete', 'del', 'all']);
 
-export function guardedRouter(router: Router, guard: Middleware): Router {
+/** `guard` runs first on every route; `beforeHandler` (if given) right before the route's last handler, after auth. */
+export function guardedRouter(router: Router, guard: Middleware, beforeHandler?: Middleware): Router {
   return new Proxy(router, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
       if (!VERBS.has(prop) || typeof value !== 'function') return value;
       return (path: unknown, ...handlers: unknown[]) => {
-        (value as (...args: unknown[]) => unknown).call(target, path, guard, ...handlers);
+        const chain = beforeHandler && handlers.length > 0 ? [...handlers.slice(0, -1), beforeHandler, handlers[handlers.length - 1]] : handlers;
+        (value as (...args: unknown[]) => unknown).call(target, path, guard, ...chain);
         return receiver;
       };
     },

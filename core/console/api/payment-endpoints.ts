@@ -34,10 +34,10 @@ export const PAYMENT_ENDPOINTS: ConsoleEndpoint[] = [
     summary: 'Every raw payment notification, query answer and admin action, newest first',
     auth: 'admin',
     query: [
-      { name: 'order', description: 'one order', schema: int },
+      { name: 'order', description: 'one order', schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } },
       { name: 'instance', description: 'one payment instance', schema: str },
-      { name: 'limit', description: 'page size', schema: int },
-      { name: 'before', description: 'id cursor', schema: int },
+      { name: 'limit', description: 'page size, 1-500', schema: { type: 'integer', minimum: 1, maximum: 500 } },
+      { name: 'before', description: 'id cursor', schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } },
     ],
   },
   { id: 'adminSyncOrder', method: 'POST', path: '/console/api/admin/orders/:id/sync', summary: "Query the order's payment provider now and settle the answer", auth: 'admin' },

@@ -28,7 +28,7 @@ const order = o({
 });
 const call = o({
   id: int, request_id: str, created_at: orNull(time), operation: str, key_id: orNull(int), status: { type: ['integer', 'string'] },
-  error_code: orNull(str), charged: tokens, cached: bool, free_reason: orNull(str), duration_ms: orNull(int), ip: orNull(str),
+  error_code: orNull(str), charged: tokens, cached: bool, free_reason: orNull(str), duration_ms: orNull({ type: 'number' }), ip: orNull(str),
 });
 const ledgerEntry = o({ id: int, created_at: orNull(time), kind: str, amount: tokens, balance_after: tokens, ref: orNull(str), operation: orNull(str), note: orNull(str) });
 
@@ -142,7 +142,7 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   adminGrant: adjustment,
   adminOrders: o({ orders: list({ allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] }) }),
   adminConfirmOrder: o({ order: { oneOf: [ref('PaymentOrder'), { type: 'null' }] }, fulfilled: bool }),
-  adminStats: o({ users: { type: 'object' }, totals: { type: 'object' }, days: list({ type: 'object' }) }),
+  adminStats: o({ users: { type: 'integer', description: 'accounts in all' }, totals: o({ calls: int, successes: int, revenue: tokens }), days: list({ type: 'object' }) }),
   adminCreateRedeemCodes: o({ batch_id: int, kind: { enum: ['plan', 'package'] }, id: str, count: int, expires_at: orNull(time), codes: strList }),
   adminRedeemBatches: o({ batches: list(o({ batch_id: int, kind: str, id: str, count: int, redeemed: int, created_at: orNull(time), expires_at: orNull(time) })) }),
   alerts: o({ alerts: ref('Alerts') }),
