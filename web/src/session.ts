@@ -23,7 +23,7 @@ const CHANNEL = 'tollgate.session';
 const MAX_TIMER_MS = 2_147_483_647;
 
 type Kind = 'local' | 'session';
-type Message = { type: 'ask' } | { type: 'share'; token: string; user: string; expires: string | null } | { type: 'signout' };
+type Message = { type: 'ask' } | { type: 'share'; token: string; user: string; expires: string | null } | { type: 'signout'; token: string | null };
 
 const secrets = new Map<number, { name: string; prefix: string; secret: string }>();
 const listeners: Array<() => void> = [];
@@ -86,12 +86,19 @@ function changed(): void {
 
 /** Forgets the session in this tab's memory and both storages, without telling the other tabs. */
 function drop(): void {
+  const token = memory?.token ?? null;
   memory = null;
   secrets.clear();
   if (timer) clearTimeout(timer);
   timer = undefined;
-  // The token goes first, so a tab that reacts to its storage event never sees a user without a token.
-  for (const kind of ['session', 'local'] as const) for (const k of [TOKEN_KEY, USER_KEY, EXPIRES_KEY]) storage(kind)?.removeItem(k);
+  // Only the storage that holds this tab's token: a tab signed in for itself (sessionStorage) leaves another
+  // account remembered in localStorage alone. The token goes first, so a tab that reacts to its storage event
+  // never sees a user without a token.
+  for (const kind of ['session', 'local'] as const) {
+    const s = storage(kind);
+    if (token !== null && s?.getItem(TOKEN_KEY) !== token) continue;
+    for (const k of [TOKEN_KEY, USER_KEY, EXPIRES_KEY]) s?.removeItem(k);
+  }
   forgetSavedKey();
 }
 
@@ -133,8 +140,10 @@ export function updateUser(user: SessionUser): void {
 
 /** Signs out here and in every other tab of this browser. */
 export function clearSession(): void {
+  load();
+  const token = memory?.token ?? null;
   drop();
-  channel?.postMessage({ type: 'signout' } satisfies Message);
+  channel?.postMessage({ type: 'signout', token } satisfies Message);
 }
 
 export function isAdmin(): boolean {
@@ -173,7 +182,8 @@ channel?.addEventListener('message', (ev: MessageEvent<Message>) => {
     } catch {
       // a malformed message from an older console: ignore it
     }
-  } else if (msg?.type === 'signout' && memory) {
+  } else if (msg?.type === 'signout' && memory && (msg.token === null || msg.token === memory.token)) {
+    // Another tab signed this very token out (a tab signed in as someone else stays).
     drop();
     changed();
   }
