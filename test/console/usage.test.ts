@@ -127,6 +127,7 @@ t.test('the operations catalogue needs no login and shows prices in TOKEN', asyn
     input: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9]+$' }, fields: { type: 'string' } } },
     example: null,
     response_example: null,
+    response: null,
     routes: ['GET /api/item', 'POST /api/item', 'GET /api/items/:id'],
   });
   const echo = res.body.operations.find((o: { code: string }) => o.code === 'echo');

@@ -3,7 +3,7 @@
 // operations.yaml: every declared field present unless optional, the right type, nothing undeclared. The same
 // schema is what /openapi.json publishes as the operation's data, so a plugin that changes its output without
 // its declaration fails here.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import nock from 'nock';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -45,7 +45,7 @@ t.teardown(() => {
   return h.close();
 });
 
-async function check(t: Tap.Test, code: string, path: string, expect: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+async function check(t: Test, code: string, path: string, expect: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const u = await h.user('1');
   const res = await h.client.get(path, { 'X-API-Key': u.key });
   t.equal(res.status, 200, `${path}: ${JSON.stringify(res.body).slice(0, 300)}`);

@@ -35,7 +35,18 @@ export interface Operation {
   input: JsonSchema;
   example: Record<string, JsonValue> | null;
   response_example: JsonValue | null;
+  /** The fields of `data` on success (operations.yaml `response:`), flattened; null when not declared. */
+  response?: ResponseFieldRow[] | null;
   routes: string[];
+}
+
+/** One row of an operation's response field table (core/config/response-fields.ts fieldRows). */
+export interface ResponseFieldRow {
+  path: string;
+  type: string;
+  required: boolean;
+  zh: string;
+  en: string;
 }
 
 export interface Me {

@@ -3,6 +3,7 @@
 import type { Operation } from '../../registry/registry.js';
 import type { PackageConfig, PlanConfig } from '../../config/operations-config.js';
 import { toToken } from '../../kernel/money.js';
+import { fieldRows } from '../../config/response-fields.js';
 
 export function presentOperation(op: Operation): Record<string, unknown> {
   return {
@@ -19,6 +20,8 @@ export function presentOperation(op: Operation): Record<string, unknown> {
     input: op.input,
     example: op.example,
     response_example: op.responseExample,
+    // The fields of `data` on success, flattened for the docs page's table (null: not declared).
+    response: op.response ? fieldRows(op.response) : null,
     routes: [`GET /api/${op.code}`, `POST /api/${op.code}`, ...op.routes.map((r) => `${r.method} ${r.path}`)],
   };
 }

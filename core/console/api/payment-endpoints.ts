@@ -3,7 +3,6 @@ import type { ConsoleEndpoint } from './console-endpoints.js';
 
 type Schema = Record<string, unknown>;
 const str = { type: 'string' };
-const int = { type: 'integer' };
 const obj = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
   type: 'object',
   additionalProperties: false,

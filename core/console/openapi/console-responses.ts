@@ -27,10 +27,10 @@ const order = o({
   created_at: orNull(time), paid_at: orNull(time),
 });
 const call = o({
-  id: int, request_id: str, created_at: orNull(time), operation: str, key_id: orNull(int), status: { type: ['integer', 'string'] },
+  id: int, request_id: str, created_at: time, operation: orNull(str), key_id: orNull(int), status: { type: ['integer', 'string'] },
   error_code: orNull(str), charged: tokens, cached: bool, free_reason: orNull(str), duration_ms: orNull({ type: 'number' }), ip: orNull(str),
 });
-const ledgerEntry = o({ id: int, created_at: orNull(time), kind: str, amount: tokens, balance_after: tokens, ref: orNull(str), operation: orNull(str), note: orNull(str) });
+const ledgerEntry = o({ id: int, created_at: time, kind: str, amount: tokens, balance_after: tokens, ref: str, operation: orNull(str), note: orNull(str) });
 
 /** Admin revenue: counts, the TOKEN value sold, and money per currency code in major units (yuan, dollars). */
 const perCurrency: Schema = { type: 'object', additionalProperties: { type: 'number' }, description: 'currency code -> amount in major units' };
@@ -68,6 +68,7 @@ export const CONSOLE_COMPONENTS: Record<string, Schema> = {
   Operation: o({
     code: str, name: str, description: str, text: { type: 'object' }, available: bool, price: tokens, cache_ttl: int, timeout_ms: int,
     input: { type: 'object' }, example: orNull({ type: 'object' }), response_example: orNull({ type: 'object' }), routes: strList,
+    response: { type: ['array', 'null'], description: 'the fields of data, flattened (author.name, traces[].time)', items: o({ path: str, type: str, required: bool, zh: str, en: str }) },
   }),
   Plan: o({ id: str, name: str, description: str, price: tokens, duration_days: int, grant_tokens: tokens, quota: { type: 'object' }, codes: strList }),
   Package: o({ id: str, name: str, description: str, price: tokens, tokens }),

@@ -252,6 +252,11 @@ export const en: Record<MessageKey, string> = {
   'docs.exampleRequest': 'Example request',
   'docs.keyPlaceholder': 'Replace {key} with your key.',
   'docs.exampleResponse': 'Example response',
+  'docs.responseFields': 'Response fields (data)',
+  'docs.responseFieldsNote': 'The fields of data on success. A field whose type includes null is always present but may be null; "sometimes" means the field appears in some answers only.',
+  'docs.always': 'always',
+  'docs.sometimes': 'sometimes',
+  'docs.noResponseFields': 'This operation does not declare its response fields; see the example response.',
   'docs.errors': 'Error codes',
   'docs.unknown': 'There is no operation {code}',
 

@@ -1,7 +1,7 @@
 // Operation docs generated from the live catalogue (operations.yaml): parameters from the input schema,
 // example request in six languages, example response, price, caching and the error codes.
 import { h } from '../dom.js';
-import { errorInfo, t } from '../i18n/index.js';
+import { errorInfo, getLang, t } from '../i18n/index.js';
 import { get } from '../api.js';
 import { link } from '../router.js';
 import { card, notice, pageHeader, table, badge } from '../ui.js';
@@ -11,7 +11,7 @@ import { codeTabs } from '../code-tabs.js';
 import { jsonView } from '../json-view.js';
 import type { Json } from '../codegen.js';
 import { opDescription, opName } from '../op-text.js';
-import type { Operation } from '../types.js';
+import type { Operation, ResponseFieldRow } from '../types.js';
 import type { Route } from '../router.js';
 
 /** The errors an /api call can answer with (core/http/errors.ts), in the order a caller meets them. */
@@ -76,6 +76,21 @@ function renderIndex(main: HTMLElement, ops: Operation[]): void {
   );
 }
 
+/** What `data` holds on success, one row per field (nested fields as author.name, traces[].time), in the UI's language. */
+function responseFields(op: Operation): HTMLElement {
+  const rows = (op.response ?? []).map((f: ResponseFieldRow) => [
+    h('code', null, f.path),
+    h('code', { class: 'small' }, f.type),
+    f.required ? h('span', null, t('docs.always')) : badge(t('docs.sometimes'), 'muted'),
+    getLang() === 'zh' ? f.zh || f.en : f.en || f.zh,
+  ]);
+  return card(
+    t('docs.responseFields'),
+    h('p', { class: 'muted small' }, t('docs.responseFieldsNote')),
+    table([t('col.name'), t('col.type'), t('col.required'), t('col.description')], rows, t('docs.noResponseFields')),
+  );
+}
+
 function renderOperation(main: HTMLElement, op: Operation): void {
   const { required, oneOf } = requiredInfo(op.input);
   const params = Object.entries(op.input.properties ?? {}).map(([name, s]) => [
@@ -100,6 +115,7 @@ function renderOperation(main: HTMLElement, op: Operation): void {
     card(t('docs.endpoints'), h('ul', { class: 'routes' }, op.routes.map((r) => h('li', null, h('code', null, r))))),
     card(t('docs.params'), table([t('col.name'), t('col.type'), t('col.required'), t('col.description')], params, t('debugger.noParams')), oneOf.length ? h('p', { class: 'hint' }, t('docs.oneOf', { groups: oneOf.map((g) => g.join(' + ')).join(' / ') })) : null),
     card(t('docs.exampleRequest'), h('p', { class: 'muted small' }, t('docs.keyPlaceholder', { key: PLACEHOLDER_KEY })), codeTabs({ url: `${location.origin}/api/${op.code}`, apiKey: PLACEHOLDER_KEY, body: example })),
+    responseFields(op),
     card(t('docs.exampleResponse'), jsonView(prettyJson(response))),
     card(
       t('docs.errors'),

@@ -1,0 +1,67 @@
+// The browser console's types (web/src/types.ts) checked against the response schemas /openapi.json publishes
+// (core/console/openapi/console-responses.ts): the same field names, and null allowed on one side exactly when
+// on the other. Read with the TypeScript parser, so a field renamed on either side fails here.
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
+import { CONSOLE_COMPONENTS, CONSOLE_RESPONSES } from '../../core/console/openapi/console-responses.js';
+
+type Schema = Record<string, any>;
+interface Member {
+  optional: boolean;
+  nullable: boolean;
+}
+
+const source = ts.createSourceFile('types.ts', readFileSync('web/src/types.ts', 'utf8'), ts.ScriptTarget.ES2022, true);
+const interfaces = new Map<string, Map<string, Member>>();
+source.forEachChild((node) => {
+  if (!ts.isInterfaceDeclaration(node)) return;
+  const members = new Map<string, Member>();
+  for (const m of node.members) {
+    if (!ts.isPropertySignature(m) || !m.type) continue;
+    const text = m.type.getText(source);
+    // Nullable when the top-level union has a null member (not a null nested inside a generic or object type).
+    const parts = ts.isUnionTypeNode(m.type) ? m.type.types.map((x) => x.getText(source)) : [text];
+    members.set(m.name.getText(source), { optional: m.questionToken !== undefined, nullable: parts.includes('null') });
+  }
+  interfaces.set(node.name.text, members);
+});
+
+/** Properties of a schema, following one allOf level (the components use allOf for extensions). */
+function properties(s: Schema): Record<string, Schema> {
+  if (s.allOf) return Object.assign({}, ...s.allOf.map((x: Schema) => (x.$ref ? properties(CONSOLE_COMPONENTS[x.$ref.split('/').pop()]) : properties(x))));
+  return s.properties ?? {};
+}
+function nullable(s: Schema): boolean {
+  return (Array.isArray(s.type) && s.type.includes('null')) || (s.oneOf ?? []).some((x: Schema) => x.type === 'null');
+}
+
+const PAIRS: Array<[string, Schema]> = [
+  ['ApiKey', CONSOLE_COMPONENTS.ApiKey],
+  ['KeyLimits', properties(CONSOLE_COMPONENTS.ApiKey).limits],
+  ['Call', CONSOLE_COMPONENTS.Call],
+  ['LedgerEntry', CONSOLE_COMPONENTS.LedgerEntry],
+  ['Plan', CONSOLE_COMPONENTS.Plan],
+  ['Package', CONSOLE_COMPONENTS.Package],
+  ['Order', CONSOLE_COMPONENTS.Order],
+  ['Operation', CONSOLE_COMPONENTS.Operation],
+  ['RedeemBatch', CONSOLE_RESPONSES.adminRedeemBatches.properties.batches.items],
+  ['Me', CONSOLE_RESPONSES.me],
+];
+
+for (const [name, schema] of PAIRS) {
+  t.test(`web/src/types.ts ${name} matches the published schema`, async (t) => {
+    const members = interfaces.get(name);
+    t.ok(members, `interface ${name} exists`);
+    if (!members) return;
+    const props = properties(schema);
+    const required = new Set<string>(schema.required ?? []);
+    for (const [field, m] of members) {
+      t.ok(field in props, `${name}.${field} is published`);
+      if (field in props) t.equal(m.nullable, nullable(props[field]), `${name}.${field}: null allowed on both sides or neither`);
+    }
+    for (const field of Object.keys(props)) {
+      if (required.has(field)) t.ok(members.has(field), `${name}.${field} (always sent) is typed in the browser`);
+    }
+  });
+}
