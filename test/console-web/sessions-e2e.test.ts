@@ -198,6 +198,23 @@ if (haveChromium(t, 'console sessions e2e')) {
     t.ok(rect.top >= rect.covered && rect.bottom <= rect.height, `the error is on screen, below the sticky bars (${Math.round(rect.top)}..${Math.round(rect.bottom)}, bars end at ${Math.round(rect.covered)}, screen ${rect.height})`);
     await shot(page, 'phone-error-in-view-zh', false);
 
+    // The debugger's answer is below its form on a phone: it is scrolled into view when it arrives.
+    await page.click('nav.sidenav a[data-nav="debugger"]');
+    await page.waitForSelector('[data-testid=dbg-send]');
+    await page.selectOption('[data-testid=dbg-key]', 'paste');
+    await page.fill('[data-testid=dbg-secret]', 'sk_not_a_real_key_000000000000000');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() => document.querySelector('[data-testid=dbg-send]')!.click());
+    await page.waitForSelector('[data-testid=dbg-status]', { state: 'attached' });
+    t.equal(await page.textContent('[data-testid=dbg-status]'), '401');
+    const answer = await page.evaluate(() => {
+      const r = document.querySelector('[data-testid=dbg-result]')!.getBoundingClientRect();
+      return { top: r.top, covered: document.querySelector('nav.sidenav')!.getBoundingClientRect().bottom, height: window.innerHeight };
+    });
+    t.ok(await page.evaluate(() => window.scrollY > 0), 'the page scrolled down to it');
+    t.ok(answer.top >= answer.covered && answer.top < answer.height, `the answer's top is on screen (${Math.round(answer.top)}, bars end at ${Math.round(answer.covered)})`);
+    await shot(page, 'phone-debugger-answer-zh', false);
+
     await page.emulateMedia({ colorScheme: 'dark' });
     const bg = await page.evaluate(() => window.getComputedStyle(document.querySelector('body')).backgroundColor);
     t.equal(bg, 'rgb(15, 20, 28)', 'dark background from prefers-color-scheme');

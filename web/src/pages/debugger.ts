@@ -7,7 +7,7 @@ import { get } from '../api.js';
 import { getUser, sessionSecrets } from '../session.js';
 import { saveKey, savedKey } from '../saved-key.js';
 import { link } from '../router.js';
-import { badge, busy, card, field, notice, pageHeader, select } from '../ui.js';
+import { badge, busy, card, field, notice, pageHeader, reveal, select } from '../ui.js';
 import { schemaForm, type SchemaForm } from '../schema-form.js';
 import { createCodeTabs } from '../code-tabs.js';
 import { jsonView } from '../json-view.js';
@@ -120,6 +120,7 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
       text = await res.text();
     } catch (err) {
       clear(result, notice('err', t('debugger.networkError'), ' ', err instanceof Error ? err.message : String(err)));
+      reveal(result);
       return;
     }
     const elapsed = performance.now() - started;
@@ -147,6 +148,8 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
       // A success shows its body; a failure is explained in words, its raw body one click away.
       res.ok ? rawBody(parsed, text) : explainFailure(res.status, parsed, rawBody(parsed, text)),
     );
+    // On a phone the response card is below the form: bring the answer into view.
+    reveal(result);
     void loadMe(true).catch(() => undefined);
   };
   const sendBtn: HTMLButtonElement = h('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'dbg-send' } }, t('debugger.send'));
