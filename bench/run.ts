@@ -16,6 +16,7 @@ import { extendSubscription } from '../core/billing/subscriptions.js';
 import { reconcile } from '../core/billing/reconcile.js';
 import { toToken } from '../core/kernel/money.js';
 import { drive, type LoadResult } from './load.js';
+import { paired, type PairedResult } from './paired.js';
 import { benchPhoneLookup } from './phone-lookup.js';
 import { summariseProfile } from './profile-summary.js';
 import { benchCluster } from './cluster-rows.js';
@@ -88,24 +89,28 @@ async function main(): Promise<void> {
   });
   try {
     await drive(gatewayPort, keys, 2, CONNECTIONS); // warm-up: isolates, JIT, caches
-    const baseline = await drive(barePort, keys, SECONDS, CONNECTIONS);
-    const tollgate = await drive(gatewayPort, keys, SECONDS, CONNECTIONS);
-    const quota = await drive(gatewayPort, planKeys, SECONDS, CONNECTIONS);
+    await drive(barePort, keys, 1, CONNECTIONS);
+    const g = { port: gatewayPort, pid: gateway.pid };
+    const k = { port: barePort, pid: bare.pid };
+    const tollgate = await paired(g, k, keys, SECONDS, CONNECTIONS);
+    const quota = await paired(g, k, planKeys, SECONDS, CONNECTIONS);
     await drive(gatewayPort, planKeys, 1, CONNECTIONS, CACHED_NUMBERS); // fill the cache with these numbers
-    const cacheHits = await drive(gatewayPort, planKeys, SECONDS, CONNECTIONS, CACHED_NUMBERS);
-    // Other work on the machine moves absolute figures; the ratios are measured under the same load.
-    console.log(`load: ${SECONDS}s, ${CONNECTIONS} connections, ${KEYS} keys per row, GET /api/phone; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log(line('bare koa', baseline));
-    bareRps = baseline.requestsPerSecond;
-    const rows: Array<[string, LoadResult, string, number]> = [
+    const cacheHits = await paired(g, k, planKeys, SECONDS, CONNECTIONS, CACHED_NUMBERS);
+    // Other work on the machine moves absolute figures; each row alternates with bare Koa (bench/paired.ts).
+    console.log(`load: ${SECONDS} x 1 s slices per row alternating with bare Koa, ${CONNECTIONS} connections, ${KEYS} keys per row, GET /api/phone; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    const rows: Array<[string, PairedResult, string, number]> = [
       ['billed', tollgate, 'new number each call, no plan: hold, plugin, capture + ledger + call log', 0.4],
       ['quota', quota, 'new number each call inside the Pro plan count quota', 0.4],
       ['cache hit', cacheHits, `${CACHED_NUMBERS} numbers repeated, Pro plan (cache hits free)`, 0.6],
     ];
+    const cpu = (us: number | undefined): string => (us === undefined ? '' : `  cpu ${us.toFixed(0)} us/call`);
     for (const [name, r, what, goal] of rows) {
-      const ratio = r.requestsPerSecond / baseline.requestsPerSecond;
-      console.log(`${line(name, r)}  ratio ${ratio.toFixed(3)} (goal ${goal})  ${what}`);
+      const ratio = r.gateway.requestsPerSecond / r.bare.requestsPerSecond;
+      const cpuRatio = r.gatewayCpuUs && r.bareCpuUs ? `, cpu ratio ${(r.bareCpuUs / r.gatewayCpuUs).toFixed(3)}` : '';
+      console.log(`${line('bare koa', r.bare)}${cpu(r.bareCpuUs)}`);
+      console.log(`${line(name, r.gateway)}${cpu(r.gatewayCpuUs)}  ratio ${ratio.toFixed(3)}${cpuRatio} (goal ${goal})  ${what}`);
     }
+    bareRps = tollgate.bare.requestsPerSecond;
   } finally {
     gateway.kill('SIGTERM');
     bare.kill('SIGTERM');

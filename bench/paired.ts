@@ -1,0 +1,73 @@
+// A gateway row measured against bare Koa under the same background load. Other people's work on a shared machine
+// comes and goes within seconds (bare Koa alone moved 11k-31k req/s between runs of one hour), so one long bare
+// run followed by long gateway runs compares different machines. Here the two alternate in one-second slices and
+// the ratio is of the sums. Also the CPU each server process spent per answered request (Linux /proc, all its
+// threads): the figure other load moves least, and what the throughput ratio tends to when the CPU is the limit.
+import { readFileSync } from 'node:fs';
+import { drive, type LoadResult } from './load.js';
+
+export interface Side {
+  port: number;
+  pid: number | undefined;
+}
+
+export interface PairedResult {
+  gateway: LoadResult;
+  bare: LoadResult;
+  /** CPU microseconds per answered request, when /proc is there. */
+  gatewayCpuUs?: number;
+  bareCpuUs?: number;
+}
+
+/** utime + stime of a process in microseconds, or undefined off Linux. */
+function cpuMicros(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+function combine(slices: LoadResult[], seconds: number): LoadResult {
+  const statuses: Record<string, number> = {};
+  for (const s of slices) for (const [k, v] of Object.entries(s.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+  const total = slices.reduce((a, s) => a + s.total, 0);
+  // Percentiles of slices cannot be merged exactly; the median slice is robust to one burst of someone else's load.
+  return { requestsPerSecond: total / seconds, p50: median(slices.map((s) => s.p50)), p99: median(slices.map((s) => s.p99)), statuses, total };
+}
+
+export async function paired(
+  gateway: Side,
+  bare: Side,
+  keys: string[],
+  seconds: number,
+  connections: number,
+  repeat = 0,
+): Promise<PairedResult> {
+  const g: LoadResult[] = [];
+  const b: LoadResult[] = [];
+  let gCpu = 0;
+  let bCpu = 0;
+  for (let i = 0; i < seconds; i++) {
+    const b0 = cpuMicros(bare.pid);
+    b.push(await drive(bare.port, keys, 1, connections, repeat));
+    const b1 = cpuMicros(bare.pid);
+    const g0 = cpuMicros(gateway.pid);
+    g.push(await drive(gateway.port, keys, 1, connections, repeat));
+    const g1 = cpuMicros(gateway.pid);
+    if (b0 !== undefined && b1 !== undefined) bCpu += b1 - b0;
+    if (g0 !== undefined && g1 !== undefined) gCpu += g1 - g0;
+  }
+  const gateway_ = combine(g, seconds);
+  const bare_ = combine(b, seconds);
+  const known = cpuMicros(gateway.pid) !== undefined && cpuMicros(bare.pid) !== undefined;
+  return {
+    gateway: gateway_,
+    bare: bare_,
+    ...(known ? { gatewayCpuUs: gCpu / Math.max(1, gateway_.total), bareCpuUs: bCpu / Math.max(1, bare_.total) } : {}),
+  };
+}
