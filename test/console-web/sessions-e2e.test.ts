@@ -57,6 +57,8 @@ if (haveChromium(t, 'console sessions e2e')) {
     const email = `remember-${Date.now()}@example.com`;
     await register(email);
     const ctx = await context();
+    const waiting = await open(ctx, 'login?next=%2Fconsole%2Fusage');
+    await waiting.waitForSelector('[data-testid=auth-submit]');
     const a = await open(ctx, 'login');
     await a.waitForSelector('[data-testid=remember-me]');
     t.ok(await a.isVisible('text=记住我'), 'the remember-me box is labelled in Chinese by default');
@@ -67,6 +69,8 @@ if (haveChromium(t, 'console sessions e2e')) {
     t.equal(s.session, null);
     t.ok(Date.parse(s.expires ?? '') - Date.now() > 29 * 24 * 3600_000, 'and its 30-day expiry with it');
 
+    await waiting.waitForSelector('[data-page="usage"]');
+    t.pass('a tab waiting on the log-in page signs in with the other one, and goes where it was going');
     const b = await open(ctx, 'keys');
     await b.waitForSelector('[data-page="keys"]');
     t.pass('a second tab opens signed in');
@@ -111,6 +115,13 @@ if (haveChromium(t, 'console sessions e2e')) {
     // Expiry: a remembered token whose time is up is dropped before any request, and the page goes to log-in.
     const ctx2 = await context();
     const d = await open(ctx2, 'login');
+    await login(d, email, true);
+    // While the page is open: its timer ends the session when the token's time is up, without a request.
+    await d.evaluate(() => localStorage.setItem('tollgate.expires', new Date(Date.now() + 1500).toISOString()));
+    await d.reload();
+    await d.waitForSelector('[data-page="dashboard"]');
+    await d.waitForURL(/\/console\/login/);
+    t.equal((await stored(d)).local, null, 'the token is dropped at its expiry');
     await login(d, email, true);
     await d.evaluate(() => localStorage.setItem('tollgate.expires', new Date(Date.now() - 1000).toISOString()));
     await d.goto(`${base}/console/keys`);

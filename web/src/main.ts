@@ -56,7 +56,11 @@ function render(route: Route): void {
     return;
   }
   if (first === 'login' || first === 'register') {
-    if (loggedIn) return navigate('', true);
+    // Signed in (here or in another tab): on to where the log-in was asked for, else the dashboard.
+    if (loggedIn) {
+      const next = route.query.get('next');
+      return navigate(next && next.startsWith('/console/') && !next.startsWith('//') ? next.slice('/console/'.length) : '', true);
+    }
     const { root, main } = authFrame();
     document.title = `${t(first === 'login' ? 'auth.login' : 'auth.register')} · Tollgate`;
     renderAuth(main, first, route.query.get('next'));
