@@ -45,7 +45,7 @@ const PAIRS: Array<[string, Schema]> = [
   ['Package', CONSOLE_COMPONENTS.Package],
   ['Order', CONSOLE_COMPONENTS.Order],
   ['Operation', CONSOLE_COMPONENTS.Operation],
-  ['RedeemBatch', CONSOLE_RESPONSES.adminRedeemBatches.properties.batches.items],
+  ['RedeemBatch', (CONSOLE_RESPONSES.adminRedeemBatches as Schema).properties.batches.items],
   ['Me', CONSOLE_RESPONSES.me],
 ];
 

@@ -3,33 +3,36 @@
 import type { ConsoleEndpoint } from './console-endpoints.js';
 
 type Schema = Record<string, unknown>;
-const str = { type: 'string' };
+/** A string the handler reads with reqString: not blank. */
+const str = { type: 'string', minLength: 1, pattern: '\\S' };
+/** The same, at most `maxLength` characters (the handler's limit). */
+const text = (maxLength: number) => ({ ...str, maxLength });
 const password = {
   type: 'string', minLength: 8, maxLength: 200, description: '8-200 characters, letters and digits',
   'x-error': { minLength: 'Weak password: password must be at least 8 characters.' },
 };
-const code = { type: 'string', description: '6-digit TOTP code or a recovery code (xxxxx-xxxxx)' };
+const code = { ...text(20), description: '6-digit TOTP code or a recovery code (xxxxx-xxxxx)' };
 const obj = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
   type: 'object',
   additionalProperties: false,
   properties,
   ...(required.length ? { required } : {}),
 });
-const email = obj({ email: { type: 'string', format: 'email', maxLength: 254 } }, ['email']);
+const email = obj({ email: { ...text(254), format: 'email', 'x-error': { maxLength: "'email' is not a valid email address (at most 254 characters)." } } }, ['email']);
 
 export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
-  { id: 'login2fa', method: 'POST', path: '/console/api/login/2fa', summary: 'Second login step when 2FA is on: the challenge from /login and a code', auth: 'none', body: obj({ challenge: str, code, remember: { type: 'boolean', description: 'true: a long-lived session (USER_TOKEN_REMEMBER_HOURS)' } }, ['challenge', 'code']) },
-  { id: 'changePassword', method: 'POST', path: '/console/api/me/password', summary: 'Change the password (current one required); every other session is signed out', auth: 'user', body: obj({ current_password: str, new_password: password }, ['current_password', 'new_password']) },
+  { id: 'login2fa', method: 'POST', path: '/console/api/login/2fa', summary: 'Second login step when 2FA is on: the challenge from /login and a code', auth: 'none', body: obj({ challenge: text(100), code, remember: { type: 'boolean', description: 'true: a long-lived session (USER_TOKEN_REMEMBER_HOURS)' } }, ['challenge', 'code']) },
+  { id: 'changePassword', method: 'POST', path: '/console/api/me/password', summary: 'Change the password (current one required); every other session is signed out', auth: 'user', body: obj({ current_password: text(200), new_password: password }, ['current_password', 'new_password']) },
   { id: 'forgotPassword', method: 'POST', path: '/console/api/password/forgot', summary: 'Mail a reset link (30 minutes, single use); the same 202 answer whether or not the email has an account', auth: 'none', body: email, status: 202 },
-  { id: 'resetPassword', method: 'POST', path: '/console/api/password/reset', summary: 'Set a new password with the mailed token; every session is signed out', auth: 'none', body: obj({ token: str, password }, ['token', 'password']) },
-  { id: 'verifyEmail', method: 'POST', path: '/console/api/email/verify', summary: 'Confirm the email with the mailed token (REQUIRE_EMAIL_VERIFICATION)', auth: 'none', body: obj({ token: str }, ['token']) },
+  { id: 'resetPassword', method: 'POST', path: '/console/api/password/reset', summary: 'Set a new password with the mailed token; every session is signed out', auth: 'none', body: obj({ token: text(100), password }, ['token', 'password']) },
+  { id: 'verifyEmail', method: 'POST', path: '/console/api/email/verify', summary: 'Confirm the email with the mailed token (REQUIRE_EMAIL_VERIFICATION)', auth: 'none', body: obj({ token: text(100) }, ['token']) },
   { id: 'resendVerification', method: 'POST', path: '/console/api/email/verify/resend', summary: 'Mail a new confirmation link; the same 202 answer whether or not the email has an account', auth: 'none', body: email, status: 202 },
   { id: 'security', method: 'GET', path: '/console/api/me/security', summary: '2FA state, recovery codes left, email verification, mail language', auth: 'user' },
   { id: 'updateSecurity', method: 'PATCH', path: '/console/api/me/security', summary: 'Set the language of account mails', auth: 'user', body: obj({ locale: { enum: ['zh', 'en'] } }, ['locale']) },
-  { id: 'twoFactorSetup', method: 'POST', path: '/console/api/me/2fa/setup', summary: 'Start 2FA enrolment (password required): TOTP secret and otpauth URI', auth: 'user', body: obj({ password: str }, ['password']) },
+  { id: 'twoFactorSetup', method: 'POST', path: '/console/api/me/2fa/setup', summary: 'Start 2FA enrolment (password required): TOTP secret and otpauth URI', auth: 'user', body: obj({ password: text(200) }, ['password']) },
   { id: 'twoFactorEnable', method: 'POST', path: '/console/api/me/2fa/enable', summary: 'Confirm enrolment with a first code; answers 10 recovery codes, shown once', auth: 'user', body: obj({ code }, ['code']) },
   { id: 'twoFactorRecoveryCodes', method: 'POST', path: '/console/api/me/2fa/recovery-codes', summary: 'Replace the recovery codes (a code required)', auth: 'user', body: obj({ code }, ['code']) },
-  { id: 'twoFactorDisable', method: 'POST', path: '/console/api/me/2fa/disable', summary: 'Turn 2FA off (password and a code required)', auth: 'user', body: obj({ password: str, code }, ['password', 'code']) },
+  { id: 'twoFactorDisable', method: 'POST', path: '/console/api/me/2fa/disable', summary: 'Turn 2FA off (password and a code required)', auth: 'user', body: obj({ password: text(200), code }, ['password', 'code']) },
   { id: 'sessions', method: 'GET', path: '/console/api/me/sessions', summary: 'My active console sessions', auth: 'user' },
   { id: 'revokeSession', method: 'DELETE', path: '/console/api/me/sessions/:id', summary: 'End one of my sessions', auth: 'user' },
   { id: 'revokeOtherSessions', method: 'POST', path: '/console/api/me/sessions/revoke-others', summary: 'End every session but this one', auth: 'user' },
@@ -37,5 +40,5 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
   { id: 'adminResetPassword', method: 'POST', path: '/console/api/admin/users/:id/password', summary: "Set a user's password (omit it to generate one, shown once); every session of the user ends", auth: 'admin', body: obj({ password }) },
   { id: 'adminDisable2fa', method: 'POST', path: '/console/api/admin/users/:id/2fa/disable', summary: "Turn off a user's 2FA (lost device)", auth: 'admin' },
   { id: 'adminMail', method: 'GET', path: '/console/api/admin/mail', summary: 'Mail outbox: every mail with its transport and outcome', auth: 'admin', query: [{ name: 'limit', description: 'page size, 1-200', schema: { type: 'integer', minimum: 1, maximum: 200 } }, { name: 'before', description: 'id cursor: next_before of the previous page', schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }] },
-  { id: 'adminMailTest', method: 'POST', path: '/console/api/admin/mail/test', summary: 'Send a test mail (502 MAIL_FAILED with the server answer when it fails)', auth: 'admin', body: obj({ to: { type: 'string', format: 'email' } }, ['to']) },
+  { id: 'adminMailTest', method: 'POST', path: '/console/api/admin/mail/test', summary: 'Send a test mail (502 MAIL_FAILED with the server answer when it fails)', auth: 'admin', body: obj({ to: { ...text(254), format: 'email' } }, ['to']) },
 ];

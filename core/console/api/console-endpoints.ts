@@ -17,7 +17,10 @@ export interface ConsoleEndpoint {
   produces?: 'application/json' | 'text/csv';
 }
 
-const str = { type: 'string' };
+/** A string the handler reads with reqString: not blank. */
+const str = { type: 'string', minLength: 1, pattern: '\\S' };
+/** The same, at most `maxLength` characters (the handler's limit). */
+const text = (maxLength: number) => ({ ...str, maxLength });
 /** An id or id cursor in a query: a positive safe integer (queryInt(…, 1, MAX_SAFE_INTEGER)). */
 const int = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 /** An integer query value from 1 to `max`. */
@@ -78,10 +81,10 @@ const eventsError = `'events' must be a non-empty list of: ${EVENTS.join(', ')}.
 const webhookEvents = { type: 'array', minItems: 1, items: { enum: EVENTS, 'x-error': eventsError }, 'x-error': eventsError };
 const newWebhook = obj(
   {
-    url: { type: 'string', maxLength: 2000, description: 'public http(s) URL; private and reserved addresses are refused' },
+    url: { ...text(2000), description: 'public http(s) URL; private and reserved addresses are refused' },
     kind: { enum: ['standard', 'wecom', 'dingtalk', 'feishu'], description: 'standard: Standard Webhooks signed JSON (default); the others post a chat-bot text message' },
     events: webhookEvents,
-    bot_secret: nullable({ type: 'string', description: 'DingTalk / Feishu bot signing secret' }),
+    bot_secret: nullable({ ...text(200), description: 'DingTalk / Feishu bot signing secret' }),
   },
   ['url', 'events'],
 );
@@ -115,7 +118,7 @@ function notificationEndpoints(): ConsoleEndpoint[] {
     { id: 'setAlerts', method: 'PUT', path: '/console/api/alerts', summary: 'Set the low-balance line (TOKEN), quota percentage and mail switch', auth: 'user', body: obj({ balance_threshold: nullable(tokens), quota_percent: nullable({ type: 'integer', minimum: 1, maximum: 99 }), email: { type: 'boolean' } }) },
     { id: 'rotateKey', method: 'POST', path: '/console/api/keys/:id/rotate', summary: 'New secret for the same key; the old one works for grace_hours (default 24)', auth: 'user', body: obj({ grace_hours: { type: 'integer', minimum: 0, maximum: 720 } }) },
     { id: 'adminUserOverview', method: 'GET', path: '/console/api/admin/users/:id/overview', summary: 'One user: keys, recent calls, ledger, orders, plans and audit', auth: 'admin' },
-    { id: 'adminAdjust', method: 'POST', path: '/console/api/admin/users/:id/adjustments', summary: 'Refund or debit with a reason (never below the available balance)', auth: 'admin', body: obj({ kind: { enum: ['refund', 'debit'] }, amount: tokens, reason: str }, ['kind', 'amount', 'reason']), status: 201 },
+    { id: 'adminAdjust', method: 'POST', path: '/console/api/admin/users/:id/adjustments', summary: 'Refund or debit with a reason (never below the available balance)', auth: 'admin', body: obj({ kind: { enum: ['refund', 'debit'] }, amount: tokens, reason: text(500) }, ['kind', 'amount', 'reason']), status: 201 },
     { id: 'adminAudit', method: 'GET', path: '/console/api/admin/audit', summary: 'Audit log, newest first', auth: 'admin', query: [{ name: 'user_id', description: 'the account concerned', schema: int }, { name: 'q', description: 'the accounts concerned: email contains, key prefix (sk_...) or user id' }, { name: 'actor_id', description: 'who did it', schema: int }, { name: 'action', description: 'e.g. key.rotate' }, ...pageOf(500)] },
     ...(['users', 'orders', 'ledger'] as const).map((t): ConsoleEndpoint => ({ id: `adminExport_${t}`, method: 'GET', path: `/console/api/admin/exports/${t}.csv`, summary: `All ${t} as streamed CSV, newest first`, auth: 'admin', query: exportQuery, produces: 'text/csv' })),
   ];
@@ -130,8 +133,8 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   { id: 'logout', method: 'POST', path: '/console/api/logout', summary: 'Revoke this user token', auth: 'user' },
   { id: 'me', method: 'GET', path: '/console/api/me', summary: 'User, balance, plan and quota', auth: 'user' },
   { id: 'listKeys', method: 'GET', path: '/console/api/keys', summary: 'List API keys', auth: 'user' },
-  { id: 'createKey', method: 'POST', path: '/console/api/keys', summary: 'Create an API key (secret shown once)', auth: 'user', body: obj({ name: str, ...keyLimits }), status: 201 },
-  { id: 'updateKey', method: 'PATCH', path: '/console/api/keys/:id', summary: 'Rename, disable/enable or change limits', auth: 'user', body: obj({ name: str, disabled: { type: 'boolean' }, ...keyLimits }) },
+  { id: 'createKey', method: 'POST', path: '/console/api/keys', summary: 'Create an API key (secret shown once)', auth: 'user', body: obj({ name: text(64), ...keyLimits }), status: 201 },
+  { id: 'updateKey', method: 'PATCH', path: '/console/api/keys/:id', summary: 'Rename, disable/enable or change limits', auth: 'user', body: obj({ name: text(64), disabled: { type: 'boolean' }, ...keyLimits }) },
   { id: 'deleteKey', method: 'DELETE', path: '/console/api/keys/:id', summary: 'Delete an API key', auth: 'user' },
   { id: 'operations', method: 'GET', path: '/console/api/operations', summary: 'Operation catalogue', auth: 'none' },
   { id: 'plans', method: 'GET', path: '/console/api/plans', summary: 'Subscription plans', auth: 'none' },
@@ -143,15 +146,15 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   { id: 'ledger', method: 'GET', path: '/console/api/ledger', summary: 'Ledger entries', auth: 'user', query: pageOf(500) },
   { id: 'listOrders', method: 'GET', path: '/console/api/orders', summary: 'My orders', auth: 'user', query: pageOf(200) },
   { id: 'createOrder', method: 'POST', path: '/console/api/orders', summary: 'Order a plan or package (200 with reused: true when the same open order is reopened)', auth: 'user', body: ORDER_BODY, status: 201 },
-  { id: 'redeem', method: 'POST', path: '/console/api/redeem', summary: 'Redeem a code', auth: 'user', body: obj({ code: str }, ['code']) },
+  { id: 'redeem', method: 'POST', path: '/console/api/redeem', summary: 'Redeem a code', auth: 'user', body: obj({ code: text(64) }, ['code']) },
   { id: 'adminUsers', method: 'GET', path: '/console/api/admin/users', summary: 'List or search users', auth: 'admin', query: [{ name: 'q', description: 'email contains, key prefix (sk_...) or user id' }, { name: 'limit', description: 'page size, 1-500', schema: upTo(500) }] },
   { id: 'adminUser', method: 'GET', path: '/console/api/admin/users/:id', summary: 'One user', auth: 'admin' },
   { id: 'adminUpdateUser', method: 'PATCH', path: '/console/api/admin/users/:id', summary: 'Disable or enable a user', auth: 'admin', body: obj({ status: { enum: ['active', 'disabled'] } }, ['status']) },
-  { id: 'adminGrant', method: 'POST', path: '/console/api/admin/grants', summary: 'Grant (or deduct, negative) TOKEN', auth: 'admin', body: obj({ email: str, amount: tokens, reason: str }, ['email', 'amount', 'reason']), status: 201 },
+  { id: 'adminGrant', method: 'POST', path: '/console/api/admin/grants', summary: 'Grant (or deduct, negative) TOKEN', auth: 'admin', body: obj({ email: text(254), amount: tokens, reason: text(500) }, ['email', 'amount', 'reason']), status: 201 },
   { id: 'adminOrders', method: 'GET', path: '/console/api/admin/orders', summary: 'All orders', auth: 'admin', query: [{ name: 'status', description: 'pending, paid, cancelled, expired, refunded or amount_mismatch' }, { name: 'q', description: 'order number (#123), email contains, or key prefix (sk_...)' }, ...pageOf(500)] },
   { id: 'adminConfirmOrder', method: 'POST', path: '/console/api/admin/orders/:id/confirm', summary: 'Confirm payment and fulfil (idempotent)', auth: 'admin' },
   { id: 'adminStats', method: 'GET', path: '/console/api/admin/stats', summary: 'Calls, revenue and top operations per day', auth: 'admin', query: [{ name: 'days', description: '1-366, default 7', schema: upTo(366) }] },
-  { id: 'adminCreateRedeemCodes', method: 'POST', path: '/console/api/admin/redeem-codes', summary: 'Make a batch of redeem codes', auth: 'admin', body: obj({ kind: { enum: ['plan', 'package'] }, id: str, count: { type: 'integer', minimum: 1, maximum: 1000 }, expires_at: nullable({ type: 'string', format: 'date-time' }) }, ['kind', 'id', 'count']), status: 201 },
+  { id: 'adminCreateRedeemCodes', method: 'POST', path: '/console/api/admin/redeem-codes', summary: 'Make a batch of redeem codes', auth: 'admin', body: obj({ kind: { enum: ['plan', 'package'] }, id: text(100), count: { type: 'integer', minimum: 1, maximum: 1000 }, expires_at: nullable({ type: 'string', format: 'date-time' }) }, ['kind', 'id', 'count']), status: 201 },
   { id: 'adminRedeemBatches', method: 'GET', path: '/console/api/admin/redeem-codes', summary: 'Redeem-code batches', auth: 'admin' },
   ...notificationEndpoints(),
   { id: 'adminRedeemCsv', method: 'GET', path: '/console/api/admin/redeem-codes/:batch.csv', summary: 'A batch of codes as CSV', auth: 'admin', query: csvLocaleQuery, produces: 'text/csv' },

@@ -2,7 +2,10 @@
 import type { ConsoleEndpoint } from './console-endpoints.js';
 
 type Schema = Record<string, unknown>;
-const str = { type: 'string' };
+/** A string the handler reads with reqString: not blank. */
+const str = { type: 'string', minLength: 1, pattern: '\\S' };
+/** The same, at most `maxLength` characters (the handler's limit). */
+const text = (maxLength: number) => ({ ...str, maxLength });
 const obj = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
   type: 'object',
   additionalProperties: false,
@@ -14,9 +17,9 @@ const obj = (properties: Record<string, Schema>, required: string[] = []): Schem
 export const ORDER_BODY = obj(
   {
     kind: { enum: ['plan', 'package'] },
-    id: str,
-    method: { type: 'string', description: 'payment instance id from GET /console/api/payment-methods (default: the first)' },
-    channel: { type: 'string', description: "the instance's method, e.g. alipay/wxpay for EPay, page/qr for Alipay" },
+    id: text(100),
+    method: { ...text(32), type: ['string', 'null'], description: 'payment instance id from GET /console/api/payment-methods (default: the first)' },
+    channel: { ...text(32), type: ['string', 'null'], description: "the instance's method, e.g. alipay/wxpay for EPay, page/qr for Alipay" },
   },
   ['kind', 'id'],
 );
@@ -46,6 +49,6 @@ export const PAYMENT_ENDPOINTS: ConsoleEndpoint[] = [
     path: '/console/api/admin/orders/:id/refund',
     summary: 'Refund a paid order (whole or part): TOKEN back first (never below zero), then the provider; a full plan refund ends the plan',
     auth: 'admin',
-    body: obj({ amount: { type: ['number', 'string'], description: "in the order's currency, at most 2 decimals; default: the rest" }, reason: str, via_provider: { type: 'boolean' } }, ['reason']),
+    body: obj({ amount: { type: ['number', 'string'], description: "in the order's currency, at most 2 decimals; default: the rest" }, reason: text(500), via_provider: { type: 'boolean' } }, ['reason']),
   },
 ];
