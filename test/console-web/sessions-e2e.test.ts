@@ -4,6 +4,7 @@
 // session, the debugger's key is remembered per browser, a form's message lands in view on a 390 px phone, and
 // the console follows the system's dark mode. Screenshots go to test/artifacts/console/ for a human to look at.
 import t from 'tap';
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { postEntry } from '../../core/billing/ledger.js';
@@ -233,6 +234,32 @@ if (haveChromium(t, 'console sessions e2e')) {
     await page.click('nav.sidenav a[data-nav="dashboard"]');
     await page.waitForSelector('[data-page="dashboard"]');
     await shot(page, 'dashboard-dark-zh');
+    await ctx.close();
+  });
+
+  t.test('a CSV download carries the browser\'s time zone and the console\'s language', async (t) => {
+    const email = `csv-${Date.now()}@example.com`;
+    const reg = await h.client.post('/console/api/register', { email, password });
+    const auth = { authorization: `Bearer ${reg.body.token}` };
+    await postEntry(h.services.store.db, { userId: reg.body.user.id, amount: toMicro(1), kind: 'grant', ref: `csv-e2e:${reg.body.user.id}` });
+    const key = await h.client.post('/console/api/keys', { name: 'csv' }, auth);
+    const call = await h.client.get('/api/echo?msg=%E4%BD%A0%E5%A5%BD', { 'x-api-key': key.body.secret });
+    t.equal(call.status, 200);
+    const row = await h.services.store.db.selectFrom('call_log').select('created_at').where('request_id', '=', call.body.request_id).executeTakeFirstOrThrow();
+    const local = new Intl.DateTimeFormat('sv-SE', { timeZone: 'America/New_York', dateStyle: 'short', timeStyle: 'medium' }).format(new Date(Number(row.created_at)));
+
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, timezoneId: 'America/New_York', acceptDownloads: true });
+    const page = await open(ctx, 'login');
+    await login(page, email, false);
+    await page.click('[data-testid=lang-switch]');
+    await page.click('nav.sidenav a[data-nav="usage"]');
+    await page.waitForSelector('[data-testid=calls-table]');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-csv]')]);
+    const bytes = readFileSync((await download.path())!);
+    t.same([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'UTF-8 BOM');
+    const lines = bytes.toString('utf8').split('\r\n');
+    t.equal(lines[0], '\uFEFFID,Request ID,Time (America/New_York),Operation,Key ID,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP');
+    t.match(lines[1], `,${call.body.request_id},${local},echo,${key.body.key.id},200,,0.01,0,`);
     await ctx.close();
   });
 
