@@ -109,3 +109,16 @@ t.test('localClock: seconds within a cached minute, zones and null', async (t) =
   t.equal(localClock('Asia/Kolkata')(Date.UTC(2026, 0, 1, 0, 0, 7)), '2026-01-01 05:30:07', 'half-hour offsets');
   t.equal(localClock('UTC')('1767225600000'), '2026-01-01 00:00:00', 'numbers stored as strings (PostgreSQL bigint)');
 });
+
+t.test('localClock agrees with Intl across daylight-saving switches, half-hour and 45-minute zones', async (t) => {
+  for (const tz of ['America/New_York', 'America/St_Johns', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Europe/London']) {
+    const clock = localClock(tz);
+    const intl = new Intl.DateTimeFormat('sv-SE', { timeZone: tz, dateStyle: 'short', timeStyle: 'medium' });
+    const wrong: string[] = [];
+    // Every 7 min 13 s through 2026 (both switches of each zone), rows in time order as an export reads them.
+    for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 433_000) {
+      if (clock(ms) !== intl.format(new Date(ms))) wrong.push(new Date(ms).toISOString());
+    }
+    t.same(wrong.slice(0, 3), [], tz);
+  }
+});
