@@ -124,6 +124,9 @@ if (haveChromium(t, 'first-customer journeys')) {
         await page.click('a[data-op="phone"]');
         await page.waitForSelector(`text=${d['docs.tryIt']}`);
         await page.waitForSelector(`.card-title:has-text("${d['docs.params']}")`);
+        // What it returns: the field table from operations.yaml response:, in this language.
+        await page.waitForSelector(`.card-title:has-text("${d['docs.responseFields']}")`);
+        t.ok(await page.isVisible(`td:has-text("${lang === 'zh' ? '归属地精确到哪一级' : 'How far the location goes'}")`), 'the precision field is described in the UI language');
         await shot('5-docs-phone');
 
         // Try it: the docs link opens the debugger on that operation with the new key.

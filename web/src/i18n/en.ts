@@ -256,6 +256,7 @@ export const en: Record<MessageKey, string> = {
   'docs.responseFieldsNote': 'The fields of data on success. A field whose type includes null is always present but may be null; "sometimes" means the field appears in some answers only.',
   'docs.always': 'always',
   'docs.sometimes': 'sometimes',
+  'docs.presence': 'Present',
   'docs.noResponseFields': 'This operation does not declare its response fields; see the example response.',
   'docs.errors': 'Error codes',
   'docs.unknown': 'There is no operation {code}',

@@ -254,6 +254,7 @@ export const zh = {
   'docs.responseFieldsNote': '调用成功时 data 中的字段。类型含 null 的字段总会出现，但值可能为 null；“有时”表示该字段只在部分结果中出现。',
   'docs.always': '总是',
   'docs.sometimes': '有时',
+  'docs.presence': '出现',
   'docs.noResponseFields': '此接口未声明返回字段，请参考返回示例。',
   'docs.errors': '错误码',
   'docs.unknown': '没有名为 {code} 的接口',

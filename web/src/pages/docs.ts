@@ -87,7 +87,7 @@ function responseFields(op: Operation): HTMLElement {
   return card(
     t('docs.responseFields'),
     h('p', { class: 'muted small' }, t('docs.responseFieldsNote')),
-    table([t('col.name'), t('col.type'), t('col.required'), t('col.description')], rows, t('docs.noResponseFields')),
+    table([t('col.name'), t('col.type'), t('docs.presence'), t('col.description')], rows, t('docs.noResponseFields')),
   );
 }
 
