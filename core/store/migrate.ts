@@ -2,6 +2,7 @@
 // so they work the same under tsx, in tests and in a bundled build.
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { migrationContext } from './migrations/context.js';
+import { schemaScopedMigratorDb } from './schema-scoped-migrator-db.js';
 import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_billing.js';
 import * as m003 from './migrations/003_claim_owner.js';
@@ -27,7 +28,10 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: 'sqlite' | '
   // deployments (or test runs) in one database it would find another schema's tables and skip creating its own.
   const migrationTableSchema =
     dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
-  const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest();
+  // It also looks only there: its stock PostgreSQL check reads every schema and fails when another one is dropped
+  // meanwhile (schema-scoped-migrator-db.ts).
+  const migratorDb = migrationTableSchema ? schemaScopedMigratorDb(db, migrationTableSchema) : db;
+  const { error, results } = await new Migrator({ db: migratorDb, provider, migrationTableSchema }).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
