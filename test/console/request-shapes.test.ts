@@ -96,3 +96,19 @@ t.test('real console answers match the published response schemas', async (t) =>
   const grant = await h.client.post('/console/api/admin/grants', { email: (await h.client.get('/console/api/me', u.headers)).body.user.email, amount: 1, reason: 'contract' }, a.headers);
   check('adminGrant', grant.status, grant.body);
 });
+
+t.test('every console route with a body refuses a field its schema does not list', async (t) => {
+  const u = await consoleUser(h, 1);
+  const a = await admin(h);
+  for (const e of CONSOLE_ENDPOINTS.filter((x) => x.body)) {
+    const path = e.path.replace(/:[A-Za-z_]\w*/g, '1');
+    const headers = e.auth === 'admin' ? a.headers : e.auth === 'user' ? u.headers : {};
+    const res = await h.client.request(path, { method: e.method, body: { __unknown: 1 }, headers });
+    const schema = e.body as { properties: Record<string, unknown>; required?: string[] };
+    const expected = (schema.required ?? []).length
+      ? new RegExp(`^'${schema.required?.[0]}' is required`)
+      : new RegExp(`^Unknown field '__unknown'; allowed: ${Object.keys(schema.properties).join(', ')}\\.$`);
+    t.equal(res.status, 400, `${e.method} ${e.path}`);
+    t.match(res.body.error, { code: 'INVALID_INPUT', message: expected }, `${e.method} ${e.path}`);
+  }
+});
