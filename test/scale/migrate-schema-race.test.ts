@@ -48,7 +48,7 @@ t.test('migrations succeed while other sessions drop their schemas', { skip: pgM
     schemas.push(schema);
     const store = openStore({ databaseUrl: PG_URL, dataDir: '/nonexistent', schema });
     try {
-      const applied = await migrateToLatest(store.db, 'postgres');
+      const applied = await migrateToLatest(store.db as never, 'postgres');
       if (applied.join() !== MIGRATION_NAMES.join()) failures.push(`${schema}: applied ${applied.join()}`);
     } catch (err) {
       failures.push(`${schema}: ${(err as Error).message}`);
@@ -61,7 +61,7 @@ t.test('migrations succeed while other sessions drop their schemas', { skip: pgM
   // The scoped check still finds the Migrator's own tables: a second run applies nothing and creates nothing twice.
   const again = openStore({ databaseUrl: PG_URL, dataDir: '/nonexistent', schema: schemas[0] });
   t.teardown(() => again.close());
-  t.same(await migrateToLatest(again.db, 'postgres'), []);
+  t.same(await migrateToLatest(again.db as never, 'postgres'), []);
   const rows = await admin((c) => c.query<{ name: string }>(`select name from "${schemas[0]}".kysely_migration order by name`));
   t.same(rows.rows.map((r) => r.name), [...MIGRATION_NAMES]);
   const lock = await admin((c) => c.query<{ id: string; is_locked: number }>(`select id, is_locked from "${schemas[0]}".kysely_migration_lock`));
