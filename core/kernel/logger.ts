@@ -41,6 +41,23 @@ function wrap(p: PinoLogger, flushSync: () => void): Logger {
   };
 }
 
+/**
+ * A child logger built only when it first writes a line: pino's child() serialises its bindings up front (about
+ * 10 us, measured), and most calls it is made for (a sandboxed plugin call) never log.
+ */
+export function lazyChild(parent: Logger, fields: Record<string, unknown>): Logger {
+  let built: Logger | undefined;
+  const get = (): Logger => (built ??= parent.child(fields));
+  return {
+    debug: (m, f) => get().debug(m, f),
+    info: (m, f) => get().info(m, f),
+    warn: (m, f) => get().warn(m, f),
+    error: (m, f) => get().error(m, f),
+    child: (more) => lazyChild(parent, { ...fields, ...more }),
+    flushSync: () => parent.flushSync(),
+  };
+}
+
 function flusher(destination: DestinationStream): () => void {
   const d = destination as DestinationStream & { flushSync?: () => void };
   return () => {

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ProxyAgent, fetch as undiciFetch } from 'undici';
-import type { Logger } from '../kernel/logger.js';
+import { lazyChild, type Logger } from '../kernel/logger.js';
 import type { PluginManifest } from './contract.js';
 import { systemResolver, type Resolver } from './address-policy.js';
 import { AssetStore } from './assets.js';
@@ -128,7 +128,7 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
       if (closed) throw new Error('sandbox is closed');
       if (!entry) throw new Error(`unknown plugin ${req.plugin}`); // the registry binds only loaded plugins: a bug
       const deadlineMs = Math.max(1, Math.min(req.timeoutMs, entry.manifest.timeout_ms));
-      const log = logger.child({ plugin: req.plugin, operation: req.operation, request_id: req.requestId });
+      const log = lazyChild(logger, { plugin: req.plugin, operation: req.operation, request_id: req.requestId });
       const outcome = await entry.pool.run({
         operation: req.operation,
         requestId: req.requestId,
