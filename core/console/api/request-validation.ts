@@ -101,6 +101,7 @@ export async function validateRequest(ctx: Context, next: Next): Promise<void> {
   if (route?.body && (!hasBody || ctx.is('application/json', '+json'))) {
     const body = raw === undefined || raw === null ? {} : raw;
     if (!route.body(body)) throw invalid(messageOf((route.body.errors ?? [])[0]));
+    ctx.state.bodyValidated = true;
   }
   await next();
 }
