@@ -3,7 +3,18 @@ import Koa from 'koa';
 
 const body = JSON.stringify({
   success: true,
-  data: { phone: '13800138000', province: '北京', city: '北京', carrier: '中国移动', card_type: '中国移动', is_virtual: false, segment: '138', area_code: '010', zip: '100000', source: 'libphonenumber' },
+  data: {
+    phone: '13800138000',
+    province: '北京',
+    city: '北京',
+    carrier: '中国移动',
+    card_type: '中国移动',
+    is_virtual: false,
+    segment: '138',
+    area_code: '010',
+    zip: '100000',
+    source: 'libphonenumber',
+  },
   deducted: 0.005,
   remaining: 9.995,
   cached: false,

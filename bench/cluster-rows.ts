@@ -2,18 +2,18 @@
 // then with two, on a schema and a Redis key prefix of the bench's own (dropped afterwards), then billing checked
 // exactly: reconcile, and the charged total against price x charged successful calls. Skipped (with the reason)
 // when PostgreSQL or Redis is not reachable, or with BENCH_CLUSTER=0.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import pg from 'pg';
 import { Redis } from 'ioredis';
-import { openStore } from '../core/store/database.js';
-import { migrateToLatest } from '../core/store/migrate.js';
-import { createUser } from '../core/accounts/users.js';
+import pg from 'pg';
 import { createApiKey } from '../core/accounts/api-keys.js';
+import { createUser } from '../core/accounts/users.js';
 import { postEntry } from '../core/billing/ledger.js';
 import { reconcile } from '../core/billing/reconcile.js';
 import { toToken } from '../core/kernel/money.js';
+import { openStore } from '../core/store/database.js';
+import { migrateToLatest } from '../core/store/migrate.js';
 import { drive, type LoadResult } from './load.js';
 
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -30,7 +30,12 @@ async function reachable(): Promise<string | null> {
   } finally {
     await client.end().catch(() => undefined);
   }
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     return null;
@@ -42,10 +47,14 @@ async function reachable(): Promise<string | null> {
 }
 
 function startCluster(workers: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', resolve('core/cluster.ts'), '--workers', String(workers)], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--no-node-snapshot', '--import', 'tsx', resolve('core/cluster.ts'), '--workers', String(workers)],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let seen = 0;
   return new Promise((ok, fail) => {
     child.stdout!.on('data', (d: Buffer) => {
@@ -68,8 +77,13 @@ export interface ClusterRow {
 }
 
 /** Lines to print; `line` formats one load result like the SQLite rows. */
-export async function benchCluster(seconds: number, connections: number, port: () => Promise<number>): Promise<{ rows: ClusterRow[]; notes: string[] }> {
-  if (process.env.BENCH_CLUSTER === '0') return { rows: [], notes: ['PostgreSQL + Redis rows: skipped (BENCH_CLUSTER=0)'] };
+export async function benchCluster(
+  seconds: number,
+  connections: number,
+  port: () => Promise<number>,
+): Promise<{ rows: ClusterRow[]; notes: string[] }> {
+  if (process.env.BENCH_CLUSTER === '0')
+    return { rows: [], notes: ['PostgreSQL + Redis rows: skipped (BENCH_CLUSTER=0)'] };
   const why = await reachable();
   if (why) return { rows: [], notes: [`PostgreSQL + Redis rows: skipped, ${why}`] };
   const id = randomBytes(4).toString('hex');
@@ -89,9 +103,16 @@ export async function benchCluster(seconds: number, connections: number, port: (
     for (const workers of [1, 2]) {
       const p = await port();
       const env = {
-        DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, REDIS_URL, REDIS_PREFIX: prefix, PORT: String(p),
-        OPERATIONS_FILE: resolve('operations.yaml'), RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000',
-        MAX_IN_FLIGHT_PER_KEY: '1000', LOG_LEVEL: 'warn',
+        DATABASE_URL: PG_URL,
+        DATABASE_SCHEMA: schema,
+        REDIS_URL,
+        REDIS_PREFIX: prefix,
+        PORT: String(p),
+        OPERATIONS_FILE: resolve('operations.yaml'),
+        RATE_LIMIT_PER_SECOND: '1000000',
+        RATE_LIMIT_BURST: '1000000',
+        MAX_IN_FLIGHT_PER_KEY: '1000',
+        LOG_LEVEL: 'warn',
       };
       const child = await startCluster(workers, env);
       try {
@@ -102,13 +123,29 @@ export async function benchCluster(seconds: number, connections: number, port: (
       }
     }
     const report = await reconcile(store.db);
-    const charged = await store.db.selectFrom('ledger').select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.sum<number>('amount').as('sum')]).where('kind', '=', 'charge').executeTakeFirstOrThrow();
-    const successes = await store.db.selectFrom('call_log').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 200).where('charged', '>', 0).executeTakeFirstOrThrow();
+    const charged = await store.db
+      .selectFrom('ledger')
+      .select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.sum<number>('amount').as('sum')])
+      .where('kind', '=', 'charge')
+      .executeTakeFirstOrThrow();
+    const successes = await store.db
+      .selectFrom('call_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 200)
+      .where('charged', '>', 0)
+      .executeTakeFirstOrThrow();
     const exact = -Number(charged.sum) === Number(successes.n) * 5000 && Number(charged.rows) === Number(successes.n);
-    notes.push(`PostgreSQL + Redis: reconcile ${report.ok ? 'ok' : 'FAILED'}; charged ${toToken(-Number(charged.sum))} TOKEN in ${charged.rows} ledger rows for ${successes.n} charged successful calls x 0.005 (${exact ? 'exact' : 'MISMATCH'})`);
+    notes.push(
+      `PostgreSQL + Redis: reconcile ${report.ok ? 'ok' : 'FAILED'}; charged ${toToken(-Number(charged.sum))} TOKEN in ${charged.rows} ledger rows for ${successes.n} charged successful calls x 0.005 (${exact ? 'exact' : 'MISMATCH'})`,
+    );
     if (!report.ok || !exact) process.exitCode = 1;
   } finally {
-    await store.db.schema.dropSchema(schema).ifExists().cascade().execute().catch(() => undefined);
+    await store.db.schema
+      .dropSchema(schema)
+      .ifExists()
+      .cascade()
+      .execute()
+      .catch(() => undefined);
     await store.close();
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
     let cursor = '0';

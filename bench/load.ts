@@ -10,7 +10,13 @@ export interface LoadResult {
 }
 
 /** `repeat`: cycle through this many numbers (cache hits once each was seen); 0: a new number every request. */
-export async function drive(port: number, keys: string[], seconds: number, connections: number, repeat = 0): Promise<LoadResult> {
+export async function drive(
+  port: number,
+  keys: string[],
+  seconds: number,
+  connections: number,
+  repeat = 0,
+): Promise<LoadResult> {
   let i = 0;
   const statuses: Record<string, number> = {};
   const instance = autocannon({
@@ -25,7 +31,11 @@ export async function drive(port: number, keys: string[], seconds: number, conne
           // Varied numbers (mostly cache misses) from many keys, like real traffic.
           const n = repeat > 0 ? i % repeat : i;
           const phone = `13${String(800000000 + ((n * 7919) % 199999999)).padStart(9, '0')}`;
-          return { ...req, path: `/api/phone?phone=${phone}`, headers: { ...req.headers, 'x-api-key': keys[i % keys.length] } };
+          return {
+            ...req,
+            path: `/api/phone?phone=${phone}`,
+            headers: { ...req.headers, 'x-api-key': keys[i % keys.length] },
+          };
         },
       },
     ],

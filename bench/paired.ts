@@ -37,7 +37,13 @@ function combine(slices: LoadResult[], seconds: number): LoadResult {
   for (const s of slices) for (const [k, v] of Object.entries(s.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
   const total = slices.reduce((a, s) => a + s.total, 0);
   // Percentiles of slices cannot be merged exactly; the median slice is robust to one burst of someone else's load.
-  return { requestsPerSecond: total / seconds, p50: median(slices.map((s) => s.p50)), p99: median(slices.map((s) => s.p99)), statuses, total };
+  return {
+    requestsPerSecond: total / seconds,
+    p50: median(slices.map((s) => s.p50)),
+    p99: median(slices.map((s) => s.p99)),
+    statuses,
+    total,
+  };
 }
 
 export async function paired(

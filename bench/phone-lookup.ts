@@ -2,9 +2,10 @@
 // loop in plain Node as a baseline in the same run. Only the lookup is timed: the bundle, the asset copy
 // and the table parse happen once per isolate in production too, so they are set up before the clock.
 //   node --no-node-snapshot --import tsx bench/phone-lookup.ts
+
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import ivm from 'isolated-vm';
 import { buildPhoneAsset } from '../core/build/phone-asset.js';
@@ -101,7 +102,8 @@ export async function benchPhoneLookup(): Promise<{ lookupsPerSecond: number; ba
       t0 = process.hrtime.bigint();
       const inNode = runLoop(node, numbers);
       const nodeNs = process.hrtime.bigint() - t0;
-      if (inIsolate !== inNode) throw new Error(`isolate and Node disagree: ${inIsolate} vs ${inNode} successful lookups`);
+      if (inIsolate !== inNode)
+        throw new Error(`isolate and Node disagree: ${inIsolate} vs ${inNode} successful lookups`);
       checksum = inNode;
       if (bestIsolate === 0n || isolateNs < bestIsolate) bestIsolate = isolateNs;
       if (bestNode === 0n || nodeNs < bestNode) bestNode = nodeNs;

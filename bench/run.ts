@@ -1,25 +1,25 @@
 // npm run bench: the gateway (SQLite in a temp dir, real phone plugin in the sandbox, many keys) against a bare
 // Koa handler returning the same JSON, measured in the same run; then reconcile, and the charged total against
 // the count of successful calls; then phone lookups per second inside the isolate against plain Node.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createApiKey } from '../core/accounts/api-keys.js';
+import { hashPassword } from '../core/accounts/passwords.js';
+import { createUser } from '../core/accounts/users.js';
+import { postEntry } from '../core/billing/ledger.js';
+import { reconcile } from '../core/billing/reconcile.js';
+import { extendSubscription } from '../core/billing/subscriptions.js';
+import { toToken } from '../core/kernel/money.js';
 import { openStore } from '../core/store/database.js';
 import { migrateToLatest } from '../core/store/migrate.js';
-import { createUser } from '../core/accounts/users.js';
-import { hashPassword } from '../core/accounts/passwords.js';
-import { createApiKey } from '../core/accounts/api-keys.js';
-import { postEntry } from '../core/billing/ledger.js';
-import { extendSubscription } from '../core/billing/subscriptions.js';
-import { reconcile } from '../core/billing/reconcile.js';
-import { toToken } from '../core/kernel/money.js';
+import { benchCluster } from './cluster-rows.js';
 import { drive, type LoadResult } from './load.js';
-import { paired, type PairedResult } from './paired.js';
+import { type PairedResult, paired } from './paired.js';
 import { benchPhoneLookup } from './phone-lookup.js';
 import { summariseProfile } from './profile-summary.js';
-import { benchCluster } from './cluster-rows.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -40,7 +40,10 @@ function freePort(): Promise<number> {
 }
 
 function start(args: string[], env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--no-node-snapshot', ...nodeArgs, '--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--no-node-snapshot', ...nodeArgs, '--import', 'tsx', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((ok, fail) => {
     child.stdout!.on('data', (d: Buffer) => {
       if (/listening/.test(d.toString())) ok(child);
@@ -76,7 +79,13 @@ async function main(): Promise<void> {
   }
   await store.close();
 
-  const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', MAX_IN_FLIGHT_PER_KEY: '1000', LOG_LEVEL: 'warn' };
+  const env = {
+    DATA_DIR: dataDir,
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    MAX_IN_FLIGHT_PER_KEY: '1000',
+    LOG_LEVEL: 'warn',
+  };
   const [barePort, gatewayPort] = [await freePort(), await freePort()];
   let bareRps = 0;
   const bare = await start([resolve('bench/bare-koa.ts')], { PORT: String(barePort) });
@@ -97,7 +106,11 @@ async function main(): Promise<void> {
     await drive(gatewayPort, planKeys, 1, CONNECTIONS, CACHED_NUMBERS); // fill the cache with these numbers
     const cacheHits = await paired(g, k, planKeys, SECONDS, CONNECTIONS, CACHED_NUMBERS);
     // Other work on the machine moves absolute figures; each row alternates with bare Koa (bench/paired.ts).
-    console.log(`load: ${SECONDS} x 1 s slices per row alternating with bare Koa, ${CONNECTIONS} connections, ${KEYS} keys per row, GET /api/phone; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `load: ${SECONDS} x 1 s slices per row alternating with bare Koa, ${CONNECTIONS} connections, ${KEYS} keys per row, GET /api/phone; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     const rows: Array<[string, PairedResult, string, number]> = [
       ['billed', tollgate, 'new number each call, no plan: hold, plugin, capture + ledger + call log', 0.4],
       ['quota', quota, 'new number each call inside the Pro plan count quota', 0.4],
@@ -108,7 +121,9 @@ async function main(): Promise<void> {
       const ratio = r.gateway.requestsPerSecond / r.bare.requestsPerSecond;
       const cpuRatio = r.gatewayCpuUs && r.bareCpuUs ? `, cpu ratio ${(r.bareCpuUs / r.gatewayCpuUs).toFixed(3)}` : '';
       console.log(`${line('bare koa', r.bare)}${cpu(r.bareCpuUs)}`);
-      console.log(`${line(name, r.gateway)}${cpu(r.gatewayCpuUs)}  ratio ${ratio.toFixed(3)}${cpuRatio} (goal ${goal})  ${what}`);
+      console.log(
+        `${line(name, r.gateway)}${cpu(r.gatewayCpuUs)}  ratio ${ratio.toFixed(3)}${cpuRatio} (goal ${goal})  ${what}`,
+      );
     }
     bareRps = tollgate.bare.requestsPerSecond;
   } finally {
@@ -119,10 +134,21 @@ async function main(): Promise<void> {
 
   const check = openStore({ databaseUrl: null, dataDir });
   const report = await reconcile(check.db);
-  const charged = await check.db.selectFrom('ledger').select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.sum<number>('amount').as('sum')]).where('kind', '=', 'charge').executeTakeFirstOrThrow();
-  const successes = await check.db.selectFrom('call_log').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 200).where('charged', '>', 0).executeTakeFirstOrThrow();
+  const charged = await check.db
+    .selectFrom('ledger')
+    .select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.sum<number>('amount').as('sum')])
+    .where('kind', '=', 'charge')
+    .executeTakeFirstOrThrow();
+  const successes = await check.db
+    .selectFrom('call_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 200)
+    .where('charged', '>', 0)
+    .executeTakeFirstOrThrow();
   console.log(`reconcile: ${report.ok ? 'ok' : 'FAILED'} (${report.users} users)`);
-  console.log(`charged: ${toToken(-Number(charged.sum))} TOKEN in ${charged.rows} ledger rows; ${successes.n} charged successful calls x 0.005 = ${toToken(Number(successes.n) * 5000)} TOKEN`);
+  console.log(
+    `charged: ${toToken(-Number(charged.sum))} TOKEN in ${charged.rows} ledger rows; ${successes.n} charged successful calls x 0.005 = ${toToken(Number(successes.n) * 5000)} TOKEN`,
+  );
   await check.close();
 
   if (PROFILE) {
@@ -134,12 +160,16 @@ async function main(): Promise<void> {
   // PostgreSQL + Redis, one worker then two, against the bare Koa figure of this run.
   const cluster = await benchCluster(SECONDS, CONNECTIONS, freePort);
   for (const { workers, result } of cluster.rows) {
-    console.log(`${line(`pg ${workers}w`, result)}  ratio ${(result.requestsPerSecond / bareRps).toFixed(3)}  billed, ${workers} worker${workers > 1 ? 's' : ''} (npm run cluster), 16 users`);
+    console.log(
+      `${line(`pg ${workers}w`, result)}  ratio ${(result.requestsPerSecond / bareRps).toFixed(3)}  billed, ${workers} worker${workers > 1 ? 's' : ''} (npm run cluster), 16 users`,
+    );
   }
   for (const note of cluster.notes) console.log(note);
 
   const phone = await benchPhoneLookup();
-  console.log(`phone lookups inside the isolate: ${phone.lookupsPerSecond.toFixed(0)}/s; plain Node baseline ${phone.baselinePerSecond.toFixed(0)}/s; ratio ${(phone.lookupsPerSecond / phone.baselinePerSecond).toFixed(2)}`);
+  console.log(
+    `phone lookups inside the isolate: ${phone.lookupsPerSecond.toFixed(0)}/s; plain Node baseline ${phone.baselinePerSecond.toFixed(0)}/s; ratio ${(phone.lookupsPerSecond / phone.baselinePerSecond).toFixed(2)}`,
+  );
   if (!report.ok) process.exitCode = 1;
 }
 

@@ -1,21 +1,22 @@
 // createApp(services): the Koa app without listen(), so tests drive app.callback() in-process.
-import Koa from 'koa';
-import Router from '@koa/router';
+
 import { bodyParser } from '@koa/bodyparser';
-import type { Services } from './services.js';
-import { requestContext } from './http/request-context.js';
-import { health } from './http/health.js';
-import { handleApiCall } from './pipeline/index.js';
-import { BALANCE_PATH, handleBalanceByKey } from './pipeline/balance-by-key.js';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { paymentNotifyMiddleware } from './console/api/payment-notify-route.js';
+import { frontPageRoute } from './console/front/front-route.js';
 import { mountConsole } from './console/mount.js';
 import { serveConsoleWeb } from './console/web-serve.js';
-import { frontPageRoute } from './console/front/front-route.js';
-import { ApiError } from './http/errors.js';
-import { clientIpMiddleware, compileClientIp } from './http/client-ip.js';
 import { onBodyParseError } from './http/body-errors.js';
+import { clientIpMiddleware, compileClientIp } from './http/client-ip.js';
+import { ApiError } from './http/errors.js';
+import { health } from './http/health.js';
 import { metricsRoute } from './http/metrics-endpoint.js';
-import { paymentNotifyMiddleware } from './console/api/payment-notify-route.js';
+import { requestContext } from './http/request-context.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
+import { BALANCE_PATH, handleBalanceByKey } from './pipeline/balance-by-key.js';
+import { handleApiCall } from './pipeline/index.js';
+import type { Services } from './services.js';
 
 /**
  * An unknown /console/api path gets the JSON error shape, not Koa's text 404 (and never the web console's page
@@ -59,7 +60,15 @@ export function createApp(s: Services): Koa {
   app.use(paymentNotifyMiddleware(s));
   // POST /mcp reads its own body, so a malformed one is a JSON-RPC parse error rather than the /api envelope.
   app.use(mcpEndpoint(s));
-  app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '256kb', formLimit: '256kb', encoding: 'utf-8', onError: onBodyParseError }));
+  app.use(
+    bodyParser({
+      enableTypes: ['json', 'form'],
+      jsonLimit: '256kb',
+      formLimit: '256kb',
+      encoding: 'utf-8',
+      onError: onBodyParseError,
+    }),
+  );
   // The public front page at / (what is sold, prices, a first call): server-rendered, cached per config load.
   frontPageRoute(router, s);
   mountConsole(router, s);

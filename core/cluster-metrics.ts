@@ -37,7 +37,10 @@ export function clusterWorkerMetrics(): Metrics | undefined {
   const askPrimary = (): Promise<string> =>
     new Promise((resolve, reject) => {
       const id = ++seq;
-      const timer = setTimeout(() => settle({ type: ANSWER, id, error: 'the cluster primary did not answer' }), ASK_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => settle({ type: ANSWER, id, error: 'the cluster primary did not answer' }),
+        ASK_TIMEOUT_MS,
+      );
       function settle(a: Answer): void {
         clearTimeout(timer);
         waiting.delete(id);

@@ -4,12 +4,12 @@
 //   CLUSTER_SIZE=N or --workers N (default 2); PORT as for `serve`.
 import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
-import { createProcessLogger, type Logger } from './kernel/logger.js';
-import { readLogSettings } from './config/log-env.js';
-import { readEdgeSettings } from './config/edge-env.js';
-import { createMetricsServer } from './http/metrics-endpoint.js';
-import { listen } from './http/http-server.js';
 import { clusterPrimaryMetrics } from './cluster-metrics.js';
+import { readEdgeSettings } from './config/edge-env.js';
+import { readLogSettings } from './config/log-env.js';
+import { listen } from './http/http-server.js';
+import { createMetricsServer } from './http/metrics-endpoint.js';
+import { createProcessLogger, type Logger } from './kernel/logger.js';
 
 const USAGE = 'usage: npm run cluster -- [--workers N]   (env: CLUSTER_SIZE, PORT, DATABASE_URL, REDIS_URL)';
 
@@ -17,7 +17,8 @@ function workerCount(argv: string[], env: NodeJS.ProcessEnv): number {
   const i = argv.indexOf('--workers');
   const raw = i >= 0 ? argv[i + 1] : env.CLUSTER_SIZE || '2';
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 256) throw new Error(`--workers / CLUSTER_SIZE must be an integer from 1 to 256, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new Error(`--workers / CLUSTER_SIZE must be an integer from 1 to 256, got "${raw}"`);
   return n;
 }
 
@@ -42,7 +43,9 @@ async function serveClusterMetrics(logger: Logger): Promise<Server | null> {
   if (!address) return null;
   const server = createMetricsServer({ metrics: source });
   await listen(server, address.port, address.host);
-  logger.info(`metrics (sum of the workers) on http://${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}/metrics`);
+  logger.info(
+    `metrics (sum of the workers) on http://${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}/metrics`,
+  );
   return server;
 }
 
@@ -73,7 +76,11 @@ async function primary(): Promise<void> {
     recentDeaths.push(now);
     while (recentDeaths.length && recentDeaths[0]! < now - 60_000) recentDeaths.shift();
     const delay = recentDeaths.length > size * 3 ? 5000 : 200;
-    logger.warn(`worker ${w.process.pid} died (${signal ?? `exit ${code}`}); restarting in ${delay} ms`, { worker_pid: w.process.pid, code, signal });
+    logger.warn(`worker ${w.process.pid} died (${signal ?? `exit ${code}`}); restarting in ${delay} ms`, {
+      worker_pid: w.process.pid,
+      code,
+      signal,
+    });
     setTimeout(() => void fork(), delay);
   });
 
@@ -106,11 +113,13 @@ if (cluster.isPrimary) {
 } else {
   // A worker is an ordinary `serve` process; node:cluster shares its listening socket with the others.
   // Imported here only, so the primary never loads the gateway (sandbox, database drivers).
-  import('./main.js').then(({ runCli }) => runCli(['serve'])).then(
-    (code) => process.exit(code),
-    (err: Error) => {
-      process.stderr.write(`${err.stack ?? err.message}\n`);
-      process.exit(1);
-    },
-  );
+  import('./main.js')
+    .then(({ runCli }) => runCli(['serve']))
+    .then(
+      (code) => process.exit(code),
+      (err: Error) => {
+        process.stderr.write(`${err.stack ?? err.message}\n`);
+        process.exit(1);
+      },
+    );
 }

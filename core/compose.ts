@@ -1,32 +1,33 @@
 // Builds the Services graph: env -> store -> sandbox -> registry -> services. main.ts and the test helper
 // both use it, so tests run the same wiring as production with only the outer parts swapped.
-import { resolve } from 'node:path';
+
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createKeyCache } from './accounts/key-cache.js';
+import { createMailer } from './accounts/mail/mailer.js';
+import { releaseExpiredHolds } from './billing/holds.js';
+import { createPayments } from './billing/payments/registry.js';
+import { createPlans } from './billing/plan-pricing.js';
 import type { Settings } from './config/env.js';
 import { createLogger, type Logger } from './kernel/logger.js';
-import { openStore, type Store } from './store/database.js';
-import { migrateToLatest } from './store/migrate.js';
+import { createMetrics, type Metrics } from './kernel/metrics.js';
+import { SingleFlight } from './kernel/single-flight.js';
+import { createBalanceAlerts } from './notify/alerts/balance-alerts.js';
+import { emitOrderPaid } from './notify/order-paid.js';
+import { createWebhooks } from './notify/webhooks/webhooks.js';
+import { releasePendingClaims } from './pipeline/idempotency.js';
+import { createRegistryHolder } from './registry/hot-reload.js';
+import type { Resolver } from './sandbox/address-policy.js';
+import { systemResolver } from './sandbox/address-policy.js';
+import { pinnedFetch } from './sandbox/pinned-fetch.js';
+import { createSandbox } from './sandbox/sandbox.js';
+import type { Services } from './services.js';
 import { createMemoryState } from './state/memory-state.js';
 import { createRedisState } from './state/redis-state.js';
 import type { SharedState } from './state/shared-state.js';
-import { createSandbox } from './sandbox/sandbox.js';
-import type { Resolver } from './sandbox/address-policy.js';
-import { createRegistryHolder } from './registry/hot-reload.js';
-import { createKeyCache } from './accounts/key-cache.js';
 import { createCallLogWriter } from './store/call-log-writer.js';
-import { createPlans } from './billing/plan-pricing.js';
-import { releaseExpiredHolds } from './billing/holds.js';
-import { releasePendingClaims } from './pipeline/idempotency.js';
-import { createMetrics, type Metrics } from './kernel/metrics.js';
-import { SingleFlight } from './kernel/single-flight.js';
-import { createPayments } from './billing/payments/registry.js';
-import { createMailer } from './accounts/mail/mailer.js';
-import type { Services } from './services.js';
-import { pinnedFetch } from './sandbox/pinned-fetch.js';
-import { systemResolver } from './sandbox/address-policy.js';
-import { createWebhooks } from './notify/webhooks/webhooks.js';
-import { createBalanceAlerts } from './notify/alerts/balance-alerts.js';
-import { emitOrderPaid } from './notify/order-paid.js';
+import { openStore, type Store } from './store/database.js';
+import { migrateToLatest } from './store/migrate.js';
 
 export interface ComposeOptions {
   logger?: Logger;
@@ -43,13 +44,19 @@ export interface ComposeOptions {
   metrics?: Metrics;
 }
 
-export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export async function composeServices(settings: Settings, opts: ComposeOptions = {}): Promise<Services> {
   const logger = opts.logger ?? createLogger(settings.logLevel);
   const store = openStore({
-    databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, sqliteFile: opts.sqliteFile, schema: settings.databaseSchema,
-    connectTimeoutMs: settings.dbConnectTimeoutMs, statementTimeoutMs: settings.dbStatementTimeoutMs,
+    databaseUrl: settings.databaseUrl,
+    dataDir: settings.dataDir,
+    sqliteFile: opts.sqliteFile,
+    schema: settings.databaseSchema,
+    connectTimeoutMs: settings.dbConnectTimeoutMs,
+    statementTimeoutMs: settings.dbStatementTimeoutMs,
   });
   // A failed start (bad operations file, missing plugin) must close what it opened: a PostgreSQL pool or a Redis
   // connection left open would keep the process alive.
@@ -62,7 +69,13 @@ export async function composeServices(settings: Settings, opts: ComposeOptions =
   }
 }
 
-async function build(settings: Settings, opts: ComposeOptions, logger: Logger, store: Store, opened: Array<() => Promise<void>>): Promise<Services> {
+async function build(
+  settings: Settings,
+  opts: ComposeOptions,
+  logger: Logger,
+  store: Store,
+  opened: Array<() => Promise<void>>,
+): Promise<Services> {
   await migrateToLatest(store.db as never, store.dialect);
   const released = await releaseExpiredHolds(store.db, opts.releaseAllHoldsOnStart ? Infinity : Date.now());
   if (released > 0) logger.warn('released holds left by a stopped process', { holds: released });
@@ -75,7 +88,13 @@ async function build(settings: Settings, opts: ComposeOptions, logger: Logger, s
   const state =
     opts.state ??
     (settings.redisUrl
-      ? await createRedisState({ url: settings.redisUrl, prefix: settings.redisPrefix, logger, slotLeaseMs: settings.slotLeaseMs, commandTimeoutMs: settings.redisCommandTimeoutMs })
+      ? await createRedisState({
+          url: settings.redisUrl,
+          prefix: settings.redisPrefix,
+          logger,
+          slotLeaseMs: settings.slotLeaseMs,
+          commandTimeoutMs: settings.redisCommandTimeoutMs,
+        })
       : createMemoryState());
   if (!opts.state) opened.push(() => state.close());
   const sandbox = await createSandbox({
@@ -96,7 +115,12 @@ async function build(settings: Settings, opts: ComposeOptions, logger: Logger, s
   const keys = createKeyCache(store.db);
   state.onRevocation((userId) => keys.invalidateUser(userId));
   // Webhook targets pass the plugins' address policy, checked again at connect time by the pinned fetch.
-  const webhooks = createWebhooks({ db: store.db, logger, fetch: pinnedFetch(), resolver: opts.resolver ?? systemResolver });
+  const webhooks = createWebhooks({
+    db: store.db,
+    logger,
+    fetch: pinnedFetch(),
+    resolver: opts.resolver ?? systemResolver,
+  });
   const alerts = createBalanceAlerts({ db: store.db, logger, webhooks, sendMail: (m) => services.mailer.send(m) });
   await alerts.refresh();
   const services: Services = {

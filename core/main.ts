@@ -1,30 +1,31 @@
 // Composition root and CLI: env -> store -> registry -> services -> app -> listen.
 //   the commands and their flags are listed in core/cli/specs.ts (`tollgate --help`).
-import { readSettings } from './config/env.js';
-import { createProcessLogger } from './kernel/logger.js';
-import { openStore } from './store/database.js';
-import { migrateToLatest } from './store/migrate.js';
-import { composeServices, closeServices } from './compose.js';
+
 import { createApp } from './app.js';
+import { startHoldSweeper } from './billing/holds.js';
+import { startPaymentSweeper } from './billing/payments/sweeper.js';
+import { commandHelp, type ParsedArgs, parseCommandArgs, UsageError } from './cli/args.js';
+import { backupCommand, restoreCommand } from './cli/backup.js';
+import { credit, keyCreate, keyRevoke, type Print, reconcileCommand, userAdd } from './cli/commands.js';
+import { configCheck } from './cli/config-check.js';
+import { doctor } from './cli/doctor.js';
+import { bootstrapFirstStart } from './cli/first-start.js';
+import { keyRotate } from './cli/key-rotate.js';
+import { paymentsSync } from './cli/payments-sync.js';
+import { phoneDataCheck } from './cli/phone-data.js';
+import { findCommand, usage } from './cli/specs.js';
+import { userPasswd } from './cli/user-passwd.js';
+import { clusterWorkerMetrics } from './cluster-metrics.js';
+import { closeServices, composeServices } from './compose.js';
+import { readSettings } from './config/env.js';
+import { settleDeps } from './console/api/payment-notify-route.js';
 import { createGatewayServer, listen } from './http/http-server.js';
 import { createMetricsServer } from './http/metrics-endpoint.js';
-import { clusterWorkerMetrics } from './cluster-metrics.js';
-import { bootstrapFirstStart } from './cli/first-start.js';
-import { startHoldSweeper } from './billing/holds.js';
-import { startCallLogRetention } from './store/call-log-retention.js';
-import { startPaymentSweeper } from './billing/payments/sweeper.js';
-import { settleDeps } from './console/api/payment-notify-route.js';
-import { paymentsSync } from './cli/payments-sync.js';
+import { createProcessLogger } from './kernel/logger.js';
 import { startExpiryNotices } from './notify/expiry-notices.js';
-import { commandHelp, parseCommandArgs, UsageError, type ParsedArgs } from './cli/args.js';
-import { findCommand, usage } from './cli/specs.js';
-import { configCheck } from './cli/config-check.js';
-import { backupCommand, restoreCommand } from './cli/backup.js';
-import { doctor } from './cli/doctor.js';
-import { credit, keyCreate, keyRevoke, reconcileCommand, userAdd, type Print } from './cli/commands.js';
-import { phoneDataCheck } from './cli/phone-data.js';
-import { userPasswd } from './cli/user-passwd.js';
-import { keyRotate } from './cli/key-rotate.js';
+import { startCallLogRetention } from './store/call-log-retention.js';
+import { openStore } from './store/database.js';
+import { migrateToLatest } from './store/migrate.js';
 
 const print: Print = (line) => void process.stdout.write(`${line}\n`);
 
@@ -34,7 +35,11 @@ async function serve(args: ParsedArgs): Promise<number> {
   const logger = createProcessLogger(settings.logLevel, settings.logFormat);
   // One process on an embedded SQLite file owns every hold: any left over are from a crash.
   const workerMetrics = clusterWorkerMetrics(); // under `npm run cluster`, the primary sums these
-  const services = await composeServices(settings, { logger, releaseAllHoldsOnStart: !settings.databaseUrl, metrics: workerMetrics });
+  const services = await composeServices(settings, {
+    logger,
+    releaseAllHoldsOnStart: !settings.databaseUrl,
+    metrics: workerMetrics,
+  });
   const first = await bootstrapFirstStart(services.store.db);
   const app = createApp(services);
   const { server } = createGatewayServer(app.callback(), settings.edge, settings.trustProxy, logger);
@@ -46,7 +51,9 @@ async function serve(args: ParsedArgs): Promise<number> {
     print(`Metrics on http://${host.includes(':') ? `[${host}]` : host}:${metricsPort}/metrics`);
   }
   const base = `http://localhost:${port}`;
-  print(`Tollgate ${services.version} listening on ${base} (${services.store.dialect}, ${services.registry.current.list().length} operations)`);
+  print(
+    `Tollgate ${services.version} listening on ${base} (${services.store.dialect}, ${services.registry.current.list().length} operations)`,
+  );
   if (first) {
     print('');
     print(`First start: created admin ${first.adminEmail} / ${first.adminPassword}`);
@@ -82,7 +89,11 @@ async function serve(args: ParsedArgs): Promise<number> {
 
 async function withDatabase(run: (db: ReturnType<typeof openStore>['db']) => Promise<number>): Promise<number> {
   const settings = readSettings();
-  const store = openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, schema: settings.databaseSchema });
+  const store = openStore({
+    databaseUrl: settings.databaseUrl,
+    dataDir: settings.dataDir,
+    schema: settings.databaseSchema,
+  });
   try {
     await migrateToLatest(store.db as never, store.dialect);
     return await run(store.db);
@@ -92,10 +103,10 @@ async function withDatabase(run: (db: ReturnType<typeof openStore>['db']) => Pro
 }
 
 export async function runCli(argv: string[]): Promise<number> {
-  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return (print(usage()), 0);
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return print(usage()), 0;
   const { spec, rest } = findCommand(argv);
   const args = parseCommandArgs(spec, rest);
-  if (args.flags.help) return (print(commandHelp(spec)), 0);
+  if (args.flags.help) return print(commandHelp(spec)), 0;
   switch (spec.words.join(' ')) {
     case 'serve':
       return serve(args);
@@ -142,7 +153,9 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err: Error) => {
-      process.stderr.write(err instanceof UsageError ? `${err.message}\n${usage()}\n` : `${err.stack ?? err.message}\n`);
+      process.stderr.write(
+        err instanceof UsageError ? `${err.message}\n${usage()}\n` : `${err.stack ?? err.message}\n`,
+      );
       process.exit(err instanceof UsageError ? 2 : 1);
     },
   );

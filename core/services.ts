@@ -1,20 +1,20 @@
 // Everything a request needs, built once in main.ts (or by the test helper) and passed in: no singletons.
+
+import type { KeyCache } from './accounts/key-cache.js';
+import type { Mailer } from './accounts/mail/mailer.js';
+import type { Payments } from './billing/payments/registry.js';
+import type { PlanPricing } from './billing/plan-pricing.js';
 import type { Settings } from './config/env.js';
 import type { Logger } from './kernel/logger.js';
-import type { Store } from './store/database.js';
-import type { SharedState } from './state/shared-state.js';
-import type { Sandbox } from './sandbox/sandbox.js';
-import type { RegistryHolder } from './registry/hot-reload.js';
-import type { KeyCache } from './accounts/key-cache.js';
-import type { CallLogWriter } from './store/call-log-writer.js';
-import type { PlanPricing } from './billing/plan-pricing.js';
 import type { Metrics } from './kernel/metrics.js';
-import type { RunResult } from './sandbox/sandbox.js';
 import type { SingleFlight } from './kernel/single-flight.js';
-import type { Payments } from './billing/payments/registry.js';
-import type { Webhooks } from './notify/webhooks/webhooks.js';
 import type { BalanceAlerts } from './notify/alerts/balance-alerts.js';
-import type { Mailer } from './accounts/mail/mailer.js';
+import type { Webhooks } from './notify/webhooks/webhooks.js';
+import type { RegistryHolder } from './registry/hot-reload.js';
+import type { RunResult, Sandbox } from './sandbox/sandbox.js';
+import type { SharedState } from './state/shared-state.js';
+import type { CallLogWriter } from './store/call-log-writer.js';
+import type { Store } from './store/database.js';
 
 export interface Services {
   settings: Settings;

@@ -1,8 +1,9 @@
 // Strict TypeScript is part of the build: core and tests, plugins without Node types (they run in a bare
 // isolate), and the browser console with DOM types. tsx strips types without checking, so check here.
-import t from 'tap';
+
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import t from 'tap';
 
 const tsc = resolve('node_modules/typescript/bin/tsc');
 

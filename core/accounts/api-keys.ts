@@ -1,7 +1,7 @@
 // API keys: several per user, secret shown once, only its SHA-256 stored, optional per-key limits.
-import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { ApiKeysTable, Database } from '../store/schema.js';
+import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { MAX_MICRO } from '../kernel/money.js';
+import type { ApiKeysTable, Database } from '../store/schema.js';
 import { keyDisplayPrefix, newApiKeySecret, sha256Hex } from './secrets.js';
 
 // The previous secret's hash never leaves this module.
@@ -36,8 +36,22 @@ export interface KeyIdentity {
 // The spend cap is read as text and converted here: a cap written before amounts were range-checked may exceed
 // 2^53, and PostgreSQL's int8 parser (core/store/database.ts) refuses such a value, which broke listing the keys.
 const COLUMNS = [
-  'id', 'user_id', 'name', 'prefix', 'key_hash', 'status', 'created_at', 'last_used_at', 'expires_at',
-  'allowed_codes', 'ip_allow', 'rate_limit_per_sec', 'rate_limit_burst', 'max_concurrency', 'deleted_at', 'prev_expires_at',
+  'id',
+  'user_id',
+  'name',
+  'prefix',
+  'key_hash',
+  'status',
+  'created_at',
+  'last_used_at',
+  'expires_at',
+  'allowed_codes',
+  'ip_allow',
+  'rate_limit_per_sec',
+  'rate_limit_burst',
+  'max_concurrency',
+  'deleted_at',
+  'prev_expires_at',
 ] as const;
 const capAsText = sql<string | null>`cast(daily_spend_cap as text)`;
 
@@ -210,7 +224,8 @@ export async function loadKeyIdentity(db: Kysely<Database>, secretHash: string):
   if (!row) return null;
   const { keyHash, prevExpiresAt, ...rest } = row;
   let expiresAt = row.expiresAt === null ? null : Number(row.expiresAt);
-  if (keyHash !== secretHash && prevExpiresAt !== null) expiresAt = Math.min(expiresAt ?? Infinity, Number(prevExpiresAt));
+  if (keyHash !== secretHash && prevExpiresAt !== null)
+    expiresAt = Math.min(expiresAt ?? Infinity, Number(prevExpiresAt));
   return {
     ...rest,
     keyId: Number(row.keyId),

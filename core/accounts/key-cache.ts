@@ -1,10 +1,11 @@
 // A short-lived in-process cache of key identities, so the hot path does not query the database per call.
 // Changes made through this process invalidate at once; other processes learn through the revocation
 // channel (core/state) or, at worst, when the TTL runs out.
-import { LRUCache } from 'lru-cache';
+
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../store/schema.js';
-import { loadKeyIdentity, type KeyIdentity } from './api-keys.js';
+import { type KeyIdentity, loadKeyIdentity } from './api-keys.js';
 
 const MISSING = Symbol('missing');
 

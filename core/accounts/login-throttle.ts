@@ -9,7 +9,7 @@
 //    their own per-IP+account budget, so the owner's usual network still gets in.
 // Counts live in the database so every gateway process agrees; unknown emails are counted the same as known ones,
 // so the answers reveal nothing about which accounts exist.
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { normaliseEmail } from './emails.js';
 
@@ -62,7 +62,13 @@ function remaining(row: { failures: number; last_at: number | string } | undefin
  * May this IP try a password for this email now? `userId` is the account's id when it exists: only then can the
  * IP be known-good. Looks at three rows in one query.
  */
-export async function loginVerdict(db: Kysely<Database>, ip: string, email: string, userId: number | undefined, now = Date.now()): Promise<LoginVerdict> {
+export async function loginVerdict(
+  db: Kysely<Database>,
+  ip: string,
+  email: string,
+  userId: number | undefined,
+  now = Date.now(),
+): Promise<LoginVerdict> {
   const s = scopes(ip, email);
   const wanted = [s.ipAccount, s.ip, s.account, ...(userId !== undefined ? [goodScope(userId, ip)] : [])];
   const rows = await db.selectFrom('login_attempts').selectAll().where('scope', 'in', wanted).execute();
@@ -94,7 +100,12 @@ async function bump(db: Kysely<Database>, scope: string, now: number): Promise<v
     .execute();
 }
 
-export async function recordLoginFailure(db: Kysely<Database>, ip: string, email: string, now = Date.now()): Promise<void> {
+export async function recordLoginFailure(
+  db: Kysely<Database>,
+  ip: string,
+  email: string,
+  now = Date.now(),
+): Promise<void> {
   const s = scopes(ip, email);
   for (const scope of [s.ipAccount, s.ip, s.account]) await bump(db, scope, now);
 }
@@ -103,7 +114,13 @@ export async function recordLoginFailure(db: Kysely<Database>, ip: string, email
  * After a correct password: this IP's count for the account starts over and the IP becomes known-good. The
  * IP-wide and account-wide counts stay: one valid account must not reset a spraying source's budget.
  */
-export async function recordLoginSuccess(db: Kysely<Database>, ip: string, email: string, userId: number, now = Date.now()): Promise<void> {
+export async function recordLoginSuccess(
+  db: Kysely<Database>,
+  ip: string,
+  email: string,
+  userId: number,
+  now = Date.now(),
+): Promise<void> {
   await db.deleteFrom('login_attempts').where('scope', '=', scopes(ip, email).ipAccount).execute();
   await db
     .insertInto('login_attempts')

@@ -21,7 +21,11 @@ export type WorkRefusal = 'client-busy' | 'queue-full';
 
 export class PasswordWorkRefused extends Error {
   constructor(readonly reason: WorkRefusal) {
-    super(reason === 'client-busy' ? 'this client already has password checks in progress' : 'too many password checks queued');
+    super(
+      reason === 'client-busy'
+        ? 'this client already has password checks in progress'
+        : 'too many password checks queued',
+    );
   }
 }
 
@@ -45,7 +49,8 @@ export class PasswordWork {
     if (this.running >= this.limits.running && queued >= room) throw new PasswordWorkRefused('queue-full');
     this.perClient.set(client, held + 1);
     try {
-      if (this.running >= this.limits.running) await new Promise<void>((resolve) => (priority ? this.urgent : this.waiting).push(resolve));
+      if (this.running >= this.limits.running)
+        await new Promise<void>((resolve) => (priority ? this.urgent : this.waiting).push(resolve));
       else this.running++;
       try {
         return await work();

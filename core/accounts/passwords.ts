@@ -1,6 +1,6 @@
 // scrypt password hashing (node:crypto). Stored as scrypt$N$r$p$salt$hash, so parameters can rise over time:
 // a login that verifies an older, cheaper hash stores a fresh one (needsRehash), with no user action.
-import { scrypt, randomBytes, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
 /** OWASP Password Storage Cheat Sheet: N=2^17, r=8, p=1 (128 MiB and ~0.25 s per hash on one core). */
 export const SCRYPT_PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
@@ -19,7 +19,9 @@ interface Parsed {
 
 function derive(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LEN, { ...opts, maxmem: MAX_MEM }, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(password.normalize('NFKC'), salt, KEY_LEN, { ...opts, maxmem: MAX_MEM }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
   });
 }
 
@@ -54,7 +56,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export function needsRehash(stored: string): boolean {
   const parsed = parse(stored);
   if (!parsed) return true;
-  return parsed.N < SCRYPT_PARAMS.N || parsed.r < SCRYPT_PARAMS.r || parsed.p < SCRYPT_PARAMS.p || parsed.hash.length < KEY_LEN;
+  return (
+    parsed.N < SCRYPT_PARAMS.N ||
+    parsed.r < SCRYPT_PARAMS.r ||
+    parsed.p < SCRYPT_PARAMS.p ||
+    parsed.hash.length < KEY_LEN
+  );
 }
 
 /** Why a password is too weak, or null. */

@@ -2,8 +2,8 @@
 // and recovery codes. A code is accepted once (the last used time step is stored), within ±30 s of clock drift.
 // Recovery codes are 10 random codes shown once; only their SHA-256 is stored and each works once.
 import { randomBytes } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
 import type { Kysely } from 'kysely';
+import { generateSecret, generateURI, verify } from 'otplib';
 import type { Database } from '../store/schema.js';
 import { sha256Hex } from './secrets.js';
 
@@ -20,11 +20,22 @@ export function totpUri(secret: string, email: string, issuer = 'Tollgate'): str
 }
 
 /** The accepted time step, or null. `afterStep` rejects a code already used (replay). */
-export async function checkTotp(secret: string, code: string, afterStep: number | null, now = Date.now()): Promise<number | null> {
+export async function checkTotp(
+  secret: string,
+  code: string,
+  afterStep: number | null,
+  now = Date.now(),
+): Promise<number | null> {
   const token = code.replace(/\s+/g, '');
   if (!TOTP_SHAPE.test(token)) return null;
   try {
-    const r = await verify({ secret, token, epoch: Math.floor(now / 1000), epochTolerance: 30, ...(afterStep !== null ? { afterTimeStep: afterStep } : {}) });
+    const r = await verify({
+      secret,
+      token,
+      epoch: Math.floor(now / 1000),
+      epochTolerance: 30,
+      ...(afterStep !== null ? { afterTimeStep: afterStep } : {}),
+    });
     // The functional API types HOTP and TOTP results together; a TOTP result carries its time step.
     return r.valid && 'timeStep' in r && typeof r.timeStep === 'number' ? r.timeStep : null;
   } catch {
@@ -50,13 +61,21 @@ export async function newRecoveryCodes(db: Kysely<Database>, userId: number): Pr
   });
   await db.transaction().execute(async (tx) => {
     await tx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-    await tx.insertInto('recovery_codes').values(codes.map((c) => ({ user_id: userId, code_hash: sha256Hex(normaliseRecovery(c)), used_at: null }))).execute();
+    await tx
+      .insertInto('recovery_codes')
+      .values(codes.map((c) => ({ user_id: userId, code_hash: sha256Hex(normaliseRecovery(c)), used_at: null })))
+      .execute();
   });
   return codes;
 }
 
 /** Uses up one recovery code; true when it was the user's and unused. */
-export async function useRecoveryCode(db: Kysely<Database>, userId: number, code: string, now = Date.now()): Promise<boolean> {
+export async function useRecoveryCode(
+  db: Kysely<Database>,
+  userId: number,
+  code: string,
+  now = Date.now(),
+): Promise<boolean> {
   if (!looksLikeRecoveryCode(code)) return false;
   const res = await db
     .updateTable('recovery_codes')
@@ -71,7 +90,11 @@ export async function useRecoveryCode(db: Kysely<Database>, userId: number, code
 /** Turns 2FA off: secret, pending enrolment, replay guard and recovery codes all go. */
 export async function disableTwoFactor(db: Kysely<Database>, userId: number): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await tx.updateTable('user_security').set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null }).where('user_id', '=', userId).execute();
+    await tx
+      .updateTable('user_security')
+      .set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null })
+      .where('user_id', '=', userId)
+      .execute();
     await tx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
   });
 }

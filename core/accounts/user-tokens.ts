@@ -2,8 +2,8 @@
 // Every console request looks its token up in the database, so a logout or a disabled account counts immediately.
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
-import type { User } from './users.js';
 import { newUserToken, sha256Hex } from './secrets.js';
+import type { User } from './users.js';
 
 export interface IssuedToken {
   token: string;
@@ -16,7 +16,12 @@ export type TokenCheck =
 
 const TOKEN_SHAPE = /^ut_[A-Za-z0-9_-]{43}$/;
 
-export async function issueUserToken(db: Kysely<Database>, userId: number, ttlHours: number, now = Date.now()): Promise<IssuedToken> {
+export async function issueUserToken(
+  db: Kysely<Database>,
+  userId: number,
+  ttlHours: number,
+  now = Date.now(),
+): Promise<IssuedToken> {
   const token = newUserToken();
   const expiresAt = now + ttlHours * 3600 * 1000;
   await db
@@ -44,10 +49,20 @@ export async function checkUserToken(db: Kysely<Database>, token: string, now = 
 }
 
 export async function revokeUserToken(db: Kysely<Database>, tokenHash: string, now = Date.now()): Promise<void> {
-  await db.updateTable('user_tokens').set({ revoked_at: now }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('user_tokens')
+    .set({ revoked_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** On disable: every session of the user ends, not only the API keys. */
 export async function revokeAllUserTokens(db: Kysely<Database>, userId: number, now = Date.now()): Promise<void> {
-  await db.updateTable('user_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('user_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }

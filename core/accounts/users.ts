@@ -1,8 +1,8 @@
 // Users: creation and look-up. Balances change only through the ledger (core/billing/ledger.ts).
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, UsersTable } from '../store/schema.js';
-import { hashPassword } from './passwords.js';
 import { normaliseEmail } from './emails.js';
+import { hashPassword } from './passwords.js';
 
 export { emailProblem, isValidEmail, normaliseEmail } from './emails.js';
 
@@ -18,7 +18,13 @@ export async function createUser(
 ): Promise<User> {
   const row = await db
     .insertInto('users')
-    .values({ email: normaliseEmail(email), password_hash: passwordHash ?? (await hashPassword(password)), role, status: 'active', created_at: Date.now() })
+    .values({
+      email: normaliseEmail(email),
+      password_hash: passwordHash ?? (await hashPassword(password)),
+      role,
+      status: 'active',
+      created_at: Date.now(),
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return row;
@@ -33,6 +39,9 @@ export async function findUserById(db: Kysely<Database>, id: number): Promise<Us
 }
 
 export async function countUsers(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

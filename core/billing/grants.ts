@@ -3,10 +3,10 @@
 // the claim (order paid, code used) and the money move together or not at all.
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, LedgerKind } from '../store/schema.js';
 import type { Registry } from '../registry/registry.js';
+import type { Database, LedgerKind } from '../store/schema.js';
 import { applyEntry, postEntry } from './ledger.js';
-import { extendSubscription, type ActiveSubscription } from './subscriptions.js';
+import { type ActiveSubscription, extendSubscription } from './subscriptions.js';
 
 export type ItemKind = 'plan' | 'package';
 
@@ -19,7 +19,10 @@ export interface CatalogueItem {
 }
 
 export class ItemGoneError extends Error {
-  constructor(readonly kind: ItemKind, readonly id: string) {
+  constructor(
+    readonly kind: ItemKind,
+    readonly id: string,
+  ) {
     super(`the ${kind} "${id}" is no longer offered`);
   }
 }
@@ -53,7 +56,13 @@ export async function deliverItem(
   if (kind === 'package') {
     const pkg = registry.package(itemId);
     if (!pkg) throw new ItemGoneError(kind, itemId);
-    const balanceAfter = await applyEntry(trx, { userId, amount: pkg.tokensMicro, kind: packageKind, ref, note: pkg.name });
+    const balanceAfter = await applyEntry(trx, {
+      userId,
+      amount: pkg.tokensMicro,
+      kind: packageKind,
+      ref,
+      note: pkg.name,
+    });
     return { tokensMicro: pkg.tokensMicro, balanceAfter, subscription: null };
   }
   const plan = registry.plan(itemId);

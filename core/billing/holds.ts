@@ -1,11 +1,11 @@
 // Holds reserve a call's price before the plugin runs (available = balance - held), so concurrent calls can
 // never spend the same money twice. Capture turns a hold into one ledger row; release writes nothing.
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { runBilling } from './billing-sql.js';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Logger } from '../kernel/logger.js';
-import type { Database } from '../store/schema.js';
 import { asMicro } from '../kernel/money.js';
 import { inTransaction } from '../store/group-commit.js';
+import type { Database } from '../store/schema.js';
+import { runBilling } from './billing-sql.js';
 
 export interface HoldRequest {
   id: string;
@@ -16,7 +16,11 @@ export interface HoldRequest {
 }
 
 /** Reserve atomically. False when available balance is below the amount. */
-export async function placeHold(db: Kysely<Database>, h: HoldRequest, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<boolean> {
+export async function placeHold(
+  db: Kysely<Database>,
+  h: HoldRequest,
+  dialect: 'sqlite' | 'postgres' = 'sqlite',
+): Promise<boolean> {
   if (dialect === 'postgres') {
     // One statement: the user's row stays locked only while it runs, not for a four-round-trip transaction,
     // so concurrent calls of one user (from any process) queue on the row far less.
@@ -39,7 +43,10 @@ export async function placeHold(db: Kysely<Database>, h: HoldRequest, dialect: '
 }
 
 /** Take the hold row (exactly one caller gets it), or null when it is already gone. */
-async function takeHold(trx: Transaction<Database>, holdId: string): Promise<{ userId: number; amount: number } | null> {
+async function takeHold(
+  trx: Transaction<Database>,
+  holdId: string,
+): Promise<{ userId: number; amount: number } | null> {
   const res = await runBilling<{ user_id: unknown; amount: unknown }>(trx, 'takeHold', [holdId]);
   const row = res.rows[0];
   return row ? { userId: Number(row.user_id), amount: asMicro(row.amount) } : null;

@@ -1,10 +1,10 @@
 // The append-only ledger. Every balance change is one row carrying the balance after it and a unique
 // reference, written in the same transaction as the balance update: balance == sum(ledger) always holds.
 import type { Kysely, Transaction } from 'kysely';
-import { runBilling } from './billing-sql.js';
-import type { Database, LedgerKind } from '../store/schema.js';
 import { asMicro } from '../kernel/money.js';
 import { inTransaction } from '../store/group-commit.js';
+import type { Database, LedgerKind } from '../store/schema.js';
+import { runBilling } from './billing-sql.js';
 
 export class InsufficientBalanceError extends Error {
   constructor() {
@@ -55,7 +55,16 @@ export async function applyEntry(trx: Db, e: LedgerEntry, now = Date.now()): Pro
 
 /** The ledger row of a balance change already applied in `trx`; a reused reference rolls the change back. */
 export async function insertLedgerRow(trx: Db, e: LedgerEntry, balanceAfter: number, now = Date.now()): Promise<void> {
-  const inserted = await runBilling(trx, 'insertLedger', [e.userId, e.amount, balanceAfter, e.kind, e.ref, e.operation ?? null, e.note ?? null, now]);
+  const inserted = await runBilling(trx, 'insertLedger', [
+    e.userId,
+    e.amount,
+    balanceAfter,
+    e.kind,
+    e.ref,
+    e.operation ?? null,
+    e.note ?? null,
+    now,
+  ]);
   if (inserted.rows.length === 0) throw new DuplicateReferenceError(e.ref);
 }
 

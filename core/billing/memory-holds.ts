@@ -14,11 +14,11 @@
 // - kill -9 loses only these in-memory reservations: no money had moved, reconcile holds.
 // PostgreSQL keeps row holds (several processes share it; core/billing/holds.ts).
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../store/schema.js';
-import { runBilling } from './billing-sql.js';
 import { asMicro } from '../kernel/money.js';
 import { inTransaction } from '../store/group-commit.js';
-import { insertLedgerRow, InsufficientBalanceError, staleEpochOf } from './ledger.js';
+import type { Database } from '../store/schema.js';
+import { runBilling } from './billing-sql.js';
+import { InsufficientBalanceError, insertLedgerRow, staleEpochOf } from './ledger.js';
 
 interface Account {
   /** The balance as last committed in the database. */

@@ -1,7 +1,7 @@
 // Per-operation health from the call log over a window: calls, successes (no error code) and latency
 // percentiles of the whole call (duration_ms). Percentiles are nearest-rank, read with ORDER BY ... OFFSET so
 // SQLite and PostgreSQL answer the same without loading every duration into memory.
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 
 export interface OperationHealth {
@@ -21,7 +21,11 @@ export function rankOf(p: number, n: number): number {
 export async function operationHealth(db: Kysely<Database>, since: number): Promise<OperationHealth[]> {
   const groups = await db
     .selectFrom('call_log')
-    .select(['operation', (eb) => eb.fn.countAll<number>().as('calls'), sql<number>`sum(case when error_code is null then 1 else 0 end)`.as('successes')])
+    .select([
+      'operation',
+      (eb) => eb.fn.countAll<number>().as('calls'),
+      sql<number>`sum(case when error_code is null then 1 else 0 end)`.as('successes'),
+    ])
     .where('created_at', '>=', since)
     .where('operation', 'is not', null)
     .groupBy('operation')
@@ -43,7 +47,14 @@ export async function operationHealth(db: Kysely<Database>, since: number): Prom
         .executeTakeFirst();
       return Number(row?.duration_ms ?? 0);
     };
-    out.push({ operation, calls, successes: Number(g.successes), p50_ms: await at(50), p95_ms: await at(95), p99_ms: await at(99) });
+    out.push({
+      operation,
+      calls,
+      successes: Number(g.successes),
+      p50_ms: await at(50),
+      p95_ms: await at(95),
+      p99_ms: await at(99),
+    });
   }
   return out;
 }

@@ -3,10 +3,10 @@
 // pay page can be reopened any number of times: a click on the same item with the same method reuses the
 // open order instead of making another. Crediting is core/billing/payments/settle.ts, exactly once.
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
 import type { Registry } from '../registry/registry.js';
+import type { Database } from '../store/schema.js';
 import type { ItemKind } from './grants.js';
-import { outTradeNoOf, type OrderRow, type PaymentAction, type PaymentProvider } from './payment-provider.js';
+import { type OrderRow, outTradeNoOf, type PaymentAction, type PaymentProvider } from './payment-provider.js';
 import type { Payments } from './payments/registry.js';
 
 export type { OrderRow } from './payment-provider.js';
@@ -40,15 +40,27 @@ export interface OpenOrder {
 
 function providerOf(payments: Payments, instance: string): PaymentProvider {
   const p = payments.providers.get(instance);
-  if (!p) throw new OrderError('unknown_method', `There is no payment method "${instance.slice(0, 40)}". See GET /console/api/payment-methods.`);
+  if (!p)
+    throw new OrderError(
+      'unknown_method',
+      `There is no payment method "${instance.slice(0, 40)}". See GET /console/api/payment-methods.`,
+    );
   return p;
 }
 
-export async function createOrder(db: Kysely<Database>, registry: Registry, payments: Payments, req: OrderRequest): Promise<OpenOrder> {
+export async function createOrder(
+  db: Kysely<Database>,
+  registry: Registry,
+  payments: Payments,
+  req: OrderRequest,
+): Promise<OpenOrder> {
   const provider = providerOf(payments, req.instance);
   const method = req.method ?? provider.methods[0];
   if (!provider.methods.includes(method)) {
-    throw new OrderError('unknown_method', `Payment method "${req.instance}" offers ${provider.methods.join(', ')}, not "${method.slice(0, 40)}".`);
+    throw new OrderError(
+      'unknown_method',
+      `Payment method "${req.instance}" offers ${provider.methods.join(', ')}, not "${method.slice(0, 40)}".`,
+    );
   }
   const snapshot = snapshotOf(registry, req.kind, req.itemId);
   const now = Date.now();
@@ -65,11 +77,14 @@ export async function createOrder(db: Kysely<Database>, registry: Registry, paym
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (open && open.pay_action && (open.expires_at === null || Number(open.expires_at) > now + REUSE_MARGIN_MS)) {
+  if (open?.pay_action && (open.expires_at === null || Number(open.expires_at) > now + REUSE_MARGIN_MS)) {
     return { order: open, action: JSON.parse(open.pay_action) as PaymentAction, reused: true };
   }
   // Manual orders wait for an admin; online ones expire (Stripe sessions need at least 30 minutes).
-  const minutes = provider.kind === 'stripe' ? Math.max(30, payments.settings.orderExpiryMinutes) : payments.settings.orderExpiryMinutes;
+  const minutes =
+    provider.kind === 'stripe'
+      ? Math.max(30, payments.settings.orderExpiryMinutes)
+      : payments.settings.orderExpiryMinutes;
   const expiresAt = provider.kind === 'manual' ? null : now + minutes * 60_000;
   const order = await db
     .insertInto('orders')
@@ -125,8 +140,19 @@ export async function createOrder(db: Kysely<Database>, registry: Registry, paym
     return { order: saved, action: created.action, reused: false };
   } catch (err) {
     // Nothing was sent to pay: the order is closed so it neither shows as payable nor is reused.
-    await db.updateTable('orders').set({ status: 'cancelled', closed_at: Date.now(), note: `create failed: ${(err as Error).message.slice(0, 200)}` }).where('id', '=', order.id).execute();
-    throw new OrderError('provider_failed', `The payment provider did not accept the order (${provider.id}); try again later or choose another method.`);
+    await db
+      .updateTable('orders')
+      .set({
+        status: 'cancelled',
+        closed_at: Date.now(),
+        note: `create failed: ${(err as Error).message.slice(0, 200)}`,
+      })
+      .where('id', '=', order.id)
+      .execute();
+    throw new OrderError(
+      'provider_failed',
+      `The payment provider did not accept the order (${provider.id}); try again later or choose another method.`,
+    );
   }
 }
 
@@ -141,7 +167,8 @@ interface Snapshot {
 function snapshotOf(registry: Registry, kind: ItemKind, itemId: string): Snapshot {
   if (kind === 'plan') {
     const p = registry.plan(itemId);
-    if (p) return { id: p.id, name: p.name, priceMicro: p.priceMicro, tokensMicro: p.grantMicro, planDays: p.durationDays };
+    if (p)
+      return { id: p.id, name: p.name, priceMicro: p.priceMicro, tokensMicro: p.grantMicro, planDays: p.durationDays };
   } else {
     const p = registry.package(itemId);
     if (p) return { id: p.id, name: p.name, priceMicro: p.priceMicro, tokensMicro: p.tokensMicro, planDays: null };
@@ -178,10 +205,16 @@ export async function findOrder(db: Kysely<Database>, id: number, userId?: numbe
  * any more); if it is paid anyway, settle() credits it as a late payment. An admin cancels any user's order
  * (userId undefined).
  */
-export async function cancelOrder(db: Kysely<Database>, payments: Payments, userId: number | undefined, id: number): Promise<OrderRow> {
+export async function cancelOrder(
+  db: Kysely<Database>,
+  payments: Payments,
+  userId: number | undefined,
+  id: number,
+): Promise<OrderRow> {
   const order = await findOrder(db, id, userId);
   if (order.status === 'cancelled') return order;
-  if (order.status !== 'pending') throw new OrderError('not_pending', `Order ${id} is ${order.status} and cannot be cancelled.`);
+  if (order.status !== 'pending')
+    throw new OrderError('not_pending', `Order ${id} is ${order.status} and cannot be cancelled.`);
   const provider = payments.providers.get(order.instance ?? order.provider);
   await provider?.closePayment?.(order).catch(() => undefined);
   const row = await db

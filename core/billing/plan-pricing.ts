@@ -2,15 +2,16 @@
 // concurrency, and cache hits free when cache_free; beyond either, a call is charged per call. Only
 // successful calls use quota: the reservation is given back when the call fails. A plan with calls_per_day 0
 // only counts: its calls are charged, and the successful ones are counted in the same daily counter.
-import { LRUCache } from 'lru-cache';
+
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
-import { StateUnavailableError, type SharedState } from '../state/shared-state.js';
-import type { Registry } from '../registry/registry.js';
+import { LRUCache } from 'lru-cache';
 import type { PlanConfig } from '../config/operations-config.js';
-import type { PlanGrant, Plans, PricedOperation, Quote } from './plans.js';
-import { activeSubscription, type ActiveSubscription } from './subscriptions.js';
 import { chinaDay, chinaDayStart } from '../kernel/china-day.js';
+import type { Registry } from '../registry/registry.js';
+import { type SharedState, StateUnavailableError } from '../state/shared-state.js';
+import type { Database } from '../store/schema.js';
+import type { PlanGrant, Plans, PricedOperation, Quote } from './plans.js';
+import { type ActiveSubscription, activeSubscription } from './subscriptions.js';
 
 const COUNTER_TTL_S = 2 * 24 * 3600;
 const SLOT_TTL_MS = 130_000;
@@ -28,7 +29,8 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     let entry = subs.get(userId);
     // A cached subscription that ended may have a renewal starting right at its end: look again, do not wait
     // for the cache entry to age out.
-    if (!entry || (entry.sub && entry.sub.endsAt <= Date.now())) subs.set(userId, (entry = { sub: await activeSubscription(db, userId) }));
+    if (!entry || (entry.sub && entry.sub.endsAt <= Date.now()))
+      subs.set(userId, (entry = { sub: await activeSubscription(db, userId) }));
     const sub = entry.sub;
     if (!sub || sub.endsAt <= Date.now()) return null;
     const plan = registry().plan(sub.planId);
@@ -116,7 +118,7 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
       if (op.priceMicro === 0) return { price: 0, freeReason: 'free_operation' };
       const charged: Quote = { price: op.priceMicro, freeReason: null };
       const active = await activePlan(userId);
-      if (!active || !active.plan.codes.includes(op.code)) return charged;
+      if (!active?.plan.codes.includes(op.code)) return charged;
       // Charged, but counted: the grant only gives the count back if the call fails.
       if (active.plan.quota.callsPerDay === 0) return { ...charged, planGrant: await count(userId, active.plan) };
       const grant = await reserve(userId, active.plan);

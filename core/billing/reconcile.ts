@@ -1,7 +1,7 @@
 // Proves the money invariants: every balance equals the sum of its ledger, every `held` equals its holds.
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
+import { type Kysely, sql } from 'kysely';
 import { asMicro } from '../kernel/money.js';
+import type { Database } from '../store/schema.js';
 
 export interface Mismatch {
   userId: number;

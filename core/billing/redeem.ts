@@ -2,10 +2,10 @@
 // transaction: a conditional UPDATE ... WHERE redeemed_by IS NULL claims the code (so of many simultaneous
 // redemptions exactly one wins), then the ledger row / subscription with ref `redeem:<code>` follows.
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, RedeemCodesTable } from '../store/schema.js';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Registry } from '../registry/registry.js';
-import { deliverItem, findItem, type Delivery, type ItemKind } from './grants.js';
+import type { Database, RedeemCodesTable } from '../store/schema.js';
+import { type Delivery, deliverItem, findItem, type ItemKind } from './grants.js';
 
 /** No 0/O or 1/I: codes are read aloud and typed from paper. 32 symbols, so a byte & 31 is unbiased (80 bits). */
 const SYMBOLS = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -44,14 +44,25 @@ export interface NewBatch {
   createdBy: number;
 }
 
-export async function createRedeemBatch(db: Kysely<Database>, registry: Registry, b: NewBatch): Promise<{ batchId: number; codes: string[] }> {
+export async function createRedeemBatch(
+  db: Kysely<Database>,
+  registry: Registry,
+  b: NewBatch,
+): Promise<{ batchId: number; codes: string[] }> {
   const item = findItem(registry, b.kind, b.itemId);
   if (!item) throw new RedeemError('unknown_item', `There is no ${b.kind} "${b.itemId.slice(0, 64)}".`);
   const now = Date.now();
   return db.transaction().execute(async (trx) => {
     const batch = await trx
       .insertInto('redeem_batches')
-      .values({ kind: b.kind, item_id: item.id, count: b.count, created_by: b.createdBy, created_at: now, expires_at: b.expiresAt })
+      .values({
+        kind: b.kind,
+        item_id: item.id,
+        count: b.count,
+        created_by: b.createdBy,
+        created_at: now,
+        expires_at: b.expiresAt,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const batchId = Number(batch.id);
@@ -68,7 +79,11 @@ export async function createRedeemBatch(db: Kysely<Database>, registry: Registry
       redeemed_at: null,
     }));
     // 8 columns per row: stay far below SQLite's bound-parameter limit.
-    for (let i = 0; i < rows.length; i += 100) await trx.insertInto('redeem_codes').values(rows.slice(i, i + 100)).execute();
+    for (let i = 0; i < rows.length; i += 100)
+      await trx
+        .insertInto('redeem_codes')
+        .values(rows.slice(i, i + 100))
+        .execute();
     return { batchId, codes: [...codes] };
   });
 }
@@ -81,7 +96,11 @@ export async function listBatches(db: Kysely<Database>, limit: number) {
   return db
     .selectFrom('redeem_batches')
     .selectAll()
-    .select(sql<number>`(select count(*) from redeem_codes where redeem_codes.batch_id = redeem_batches.id and redeemed_by is not null)`.as('redeemed'))
+    .select(
+      sql<number>`(select count(*) from redeem_codes where redeem_codes.batch_id = redeem_batches.id and redeemed_by is not null)`.as(
+        'redeemed',
+      ),
+    )
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
@@ -94,9 +113,19 @@ export interface Redemption {
   delivery: Delivery;
 }
 
-export async function redeemCode(db: Kysely<Database>, registry: Registry, userId: number, input: string, now = Date.now()): Promise<Redemption> {
+export async function redeemCode(
+  db: Kysely<Database>,
+  registry: Registry,
+  userId: number,
+  input: string,
+  now = Date.now(),
+): Promise<Redemption> {
   const code = normaliseRedeemCode(input);
-  if (!code) throw new RedeemError('unknown', 'This is not a valid redeem code: codes are 16 letters and digits, e.g. ABCD-EFGH-JKLM-NPQR.');
+  if (!code)
+    throw new RedeemError(
+      'unknown',
+      'This is not a valid redeem code: codes are 16 letters and digits, e.g. ABCD-EFGH-JKLM-NPQR.',
+    );
   return db.transaction().execute(async (trx) => {
     const claimed = await trx
       .updateTable('redeem_codes')
@@ -110,9 +139,20 @@ export async function redeemCode(db: Kysely<Database>, registry: Registry, userI
       const row = await trx.selectFrom('redeem_codes').selectAll().where('code', '=', code).executeTakeFirst();
       if (!row) throw new RedeemError('unknown', 'This redeem code does not exist. Check it for typos.');
       if (row.redeemed_by !== null) throw new RedeemError('used', 'This redeem code has been used already.');
-      throw new RedeemError('expired', `This redeem code expired at ${new Date(Number(row.expires_at)).toISOString()}.`);
+      throw new RedeemError(
+        'expired',
+        `This redeem code expired at ${new Date(Number(row.expires_at)).toISOString()}.`,
+      );
     }
-    const delivery = await deliverItem(trx, registry, userId, claimed.kind, claimed.item_id, `redeem:${code}`, 'redeem');
+    const delivery = await deliverItem(
+      trx,
+      registry,
+      userId,
+      claimed.kind,
+      claimed.item_id,
+      `redeem:${code}`,
+      'redeem',
+    );
     return { code, kind: claimed.kind, itemId: claimed.item_id, delivery };
   });
 }

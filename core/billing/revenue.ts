@@ -1,7 +1,7 @@
 // Revenue from what was sold, not from ledger top-ups: orders credited (paid, or paid and later refunded) per
 // China day, split into plans and packages, with the money taken per currency and the refunds sent back.
 // TOKEN values are micro-TOKEN and money is in minor units (fen, cents); the console converts at the edge.
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { dayLabel } from './usage.js';
 
@@ -49,7 +49,11 @@ export async function revenueByDay(db: Kysely<Database>, since: number): Promise
   const back = await db
     .selectFrom('order_refunds')
     .innerJoin('orders', 'orders.id', 'order_refunds.order_id')
-    .select([dayOf('order_refunds.created_at').as('day'), sql<string>`coalesce(orders.currency, 'CNY')`.as('currency'), sql<number>`sum(order_refunds.amount_minor)`.as('minor')])
+    .select([
+      dayOf('order_refunds.created_at').as('day'),
+      sql<string>`coalesce(orders.currency, 'CNY')`.as('currency'),
+      sql<number>`sum(order_refunds.amount_minor)`.as('minor'),
+    ])
     .where('order_refunds.status', '=', 'done')
     .where('order_refunds.created_at', '>=', since)
     .groupBy([dayOf('order_refunds.created_at'), sql`coalesce(orders.currency, 'CNY')`])

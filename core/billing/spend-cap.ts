@@ -2,9 +2,9 @@
 // call is reserved against `spend:<keyId>:<chinaDay>` in shared state before the hold, so concurrent calls
 // on several processes cannot overshoot it together; what the call did not end up charging is given back.
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
-import { StateUnavailableError, type SharedState } from '../state/shared-state.js';
 import { chinaDay, chinaDayStart } from '../kernel/china-day.js';
+import { type SharedState, StateUnavailableError } from '../state/shared-state.js';
+import type { Database } from '../store/schema.js';
 
 const COUNTER_TTL_S = 2 * 24 * 3600;
 

@@ -33,13 +33,21 @@ export async function adminStats(db: Kysely<Database>, since: number, topN = 5):
   }
   const days = [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day));
   for (const d of days) {
-    d.top_operations.sort((a, b) => b.calls - a.calls || b.revenue - a.revenue || String(a.operation).localeCompare(String(b.operation)));
+    d.top_operations.sort(
+      (a, b) => b.calls - a.calls || b.revenue - a.revenue || String(a.operation).localeCompare(String(b.operation)),
+    );
     d.top_operations = d.top_operations.slice(0, topN);
   }
-  const users = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const users = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return {
     users: Number(users.n),
     days,
-    totals: days.reduce((t, d) => ({ calls: t.calls + d.calls, successes: t.successes + d.successes, revenue: t.revenue + d.revenue }), { calls: 0, successes: 0, revenue: 0 }),
+    totals: days.reduce(
+      (t, d) => ({ calls: t.calls + d.calls, successes: t.successes + d.successes, revenue: t.revenue + d.revenue }),
+      { calls: 0, successes: 0, revenue: 0 },
+    ),
   };
 }

@@ -11,7 +11,11 @@ export interface ActiveSubscription {
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export async function activeSubscription(db: Kysely<Database>, userId: number, now = Date.now()): Promise<ActiveSubscription | null> {
+export async function activeSubscription(
+  db: Kysely<Database>,
+  userId: number,
+  now = Date.now(),
+): Promise<ActiveSubscription | null> {
   const row = await db
     .selectFrom('subscriptions')
     .select(['plan_id', 'starts_at', 'ends_at'])
@@ -44,6 +48,9 @@ export async function extendSubscription(
     .executeTakeFirst();
   const startsAt = current ? Number(current.ends_at) : now;
   const endsAt = startsAt + days * DAY_MS;
-  await trx.insertInto('subscriptions').values({ user_id: userId, plan_id: planId, starts_at: startsAt, ends_at: endsAt, ref, created_at: now }).execute();
+  await trx
+    .insertInto('subscriptions')
+    .values({ user_id: userId, plan_id: planId, starts_at: startsAt, ends_at: endsAt, ref, created_at: now })
+    .execute();
   return { planId, startsAt: current ? now : startsAt, endsAt };
 }

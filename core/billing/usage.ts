@@ -1,8 +1,8 @@
 // A user's usage and call log, read from call_log: per China day and per operation, and the raw log with
 // filters and id-cursor pagination. Money stays micro-TOKEN here; the console converts at the edge.
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { CallLogTable, Database } from '../store/schema.js';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { asMicro } from '../kernel/money.js';
+import type { CallLogTable, Database } from '../store/schema.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const CHINA_OFFSET_MS = 8 * 3600 * 1000;
@@ -27,7 +27,12 @@ export interface UsageRow {
 }
 
 /** Calls per China day and operation since `since`: one user's (console usage) or everyone's (admin stats). */
-export async function callsByDayAndOperation(db: Kysely<Database>, since: number, userId?: number, keyId?: number): Promise<UsageRow[]> {
+export async function callsByDayAndOperation(
+  db: Kysely<Database>,
+  since: number,
+  userId?: number,
+  keyId?: number,
+): Promise<UsageRow[]> {
   let q = db
     .selectFrom('call_log')
     .select([
@@ -51,7 +56,12 @@ export async function callsByDayAndOperation(db: Kysely<Database>, since: number
   }));
 }
 
-export function usageByDayAndOperation(db: Kysely<Database>, userId: number, since: number, keyId?: number): Promise<UsageRow[]> {
+export function usageByDayAndOperation(
+  db: Kysely<Database>,
+  userId: number,
+  since: number,
+  keyId?: number,
+): Promise<UsageRow[]> {
   return callsByDayAndOperation(db, since, userId, keyId);
 }
 

@@ -23,7 +23,10 @@ function escapeAttr(s: string): string {
 }
 
 /** Builds into a temporary sibling directory, then swaps it in, so a running server never sees half a build. */
-export async function buildConsoleBundle(outDir = DEFAULT_CONSOLE_DIST, opts: { quiet?: boolean } = {}): Promise<ConsoleBuildResult> {
+export async function buildConsoleBundle(
+  outDir = DEFAULT_CONSOLE_DIST,
+  opts: { quiet?: boolean } = {},
+): Promise<ConsoleBuildResult> {
   const tmp = `${outDir}.tmp-${process.pid}-${Date.now()}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(join(tmp, 'assets'), { recursive: true });
@@ -46,7 +49,8 @@ export async function buildConsoleBundle(outDir = DEFAULT_CONSOLE_DIST, opts: { 
     const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
     const js = outputs.find((f) => f.endsWith('.js'));
     const css = outputs.find((f) => f.endsWith('.css'));
-    if (!js || !css) throw new Error(`esbuild produced ${outputs.join(', ') || 'nothing'}; expected one .js and one .css`);
+    if (!js || !css)
+      throw new Error(`esbuild produced ${outputs.join(', ') || 'nothing'}; expected one .js and one .css`);
     const html = readFileSync(join(CONSOLE_WEB_DIR, 'index.html'), 'utf8')
       .replace('%CSS%', escapeAttr(`/console/assets/${css}`))
       .replace('%JS%', escapeAttr(`/console/assets/${js}`));
@@ -57,7 +61,8 @@ export async function buildConsoleBundle(outDir = DEFAULT_CONSOLE_DIST, opts: { 
     renameSync(tmp, outDir);
     rmSync(old, { recursive: true, force: true });
     const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
-    if (!opts.quiet) console.log(`[tollgate] console bundle: ${js} + ${css} (${Math.round(bytes / 1024)} KiB) in ${outDir}`);
+    if (!opts.quiet)
+      console.log(`[tollgate] console bundle: ${js} + ${css} (${Math.round(bytes / 1024)} KiB) in ${outDir}`);
     return { outDir, js, css, bytes };
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });

@@ -8,16 +8,16 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  align4,
   GEO_FIRST_PREFIX,
   GEO_FORMAT_VERSION,
   GEO_HEADER_BYTES,
   GEO_LAST_PREFIX,
   GEO_MAGIC,
   NO_PLACE,
-  align4,
 } from '../../plugins/phone/geo-format.js';
 import { findSegment } from '../../plugins/phone/segment-index.js';
-import { agreedProvinces, precisionOf, resolvePrefix, type PrecisionStats } from './phone-precision.js';
+import { agreedProvinces, type PrecisionStats, precisionOf, resolvePrefix } from './phone-precision.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DEFAULT_PHONE_ASSET_DIR = join(ROOT, 'plugins/phone/assets/generated');
@@ -48,7 +48,11 @@ export function readLibphonenumberChina(): LibphonenumberChina {
   };
   const geocodeBytes = readGeocodeBytes(pkgRoot);
   const carrierBytes = readFileSync(join(pkgRoot, 'resources/carrier/zh/86.bson'));
-  return { geocodes: strings(bson.deserialize(geocodeBytes)), carriers: strings(bson.deserialize(carrierBytes)), geocodeBytes };
+  return {
+    geocodes: strings(bson.deserialize(geocodeBytes)),
+    carriers: strings(bson.deserialize(carrierBytes)),
+    geocodeBytes,
+  };
 }
 
 function strings(doc: Record<string, unknown>): Record<string, string> {
@@ -126,8 +130,12 @@ export function encodeGeoAsset(geocodes: Record<string, string>): EncodedGeo {
   out.writeUInt32LE(starts.length, 8);
   out.writeUInt32LE(placeNames.length, 12);
   out.writeUInt32LE(blobBytes, 16);
-  starts.forEach((s, i) => out.writeUInt32LE(s, GEO_HEADER_BYTES + i * 4));
-  values.forEach((v, i) => out.writeUInt16LE(v, placesAt + i * 2));
+  starts.forEach((s, i) => {
+    out.writeUInt32LE(s, GEO_HEADER_BYTES + i * 4);
+  });
+  values.forEach((v, i) => {
+    out.writeUInt16LE(v, placesAt + i * 2);
+  });
   let at = 0;
   blobs.forEach((b, i) => {
     out.writeUInt32LE(at, offsetsAt + i * 4);
@@ -158,10 +166,19 @@ export function buildPhoneAsset(opts: { outDir?: string; force?: boolean; quiet?
   const shown = relative(process.cwd(), path) || path;
 
   if (!opts.force && existsSync(path) && existsSync(stampPath)) {
-    const stamp = JSON.parse(readFileSync(stampPath, 'utf8')) as { inputHash?: string; records?: number; precision?: PrecisionStats };
+    const stamp = JSON.parse(readFileSync(stampPath, 'utf8')) as {
+      inputHash?: string;
+      records?: number;
+      precision?: PrecisionStats;
+    };
     if (stamp.inputHash === inputHash && typeof stamp.records === 'number') {
       say(`[tollgate] phone asset up to date: ${stamp.records} records in ${shown}`);
-      return { path, records: stamp.records, skipped: true, ...(stamp.precision ? { precision: stamp.precision } : {}) };
+      return {
+        path,
+        records: stamp.records,
+        skipped: true,
+        ...(stamp.precision ? { precision: stamp.precision } : {}),
+      };
     }
   }
   const encoded = encodeGeoAsset(readLibphonenumberChina().geocodes);
@@ -169,8 +186,10 @@ export function buildPhoneAsset(opts: { outDir?: string; force?: boolean; quiet?
   writeAtomically(path, encoded.bytes);
   const { records, places, precision } = encoded;
   writeAtomically(stampPath, `${JSON.stringify({ inputHash, records, places, precision })}\n`);
-  say(`[tollgate] phone asset built: ${records} records, ${places} places, ${encoded.bytes.length} bytes in ${shown}; ` +
-    `7-digit prefixes by precision: city ${precision.city}, province ${precision.province}, none ${precision.none}`);
+  say(
+    `[tollgate] phone asset built: ${records} records, ${places} places, ${encoded.bytes.length} bytes in ${shown}; ` +
+      `7-digit prefixes by precision: city ${precision.city}, province ${precision.province}, none ${precision.none}`,
+  );
   return { path, records, skipped: false, precision };
 }
 
@@ -185,8 +204,14 @@ function writeAtomically(path: string, data: Uint8Array | string): void {
  * rule or the segment table rebuilds. */
 function hashInputs(geocodeBytes: Buffer): string {
   const hash = createHash('sha256').update(geocodeBytes);
-  const files = ['core/build/phone-asset.ts', 'core/build/phone-places.ts', 'core/build/phone-precision.ts',
-    'plugins/phone/geo-format.ts', 'plugins/phone/segments.ts', 'plugins/phone/segment-index.ts'];
+  const files = [
+    'core/build/phone-asset.ts',
+    'core/build/phone-places.ts',
+    'core/build/phone-precision.ts',
+    'plugins/phone/geo-format.ts',
+    'plugins/phone/segments.ts',
+    'plugins/phone/segment-index.ts',
+  ];
   for (const file of files) {
     hash.update(readFileSync(join(ROOT, file)));
   }

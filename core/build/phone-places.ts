@@ -34,12 +34,26 @@ export const PREFECTURE_CHANGES: readonly PrefectureChange[] = [
   { province: '贵州', old: '毕节地区', current: '毕节', kind: 'renamed', year: 2011, source: 'zh.wikipedia 毕节市' },
   { province: '贵州', old: '铜仁地区', current: '铜仁', kind: 'renamed', year: 2011, source: 'zh.wikipedia 铜仁市' },
   { province: '青海', old: '海东地区', current: '海东', kind: 'renamed', year: 2013, source: 'zh.wikipedia 海东市' },
-  { province: '西藏', old: '日喀则地区', current: '日喀则', kind: 'renamed', year: 2014, source: 'zh.wikipedia 日喀则市' },
+  {
+    province: '西藏',
+    old: '日喀则地区',
+    current: '日喀则',
+    kind: 'renamed',
+    year: 2014,
+    source: 'zh.wikipedia 日喀则市',
+  },
   { province: '西藏', old: '昌都地区', current: '昌都', kind: 'renamed', year: 2014, source: 'zh.wikipedia 昌都市' },
   { province: '西藏', old: '林芝地区', current: '林芝', kind: 'renamed', year: 2015, source: 'zh.wikipedia 林芝市' },
   { province: '西藏', old: '山南地区', current: '山南', kind: 'renamed', year: 2016, source: 'zh.wikipedia 山南市' },
   { province: '西藏', old: '那曲地区', current: '那曲', kind: 'renamed', year: 2017, source: 'zh.wikipedia 那曲市' },
-  { province: '新疆', old: '吐鲁番地区', current: '吐鲁番', kind: 'renamed', year: 2015, source: 'zh.wikipedia 吐鲁番市' },
+  {
+    province: '新疆',
+    old: '吐鲁番地区',
+    current: '吐鲁番',
+    kind: 'renamed',
+    year: 2015,
+    source: 'zh.wikipedia 吐鲁番市',
+  },
   { province: '新疆', old: '哈密地区', current: '哈密', kind: 'renamed', year: 2016, source: 'zh.wikipedia 哈密市' },
   { province: '四川', old: '达川地区', current: '达州', kind: 'renamed', year: 1999, source: 'zh.wikipedia 达州市' },
   { province: '四川', old: '巴中地区', current: '巴中', kind: 'renamed', year: 2000, source: 'zh.wikipedia 巴中市' },
@@ -47,10 +61,31 @@ export const PREFECTURE_CHANGES: readonly PrefectureChange[] = [
   { province: '四川', old: '眉山地区', current: '眉山', kind: 'renamed', year: 2000, source: 'zh.wikipedia 眉山市' },
   { province: '四川', old: '资阳地区', current: '资阳', kind: 'renamed', year: 2000, source: 'zh.wikipedia 资阳市' },
   { province: '四川', old: '宜宾地区', current: '宜宾', kind: 'renamed', year: 1996, source: 'zh.wikipedia 宜宾市' },
-  { province: '内蒙古', old: '乌兰察布盟', current: '乌兰察布', kind: 'renamed', year: 2003, source: 'zh.wikipedia 乌兰察布市' },
-  { province: '内蒙古', old: '巴彦淖尔盟', current: '巴彦淖尔', kind: 'renamed', year: 2003, source: 'zh.wikipedia 巴彦淖尔市' },
+  {
+    province: '内蒙古',
+    old: '乌兰察布盟',
+    current: '乌兰察布',
+    kind: 'renamed',
+    year: 2003,
+    source: 'zh.wikipedia 乌兰察布市',
+  },
+  {
+    province: '内蒙古',
+    old: '巴彦淖尔盟',
+    current: '巴彦淖尔',
+    kind: 'renamed',
+    year: 2003,
+    source: 'zh.wikipedia 巴彦淖尔市',
+  },
   { province: '内蒙古', old: '哲里木盟', current: '通辽', kind: 'renamed', year: 1999, source: 'zh.wikipedia 通辽市' },
-  { province: '内蒙古', old: '伊克昭盟', current: '鄂尔多斯', kind: 'renamed', year: 2001, source: 'zh.wikipedia 鄂尔多斯市' },
+  {
+    province: '内蒙古',
+    old: '伊克昭盟',
+    current: '鄂尔多斯',
+    kind: 'renamed',
+    year: 2001,
+    source: 'zh.wikipedia 鄂尔多斯市',
+  },
   { province: '广西', old: '百色地区', current: '百色', kind: 'renamed', year: 2002, source: 'zh.wikipedia 百色市' },
   { province: '广西', old: '河池地区', current: '河池', kind: 'renamed', year: 2002, source: 'zh.wikipedia 河池市' },
   { province: '广西', old: '贺州地区', current: '贺州', kind: 'renamed', year: 2002, source: 'zh.wikipedia 贺州市' },
@@ -85,7 +120,9 @@ export const PREFECTURE_CHANGES: readonly PrefectureChange[] = [
   { province: '江西', old: '抚州地区', current: '抚州', kind: 'renamed', year: 2000, source: 'zh.wikipedia 抚州市' },
 ];
 
-const CURRENT: ReadonlyMap<string, string> = new Map(PREFECTURE_CHANGES.map((c) => [`${c.province}|${c.old}`, c.current]));
+const CURRENT: ReadonlyMap<string, string> = new Map(
+  PREFECTURE_CHANGES.map((c) => [`${c.province}|${c.old}`, c.current]),
+);
 
 export function splitPlace(full: string): { province: string; city: string } {
   for (const m of MUNICIPALITIES) {

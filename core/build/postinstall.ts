@@ -20,6 +20,7 @@ for (const step of steps) {
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (code === 'ERR_MODULE_NOT_FOUND') console.log(`[tollgate] postinstall: ${step.name} skipped (step not present)`);
-    else console.error(`[tollgate] postinstall: ${step.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    else
+      console.error(`[tollgate] postinstall: ${step.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 }

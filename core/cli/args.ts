@@ -34,7 +34,8 @@ export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = row;
   }
   return prev[b.length];
@@ -56,7 +57,8 @@ function joinNegativeValues(argv: string[], spec: CommandSpec): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].startsWith('--') && !argv[i].includes('=') ? argv[i].slice(2) : null;
-    if (name && spec.options[name]?.type === 'string' && /^-\d/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`);
+    if (name && spec.options[name]?.type === 'string' && /^-\d/.test(argv[i + 1] ?? ''))
+      out.push(`${argv[i]}=${argv[++i]}`);
     else out.push(argv[i]);
   }
   return out;
@@ -66,22 +68,34 @@ function unknownOption(raw: string, spec: CommandSpec): UsageError {
   const name = raw.replace(/^-+/, '').split('=')[0];
   const known = [...Object.keys(spec.options), 'help'];
   const guess = closest(name, known);
-  return new UsageError(`unknown option ${raw.startsWith('--') ? `--${name}` : raw}${guess ? `; did you mean --${guess}?` : ''}`);
+  return new UsageError(
+    `unknown option ${raw.startsWith('--') ? `--${name}` : raw}${guess ? `; did you mean --${guess}?` : ''}`,
+  );
 }
 
 /** Parses argv after the command words against the command's options; --help sets flags.help. */
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs {
-  const options = Object.fromEntries([...Object.entries(spec.options).map(([name, o]) => [name, { type: o.type }]), ['help', { type: 'boolean', short: 'h' }]]);
+  const options = Object.fromEntries([
+    ...Object.entries(spec.options).map(([name, o]) => [name, { type: o.type }]),
+    ['help', { type: 'boolean', short: 'h' }],
+  ]);
   let parsed: ReturnType<typeof parseNodeArgs>;
   try {
-    parsed = parseNodeArgs({ args: joinNegativeValues(argv, spec), options: options as never, strict: true, allowPositionals: true });
+    parsed = parseNodeArgs({
+      args: joinNegativeValues(argv, spec),
+      options: options as never,
+      strict: true,
+      allowPositionals: true,
+    });
   } catch (err) {
     const e = err as Error & { code?: string };
     const optionName = /'(-[^' ]+)/.exec(e.message)?.[1] ?? '';
     if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw unknownOption(optionName, spec);
     if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       const name = optionName.replace(/^-+/, '');
-      throw new UsageError(spec.options[name]?.type === 'boolean' ? `--${name} takes no value` : `--${name} needs a value`);
+      throw new UsageError(
+        spec.options[name]?.type === 'boolean' ? `--${name} takes no value` : `--${name} needs a value`,
+      );
     }
     throw new UsageError(e.message);
   }
@@ -105,7 +119,10 @@ export function requireFlag(args: ParsedArgs, name: string): string {
 
 /** `tollgate <words> --help`. */
 export function commandHelp(spec: CommandSpec): string {
-  const opts = Object.entries(spec.options).map(([name, o]) => [`--${name}${o.type === 'string' ? ` ${o.value ?? 'V'}` : ''}`, o.help]);
+  const opts = Object.entries(spec.options).map(([name, o]) => [
+    `--${name}${o.type === 'string' ? ` ${o.value ?? 'V'}` : ''}`,
+    o.help,
+  ]);
   const pos = (spec.positionals ?? []).map((p) => (p.startsWith('[') ? p : `<${p}>`));
   const width = Math.max(12, ...opts.map(([flag]) => flag.length));
   return [

@@ -9,8 +9,8 @@ import SQLite from 'better-sqlite3';
 import type { Settings } from '../config/env.js';
 import { openStore } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
-import { UsageError, type ParsedArgs } from './args.js';
-import { reconcileCommand, type Print } from './commands.js';
+import { type ParsedArgs, UsageError } from './args.js';
+import { type Print, reconcileCommand } from './commands.js';
 
 export const SQLITE_FILE = 'tollgate.db';
 const ALL_PAGES = 0x7fffffff;
@@ -27,7 +27,10 @@ function pgCommands(settings: Settings, file: string, kind: 'backup' | 'restore'
   // The URL holds the password: name the variable, never print its value.
   const schema = settings.databaseSchema ? ` --schema=${settings.databaseSchema}` : '';
   return kind === 'backup'
-    ? ['PostgreSQL: Tollgate does not copy a PostgreSQL database itself; use pg_dump (consistent while serving):', `  pg_dump --format=custom${schema} --file=${file} "$DATABASE_URL"`]
+    ? [
+        'PostgreSQL: Tollgate does not copy a PostgreSQL database itself; use pg_dump (consistent while serving):',
+        `  pg_dump --format=custom${schema} --file=${file} "$DATABASE_URL"`,
+      ]
     : [
         'PostgreSQL: restore with pg_restore into a stopped deployment, then migrate and reconcile:',
         `  pg_restore --clean --if-exists --no-owner${schema} --dbname="$DATABASE_URL" ${file}`,
@@ -40,7 +43,11 @@ export function notTollgateDatabase(file: string): string | null {
   let db: SQLite.Database | null = null;
   try {
     db = new SQLite(file, { readonly: true, fileMustExist: true });
-    const tables = new Set((db.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>).map((r) => r.name));
+    const tables = new Set(
+      (db.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>).map(
+        (r) => r.name,
+      ),
+    );
     const missing = MARKER_TABLES.filter((t) => !tables.has(t));
     if (missing.length) return `not a Tollgate database (no ${missing.join(', ')} table)`;
     const check = db.pragma('quick_check', { simple: true });
@@ -55,7 +62,8 @@ export function notTollgateDatabase(file: string): string | null {
 function counts(file: string): { users: number; ledger: number } {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
-    const n = (table: string): number => Number((db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n);
+    const n = (table: string): number =>
+      Number((db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n);
     return { users: n('users'), ledger: n('ledger') };
   } finally {
     db.close();
@@ -86,7 +94,9 @@ export async function backupCommand(settings: Settings, args: ParsedArgs, print:
     return 1;
   }
   const { users, ledger } = counts(dest);
-  print(`backup of ${source} written to ${dest}: ${statSync(dest).size} bytes, ${users} users, ${ledger} ledger entries, quick_check ok`);
+  print(
+    `backup of ${source} written to ${dest}: ${statSync(dest).size} bytes, ${users} users, ${ledger} ledger entries, quick_check ok`,
+  );
   return 0;
 }
 
@@ -112,9 +122,12 @@ export async function restoreCommand(settings: Settings, args: ParsedArgs, print
   if (bad) throw new UsageError(`${source}: ${bad}; nothing changed`);
   const live = join(settings.dataDir, SQLITE_FILE);
   if (existsSync(live) && !notTollgateDatabase(live) && counts(live).users > 0 && !args.flags.force) {
-    throw new UsageError(`${live} holds data (${counts(live).users} users); pass --force to replace it (it is kept as a .before-restore copy)`);
+    throw new UsageError(
+      `${live} holds data (${counts(live).users} users); pass --force to replace it (it is kept as a .before-restore copy)`,
+    );
   }
-  if (await gatewayAnswering(settings.port)) throw new UsageError(`a gateway answers on port ${settings.port}; stop it before restoring`);
+  if (await gatewayAnswering(settings.port))
+    throw new UsageError(`a gateway answers on port ${settings.port}; stop it before restoring`);
 
   // Copy into a temporary file first, so a failure leaves the live database as it was.
   const incoming = `${live}.restoring`;
@@ -142,7 +155,9 @@ export async function restoreCommand(settings: Settings, args: ParsedArgs, print
   const store = openStore({ databaseUrl: null, dataDir: settings.dataDir });
   try {
     const applied = await migrateToLatest(store.db as never, 'sqlite');
-    print(`restored ${source} to ${live}; ${applied.length ? `migrations applied: ${applied.join(', ')}` : 'migrations current'}`);
+    print(
+      `restored ${source} to ${live}; ${applied.length ? `migrations applied: ${applied.join(', ')}` : 'migrations current'}`,
+    );
     return await reconcileCommand(store.db, print);
   } finally {
     await store.close();

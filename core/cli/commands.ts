@@ -1,14 +1,14 @@
 // The CLI commands other than serve: they need only the database.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
-import { createUser, findUserByEmail, isValidEmail } from '../accounts/users.js';
-import { passwordWeakness } from '../accounts/passwords.js';
 import { createApiKey } from '../accounts/api-keys.js';
+import { passwordWeakness } from '../accounts/passwords.js';
+import { createUser, findUserByEmail, isValidEmail } from '../accounts/users.js';
 import { postEntry } from '../billing/ledger.js';
-import { toMicro, toToken } from '../kernel/money.js';
 import { reconcile } from '../billing/reconcile.js';
-import { requireFlag, UsageError, type ParsedArgs } from './args.js';
+import { toMicro, toToken } from '../kernel/money.js';
+import type { Database } from '../store/schema.js';
+import { type ParsedArgs, requireFlag, UsageError } from './args.js';
 
 export type Print = (line: string) => void;
 
@@ -58,7 +58,12 @@ export async function keyCreate(db: Kysely<Database>, args: ParsedArgs, print: P
 
 export async function keyRevoke(db: Kysely<Database>, args: ParsedArgs, print: Print): Promise<number> {
   const prefix = requireFlag(args, 'prefix');
-  const res = await db.updateTable('api_keys').set({ status: 'disabled' }).where('prefix', '=', prefix).where('deleted_at', 'is', null).executeTakeFirst();
+  const res = await db
+    .updateTable('api_keys')
+    .set({ status: 'disabled' })
+    .where('prefix', '=', prefix)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   const n = Number(res.numUpdatedRows);
   if (n === 0) throw new UsageError(`no key with prefix ${prefix}`);
   print(`revoked ${n} key(s) with prefix ${prefix}`);
@@ -68,8 +73,14 @@ export async function keyRevoke(db: Kysely<Database>, args: ParsedArgs, print: P
 export async function reconcileCommand(db: Kysely<Database>, print: Print): Promise<number> {
   const report = await reconcile(db);
   for (const m of report.mismatches) {
-    print(`MISMATCH ${m.email} (id ${m.userId}): balance ${toToken(m.balance)} vs ledger ${toToken(m.ledgerSum)}; held ${toToken(m.held)} vs holds ${toToken(m.holdsSum)}`);
+    print(
+      `MISMATCH ${m.email} (id ${m.userId}): balance ${toToken(m.balance)} vs ledger ${toToken(m.ledgerSum)}; held ${toToken(m.held)} vs holds ${toToken(m.holdsSum)}`,
+    );
   }
-  print(report.ok ? `reconcile ok: ${report.users} users, every balance equals its ledger sum` : `reconcile FAILED: ${report.mismatches.length} of ${report.users} users`);
+  print(
+    report.ok
+      ? `reconcile ok: ${report.users} users, every balance equals its ledger sum`
+      : `reconcile FAILED: ${report.mismatches.length} of ${report.users} users`,
+  );
   return report.ok ? 0 : 1;
 }

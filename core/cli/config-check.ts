@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { readSettings, type Settings } from '../config/env.js';
-import { ConfigError, parseOperationsConfig } from '../config/operations-loader.js';
 import type { OperationsConfig } from '../config/operations-config.js';
+import { ConfigError, parseOperationsConfig } from '../config/operations-loader.js';
 import { buildRegistry } from '../registry/registry.js';
-import { discover } from '../sandbox/sandbox.js';
 import { loadManifest } from '../sandbox/manifest.js';
+import { discover } from '../sandbox/sandbox.js';
 import type { ParsedArgs } from './args.js';
 import type { Print } from './commands.js';
 
@@ -20,8 +20,10 @@ export function envProblems(env: NodeJS.ProcessEnv): { settings: Settings | null
   for (let round = 0; round < 50; round++) {
     try {
       const settings = readSettings(copy);
-      if (copy.DATABASE_URL && !/^postgres(ql)?:\/\//.test(copy.DATABASE_URL)) problems.push('DATABASE_URL must start with postgres:// or postgresql:// (or be unset for SQLite)');
-      if (copy.REDIS_URL && !/^rediss?:\/\//.test(copy.REDIS_URL)) problems.push('REDIS_URL must start with redis:// or rediss://');
+      if (copy.DATABASE_URL && !/^postgres(ql)?:\/\//.test(copy.DATABASE_URL))
+        problems.push('DATABASE_URL must start with postgres:// or postgresql:// (or be unset for SQLite)');
+      if (copy.REDIS_URL && !/^rediss?:\/\//.test(copy.REDIS_URL))
+        problems.push('REDIS_URL must start with redis:// or rediss://');
       return { settings: problems.length ? null : settings, problems };
     } catch (err) {
       const message = (err as Error).message;
@@ -39,7 +41,9 @@ export function pointerToPath(pointer: string): string {
   return pointer
     .split('/')
     .slice(1)
-    .map((seg, i) => (/^\d+$/.test(seg) ? `[${seg}]` : `${i === 0 ? '' : '.'}${seg.replace(/~1/g, '/').replace(/~0/g, '~')}`))
+    .map((seg, i) =>
+      /^\d+$/.test(seg) ? `[${seg}]` : `${i === 0 ? '' : '.'}${seg.replace(/~1/g, '/').replace(/~0/g, '~')}`,
+    )
     .join('');
 }
 
@@ -48,7 +52,10 @@ function withPaths(message: string, text: string): string {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
   return message.replace(/ at (\/[^\s:]*)/g, (_, pointer: string) => {
-    const segs = pointer.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    const segs = pointer
+      .split('/')
+      .slice(1)
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     // The deepest node that exists: a missing field is reported at its parent's line.
     let line: number | null = null;
     for (let n = segs.length; n >= 0 && line === null; n--) {
@@ -59,7 +66,11 @@ function withPaths(message: string, text: string): string {
   });
 }
 
-export async function checkOperations(file: string, env: NodeJS.ProcessEnv, pluginDirs: string[]): Promise<{ config: OperationsConfig | null; problems: string[] }> {
+export async function checkOperations(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  pluginDirs: string[],
+): Promise<{ config: OperationsConfig | null; problems: string[] }> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -95,19 +106,29 @@ export async function checkOperations(file: string, env: NodeJS.ProcessEnv, plug
   return { config, problems };
 }
 
-export async function configCheck(args: ParsedArgs, print: Print, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function configCheck(
+  args: ParsedArgs,
+  print: Print,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const { settings, problems: envBad } = envProblems(env);
   for (const p of envBad) print(`env: ${p}`);
-  const file = args.words[2] ? resolve(args.words[2]) : (settings?.operationsFile ?? resolve(env.OPERATIONS_FILE || './operations.yaml'));
+  const file = args.words[2]
+    ? resolve(args.words[2])
+    : (settings?.operationsFile ?? resolve(env.OPERATIONS_FILE || './operations.yaml'));
   const pluginDirs = settings?.pluginDirs ?? [resolve('plugins')];
   const { config, problems } = await checkOperations(file, env, pluginDirs);
   for (const p of problems) print(p);
   if (config && problems.length === 0) {
     const enabled = config.operations.filter((o) => o.enabled);
-    print(`${file}: ${config.operations.length} operations (${enabled.length} enabled), ${config.plans.length} plans, ${config.packages.length} packages`);
+    print(
+      `${file}: ${config.operations.length} operations (${enabled.length} enabled), ${config.plans.length} plans, ${config.packages.length} packages`,
+    );
     for (const op of enabled) {
       if (op.availability.available) continue;
-      print(`note: operation "${op.code}" is unavailable until one of these is set: ${op.availability.missing.map((g) => g.join(' + ')).join(' or ')}`);
+      print(
+        `note: operation "${op.code}" is unavailable until one of these is set: ${op.availability.missing.map((g) => g.join(' + ')).join(' or ')}`,
+      );
     }
   }
   const bad = envBad.length + problems.length;

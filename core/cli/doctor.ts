@@ -4,12 +4,12 @@ import { accessSync, constants, existsSync, readFileSync, rmSync, writeFileSync 
 import { dirname, join, resolve } from 'node:path';
 import { readSettings, type Settings } from '../config/env.js';
 import { createMemoryLogger } from '../kernel/logger.js';
+import { createSandbox } from '../sandbox/sandbox.js';
 import { openStore } from '../store/database.js';
 import { MIGRATION_NAMES } from '../store/migrate.js';
-import { createSandbox } from '../sandbox/sandbox.js';
-import { checkOperations } from './config-check.js';
 import { SQLITE_FILE } from './backup.js';
 import type { Print } from './commands.js';
+import { checkOperations } from './config-check.js';
 
 type Status = 'ok' | 'FAIL' | 'skip';
 interface Line {
@@ -18,11 +18,16 @@ interface Line {
   detail: string;
 }
 
-const PKG = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+const PKG = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  engines: { node: string };
+};
 
 function versionAtLeast(actual: string, wanted: string): boolean {
   const a = actual.replace(/^v/, '').split('.').map(Number);
-  const w = wanted.replace(/^>=\s*/, '').split('.').map(Number);
+  const w = wanted
+    .replace(/^>=\s*/, '')
+    .split('.')
+    .map(Number);
   for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (w[i] ?? 0)) return (a[i] ?? 0) > (w[i] ?? 0);
   return true;
 }
@@ -36,14 +41,16 @@ async function guard(check: string, run: () => Promise<[Status, string]> | [Stat
   }
 }
 
-const hasSnapshotFlag = (): boolean => process.execArgv.includes('--no-node-snapshot') || /--no-node-snapshot/.test(process.env.NODE_OPTIONS ?? '');
+const hasSnapshotFlag = (): boolean =>
+  process.execArgv.includes('--no-node-snapshot') || /--no-node-snapshot/.test(process.env.NODE_OPTIONS ?? '');
 
 async function nativeModules(snapshotOff: boolean): Promise<[Status, string]> {
   const { default: SQLite } = await import('better-sqlite3');
   const db = new SQLite(':memory:');
   const sqliteVersion = (db.prepare('select sqlite_version() as v').get() as { v: string }).v;
   db.close();
-  if (!snapshotOff) return ['FAIL', `better-sqlite3 ok (SQLite ${sqliteVersion}); isolated-vm not tried without --no-node-snapshot`];
+  if (!snapshotOff)
+    return ['FAIL', `better-sqlite3 ok (SQLite ${sqliteVersion}); isolated-vm not tried without --no-node-snapshot`];
   const { default: ivm } = await import('isolated-vm');
   const isolate = new ivm.Isolate({ memoryLimit: 16 });
   try {
@@ -57,18 +64,33 @@ async function nativeModules(snapshotOff: boolean): Promise<[Status, string]> {
 
 async function database(settings: Settings): Promise<[Status, string]> {
   const sqlitePath = join(settings.dataDir, SQLITE_FILE);
-  if (!settings.databaseUrl && !existsSync(sqlitePath)) return ['FAIL', `no database at ${sqlitePath} yet; run tollgate migrate (or start the gateway)`];
-  const store = openStore({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, schema: settings.databaseSchema, connectTimeoutMs: settings.dbConnectTimeoutMs });
+  if (!settings.databaseUrl && !existsSync(sqlitePath))
+    return ['FAIL', `no database at ${sqlitePath} yet; run tollgate migrate (or start the gateway)`];
+  const store = openStore({
+    databaseUrl: settings.databaseUrl,
+    dataDir: settings.dataDir,
+    schema: settings.databaseSchema,
+    connectTimeoutMs: settings.dbConnectTimeoutMs,
+  });
   try {
     await store.ping();
-    const where = settings.databaseUrl ? `PostgreSQL${settings.databaseSchema ? ` schema ${settings.databaseSchema}` : ''}` : `SQLite ${sqlitePath}`;
+    const where = settings.databaseUrl
+      ? `PostgreSQL${settings.databaseSchema ? ` schema ${settings.databaseSchema}` : ''}`
+      : `SQLite ${sqlitePath}`;
     const applied = await store.db
       .selectFrom('kysely_migration' as never)
       .select('name' as never)
       .execute()
-      .then((rows) => new Set((rows as Array<{ name: string }>).map((r) => r.name)), () => new Set<string>());
+      .then(
+        (rows) => new Set((rows as Array<{ name: string }>).map((r) => r.name)),
+        () => new Set<string>(),
+      );
     const pending = MIGRATION_NAMES.filter((m) => !applied.has(m));
-    if (pending.length) return ['FAIL', `${where} reachable; ${pending.length} migration(s) pending (${pending.join(', ')}): run tollgate migrate`];
+    if (pending.length)
+      return [
+        'FAIL',
+        `${where} reachable; ${pending.length} migration(s) pending (${pending.join(', ')}): run tollgate migrate`,
+      ];
     return ['ok', `${where} reachable, ${MIGRATION_NAMES.length} migrations current`];
   } finally {
     await store.close();
@@ -78,7 +100,13 @@ async function database(settings: Settings): Promise<[Status, string]> {
 async function redis(settings: Settings): Promise<[Status, string]> {
   if (!settings.redisUrl) return ['skip', 'REDIS_URL unset: limits, counters and cache are per process'];
   const { Redis } = await import('ioredis');
-  const client = new Redis(settings.redisUrl, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const client = new Redis(settings.redisUrl, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   // ioredis rejects with "Connection is closed."; the 'error' event has the cause (ECONNREFUSED, auth, TLS).
   let cause: Error | null = null;
   client.on('error', (err: Error) => void (cause ??= err));
@@ -99,7 +127,8 @@ async function plugins(settings: Settings, snapshotOff: boolean): Promise<[Statu
   if (!snapshotOff) return ['skip', 'not started without --no-node-snapshot'];
   const dirs = settings.pluginDirs ?? [resolve('plugins')];
   const { config, problems } = await checkOperations(settings.operationsFile, process.env, dirs);
-  if (!config || problems.length) return ['FAIL', `${problems[0] ?? 'operations file does not load'} (tollgate config check lists all)`];
+  if (!config || problems.length)
+    return ['FAIL', `${problems[0] ?? 'operations file does not load'} (tollgate config check lists all)`];
   const sandbox = await createSandbox({ pluginDirs: dirs, logger: createMemoryLogger('warn'), poolSize: 1 });
   try {
     const names = sandbox.names();
@@ -119,18 +148,39 @@ function dataDir(settings: Settings): [Status, string] {
   const probe = join(dir, `.tollgate-doctor-${process.pid}`);
   writeFileSync(probe, 'ok');
   rmSync(probe);
-  return ['ok', dir === settings.dataDir ? `${dir} writable` : `${settings.dataDir} missing; ${dir} writable, it will be created`];
+  return [
+    'ok',
+    dir === settings.dataDir ? `${dir} writable` : `${settings.dataDir} missing; ${dir} writable, it will be created`,
+  ];
 }
 
 export async function runDoctor(): Promise<Line[]> {
   const lines: Line[] = [];
   const snapshotOff = hasSnapshotFlag();
-  lines.push(await guard('node', () => [versionAtLeast(process.version, PKG.engines.node) ? 'ok' : 'FAIL', `${process.version} (needs ${PKG.engines.node})`]));
-  lines.push(await guard('flags', () => (snapshotOff ? ['ok', '--no-node-snapshot set'] : ['FAIL', 'run node with --no-node-snapshot (isolated-vm needs it); npx tollgate sets it'])));
+  lines.push(
+    await guard('node', () => [
+      versionAtLeast(process.version, PKG.engines.node) ? 'ok' : 'FAIL',
+      `${process.version} (needs ${PKG.engines.node})`,
+    ]),
+  );
+  lines.push(
+    await guard('flags', () =>
+      snapshotOff
+        ? ['ok', '--no-node-snapshot set']
+        : ['FAIL', 'run node with --no-node-snapshot (isolated-vm needs it); npx tollgate sets it'],
+    ),
+  );
   lines.push(await guard('native', () => nativeModules(snapshotOff)));
   let settings: Settings | null = null;
   lines.push(await guard('env', () => ((settings = readSettings()), ['ok', 'environment parsed'])));
-  if (!settings) return lines.concat(['database', 'redis', 'plugins', 'data dir'].map((check) => ({ status: 'skip' as const, check, detail: 'environment does not parse' })));
+  if (!settings)
+    return lines.concat(
+      ['database', 'redis', 'plugins', 'data dir'].map((check) => ({
+        status: 'skip' as const,
+        check,
+        detail: 'environment does not parse',
+      })),
+    );
   const s: Settings = settings;
   lines.push(await guard('database', () => database(s)));
   lines.push(await guard('redis', () => redis(s)));

@@ -1,11 +1,11 @@
 // First start: an admin and a demo user with 10 TOKEN and a demo key, so `npm start` is immediately usable.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
-import { countUsers, createUser } from '../accounts/users.js';
 import { createApiKey } from '../accounts/api-keys.js';
+import { countUsers, createUser } from '../accounts/users.js';
 import { postEntry } from '../billing/ledger.js';
 import { toMicro } from '../kernel/money.js';
+import type { Database } from '../store/schema.js';
 
 export interface BootstrapResult {
   adminEmail: string;
@@ -20,7 +20,10 @@ function password(): string {
 }
 
 /** Returns null when the database already has users (not a first start). */
-export async function bootstrapFirstStart(db: Kysely<Database>, env: NodeJS.ProcessEnv = process.env): Promise<BootstrapResult | null> {
+export async function bootstrapFirstStart(
+  db: Kysely<Database>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<BootstrapResult | null> {
   if ((await countUsers(db)) > 0) return null;
   try {
     return await createFirstUsers(db, env);
@@ -38,7 +41,13 @@ async function createFirstUsers(db: Kysely<Database>, env: NodeJS.ProcessEnv): P
   const demoPassword = password();
   await createUser(db, adminEmail, adminPassword, 'admin');
   const demo = await createUser(db, demoEmail, demoPassword, 'user');
-  await postEntry(db, { userId: demo.id, amount: toMicro(10), kind: 'grant', ref: 'bootstrap:demo-grant', note: 'demo user starting balance' });
+  await postEntry(db, {
+    userId: demo.id,
+    amount: toMicro(10),
+    kind: 'grant',
+    ref: 'bootstrap:demo-grant',
+    note: 'demo user starting balance',
+  });
   const { secret } = await createApiKey(db, demo.id, 'demo');
   return { adminEmail, adminPassword, demoEmail, demoPassword, demoKey: secret };
 }

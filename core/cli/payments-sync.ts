@@ -1,10 +1,11 @@
 // tollgate payments sync [--order ID]: query pending (and recently expired) orders at their providers now and
 // settle the answers, as the sweeper does every PAYMENT_SWEEP_SECONDS; with --order, just that order.
+
+import { sweepPayments, syncOrder } from '../billing/payments/sweeper.js';
+import { settleDeps } from '../console/api/payment-notify-route.js';
 import type { Services } from '../services.js';
 import type { ParsedArgs } from './args.js';
 import { UsageError } from './args.js';
-import { settleDeps } from '../console/api/payment-notify-route.js';
-import { sweepPayments, syncOrder } from '../billing/payments/sweeper.js';
 
 type Print = (line: string) => void;
 
@@ -28,7 +29,11 @@ export async function paymentsSync(s: Services, args: ParsedArgs, print: Print):
     return 1;
   }
   const r = await syncOrder(deps, provider, order);
-  const now = await s.store.db.selectFrom('orders').select('status').where('id', '=', order.id).executeTakeFirstOrThrow();
+  const now = await s.store.db
+    .selectFrom('orders')
+    .select('status')
+    .where('id', '=', order.id)
+    .executeTakeFirstOrThrow();
   print(`order ${flag}: provider says ${r.state}; ${r.outcome}; status ${now.status}`);
   return 0;
 }

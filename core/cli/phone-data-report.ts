@@ -49,7 +49,8 @@ export function analysePhoneDat(dat: PhoneDat, geo: GeoTable | null): PhoneDatRe
 
   for (let i = 0; i < dat.count; i++) {
     const { prefix, offset, type } = datEntryAt(dat, i);
-    if (prefix < 1_000_000 || prefix > 1_999_999) problem(`entry ${i}: prefix ${prefix} is not a 7-digit mobile prefix`);
+    if (prefix < 1_000_000 || prefix > 1_999_999)
+      problem(`entry ${i}: prefix ${prefix} is not a 7-digit mobile prefix`);
     // The plugin binary-searches the index: an unsorted file would silently miss numbers.
     if (prefix <= previous) problem(`entry ${i}: prefix ${prefix} is not after ${previous}; the index must be sorted`);
     previous = prefix;
@@ -79,7 +80,9 @@ export function analysePhoneDat(dat: PhoneDat, geo: GeoTable | null): PhoneDatRe
     prefixes: dat.count,
     records: offsets.size,
     located,
-    segments: [...bySegment].sort(([a], [b]) => a.localeCompare(b)).map(([segment, prefixes]) => ({ segment, prefixes })),
+    segments: [...bySegment]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([segment, prefixes]) => ({ segment, prefixes })),
     problems,
     problemCount,
     agreement: geo ? agreement : null,

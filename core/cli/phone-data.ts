@@ -3,12 +3,12 @@
 // the built-in data, and how to switch it on. Exit 0 when the plugin can use the file, 1 when it cannot.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { type GeoTable, parseGeoTable } from '../../plugins/phone/geo-table.js';
+import { type PhoneDat, parsePhoneDat } from '../../plugins/phone/phone-dat.js';
 import { DEFAULT_PHONE_ASSET_DIR } from '../build/phone-asset.js';
-import { parseGeoTable, type GeoTable } from '../../plugins/phone/geo-table.js';
-import { parsePhoneDat, type PhoneDat } from '../../plugins/phone/phone-dat.js';
-import { UsageError, type ParsedArgs } from './args.js';
-import { analysePhoneDat, type PhoneDatReport } from './phone-data-report.js';
+import { type ParsedArgs, UsageError } from './args.js';
 import type { Print } from './commands.js';
+import { analysePhoneDat, type PhoneDatReport } from './phone-data-report.js';
 
 /** A segment is 10,000 7-digit prefixes (1xx0000-1xx9999). */
 const SEGMENT_PREFIXES = 10_000;
@@ -58,7 +58,9 @@ function percent(part: number, whole: number, digits = 1): string {
 function printReport(path: string, size: number, r: PhoneDatReport, print: Print): void {
   print(`file      ${path} (${size.toLocaleString('en-US')} bytes)`);
   print(`version   ${r.version}`);
-  print(`records   ${r.prefixes} prefixes (7-digit), ${r.records} distinct places, ${r.located} prefixes with a province`);
+  print(
+    `records   ${r.prefixes} prefixes (7-digit), ${r.records} distinct places, ${r.located} prefixes with a province`,
+  );
   print('coverage per segment (7-digit prefixes of 10,000):');
   for (const { segment, prefixes } of r.segments) {
     print(`  ${segment}  ${String(prefixes).padStart(5)}  ${percent(prefixes, SEGMENT_PREFIXES).padStart(6)}`);

@@ -2,13 +2,13 @@
 // (the first-start admin included). Without --password a strong one is generated and printed once, so no
 // password has to pass through shell history. Every console session of the user ends.
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
-import { findUserByEmail } from '../accounts/users.js';
-import { hashPassword, passwordWeakness } from '../accounts/passwords.js';
-import { setPassword } from '../accounts/password-change.js';
-import { disableTwoFactor } from '../accounts/totp.js';
 import { generatePassword } from '../accounts/generated-password.js';
-import { requireFlag, UsageError, type ParsedArgs } from './args.js';
+import { setPassword } from '../accounts/password-change.js';
+import { hashPassword, passwordWeakness } from '../accounts/passwords.js';
+import { disableTwoFactor } from '../accounts/totp.js';
+import { findUserByEmail } from '../accounts/users.js';
+import type { Database } from '../store/schema.js';
+import { type ParsedArgs, requireFlag, UsageError } from './args.js';
 import type { Print } from './commands.js';
 
 export async function userPasswd(db: Kysely<Database>, args: ParsedArgs, print: Print): Promise<number> {

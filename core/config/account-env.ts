@@ -27,15 +27,21 @@ function hours(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   // Up to a year: a longer-lived bearer token is a liability, not a convenience.
-  if (!Number.isInteger(n) || n < 1 || n > 24 * 366) throw new Error(`${name} must be a whole number of hours from 1 to 8784, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 24 * 366)
+    throw new Error(`${name} must be a whole number of hours from 1 to 8784, got "${raw}"`);
   return n;
 }
 
 export function readAccountSettings(env: NodeJS.ProcessEnv, port: number): AccountSettings {
   const reg = (env.REGISTRATION ?? 'open').toLowerCase();
-  if (reg !== 'open' && reg !== 'closed') throw new Error(`REGISTRATION must be open or closed, got "${env.REGISTRATION}"`);
-  const domains = (env.REGISTRATION_EMAIL_DOMAINS ?? '').split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
-  for (const d of domains) if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(d)) throw new Error(`REGISTRATION_EMAIL_DOMAINS: "${d}" is not a domain name`);
+  if (reg !== 'open' && reg !== 'closed')
+    throw new Error(`REGISTRATION must be open or closed, got "${env.REGISTRATION}"`);
+  const domains = (env.REGISTRATION_EMAIL_DOMAINS ?? '')
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+  for (const d of domains)
+    if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(d)) throw new Error(`REGISTRATION_EMAIL_DOMAINS: "${d}" is not a domain name`);
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(publicUrl)) throw new Error('PUBLIC_URL must start with http:// or https://');
   return {

@@ -24,9 +24,15 @@ function settingName(option: string, raw: Record<string, unknown>): string {
   return m ? m[1] : `options.${option}`;
 }
 
-export function availabilityOf(requires: string[][] | undefined, rawOptions: Record<string, unknown>, options: Record<string, unknown>): Availability {
+export function availabilityOf(
+  requires: string[][] | undefined,
+  rawOptions: Record<string, unknown>,
+  options: Record<string, unknown>,
+): Availability {
   if (!requires || requires.length === 0) return { available: true, missing: [] };
-  const missing = requires.map((group) => group.filter((o) => !isSet(options[o])).map((o) => settingName(o, rawOptions)));
+  const missing = requires.map((group) =>
+    group.filter((o) => !isSet(options[o])).map((o) => settingName(o, rawOptions)),
+  );
   const available = missing.some((m) => m.length === 0);
   return { available, missing: available ? [] : missing };
 }

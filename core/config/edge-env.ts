@@ -24,11 +24,18 @@ export interface EdgeSettings {
   metricsListen: { host: string; port: number } | null;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+function int(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   return n;
 }
 
@@ -60,16 +67,25 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
     return { hops };
   }
   if (v === 'true') {
-    throw new Error('TRUST_PROXY=true would trust a client-written X-Forwarded-For; give the number of proxies in front (e.g. 1) or their CIDR blocks');
+    throw new Error(
+      'TRUST_PROXY=true would trust a client-written X-Forwarded-For; give the number of proxies in front (e.g. 1) or their CIDR blocks',
+    );
   }
-  return { cidrs: v.split(',').map((s) => s.trim()).filter(Boolean).map(cidr) };
+  return {
+    cidrs: v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map(cidr),
+  };
 }
 
 function listenAddress(raw: string | undefined): EdgeSettings['metricsListen'] {
   if (!raw) return null;
   const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:]+)):(\d{1,5})$/.exec(raw) ?? /^()()(\d{1,5})$/.exec(raw);
   const port = m ? Number(m[3]) : NaN;
-  if (!m || port < 1 || port > 65535) throw new Error(`METRICS_LISTEN must be host:port or a port, e.g. 127.0.0.1:9464, got "${raw}"`);
+  if (!m || port < 1 || port > 65535)
+    throw new Error(`METRICS_LISTEN must be host:port or a port, e.g. 127.0.0.1:9464, got "${raw}"`);
   return { host: m[1] || m[2] || '127.0.0.1', port };
 }
 
@@ -77,7 +93,10 @@ export function readEdgeSettings(env: NodeJS.ProcessEnv): EdgeSettings {
   const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100);
   const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100);
   // Node refuses a headers timeout above the request timeout; say which variable to fix instead of its stack.
-  if (headersTimeoutMs > requestTimeoutMs) throw new Error(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new Error(
+      `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
   return {
     maxConnections: optionalInt(env, 'MAX_CONNECTIONS', 1),
     maxConnectionsPerIp: optionalInt(env, 'MAX_CONNECTIONS_PER_IP', 0),

@@ -1,12 +1,13 @@
 // Environment -> typed settings, parsed once in main.ts. Every variable is documented in README "Configuration".
-import { resolve } from 'node:path';
+
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import type { Level, LogFormat } from '../kernel/logger.js';
+import { type AccountSettings, readAccountSettings } from './account-env.js';
+import { type EdgeSettings, parseTrustProxy, readEdgeSettings, type TrustProxy } from './edge-env.js';
 import { readLogSettings } from './log-env.js';
-import { parseTrustProxy, readEdgeSettings, type EdgeSettings, type TrustProxy } from './edge-env.js';
-import { readPaymentSettings, type PaymentSettings } from './payment-env.js';
-import { readMailSettings, type MailSettings } from './mail-env.js';
-import { readAccountSettings, type AccountSettings } from './account-env.js';
+import { type MailSettings, readMailSettings } from './mail-env.js';
+import { type PaymentSettings, readPaymentSettings } from './payment-env.js';
 
 export interface Settings {
   port: number;
@@ -68,7 +69,8 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
 /** The schema name goes into a connection option, so only plain identifiers are accepted. */
 function schemaName(raw: string | undefined): string | null {
   if (!raw) return null;
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) throw new Error(`DATABASE_SCHEMA must be a lower-case identifier, got "${raw}"`);
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw))
+    throw new Error(`DATABASE_SCHEMA must be a lower-case identifier, got "${raw}"`);
   return raw;
 }
 
@@ -100,7 +102,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 250, 10),
     dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100),
     dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 100),
-    pluginDirs: env.PLUGIN_DIRS ? env.PLUGIN_DIRS.split(':').filter(Boolean).map((d) => resolve(d)) : null,
+    pluginDirs: env.PLUGIN_DIRS
+      ? env.PLUGIN_DIRS.split(':')
+          .filter(Boolean)
+          .map((d) => resolve(d))
+      : null,
     payments: readPaymentSettings(env),
     mail: readMailSettings(env),
     accounts: readAccountSettings(env, int(env, 'PORT', 8080, 0)),

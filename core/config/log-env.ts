@@ -11,6 +11,7 @@ export function readLogSettings(env: NodeJS.ProcessEnv, stderrIsTty = !!process.
   const level = (env.LOG_LEVEL || 'info') as Level;
   if (!LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   const format = (env.LOG_FORMAT || (stderrIsTty ? 'pretty' : 'json')) as LogFormat;
-  if (format !== 'json' && format !== 'pretty') throw new Error(`LOG_FORMAT must be json or pretty, got "${env.LOG_FORMAT}"`);
+  if (format !== 'json' && format !== 'pretty')
+    throw new Error(`LOG_FORMAT must be json or pretty, got "${env.LOG_FORMAT}"`);
   return { level, format };
 }

@@ -23,7 +23,8 @@ export interface MailSettings {
 function port(raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`SMTP_PORT must be a port number (1-65535), got "${raw}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 65535)
+    throw new Error(`SMTP_PORT must be a port number (1-65535), got "${raw}"`);
   return n;
 }
 
@@ -31,7 +32,8 @@ export function readMailSettings(env: NodeJS.ProcessEnv): MailSettings {
   const from = env.MAIL_FROM || 'Tollgate <noreply@localhost>';
   const timeoutRaw = env.SMTP_TIMEOUT_MS;
   const timeoutMs = timeoutRaw ? Number(timeoutRaw) : 10_000;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 100) throw new Error(`SMTP_TIMEOUT_MS must be an integer >= 100, got "${timeoutRaw}"`);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 100)
+    throw new Error(`SMTP_TIMEOUT_MS must be an integer >= 100, got "${timeoutRaw}"`);
   if (env.SMTP_URL) {
     let url: URL;
     try {
@@ -39,13 +41,25 @@ export function readMailSettings(env: NodeJS.ProcessEnv): MailSettings {
     } catch {
       throw new Error('SMTP_URL must be a URL like smtp://user:pass@host:587 or smtps://user:pass@host:465');
     }
-    if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('SMTP_URL must start with smtp:// or smtps://');
-    return { smtp: { url: env.SMTP_URL, host: null, port: 0, secure: url.protocol === 'smtps:', user: null, pass: null }, from, timeoutMs };
+    if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+      throw new Error('SMTP_URL must start with smtp:// or smtps://');
+    return {
+      smtp: { url: env.SMTP_URL, host: null, port: 0, secure: url.protocol === 'smtps:', user: null, pass: null },
+      from,
+      timeoutMs,
+    };
   }
   if (env.SMTP_HOST) {
     const secure = env.SMTP_SECURE === 'true' || env.SMTP_SECURE === '1';
     return {
-      smtp: { url: null, host: env.SMTP_HOST, port: port(env.SMTP_PORT, secure ? 465 : 587), secure, user: env.SMTP_USER || null, pass: env.SMTP_PASS || null },
+      smtp: {
+        url: null,
+        host: env.SMTP_HOST,
+        port: port(env.SMTP_PORT, secure ? 465 : 587),
+        secure,
+        user: env.SMTP_USER || null,
+        pass: env.SMTP_PASS || null,
+      },
       from,
       timeoutMs,
     };

@@ -2,15 +2,15 @@
 // Every error names the file, the operation code (when there is one) and the JSON pointer.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { Ajv } from 'ajv';
-import { operationsMetaSchema } from './operations-schema.js';
-import { substituteEnv } from './env-substitution.js';
+import { parse as parseYaml } from 'yaml';
 import { toMicro } from '../kernel/money.js';
-import type { OperationsConfig, OperationConfig, OperationText, InputSchema } from './operations-config.js';
 import { availabilityOf } from './availability.js';
-import type { ResponseFields } from './response-fields.js';
+import { substituteEnv } from './env-substitution.js';
+import type { InputSchema, OperationConfig, OperationsConfig, OperationText } from './operations-config.js';
+import { operationsMetaSchema } from './operations-schema.js';
 import { exampleMismatch } from './response-check.js';
+import type { ResponseFields } from './response-fields.js';
 
 export class ConfigError extends Error {}
 
@@ -84,7 +84,12 @@ function money(file: string, raw: unknown, pointer: string, value: number): numb
   }
 }
 
-function parseRoute(file: string, raw: unknown, pointer: string, route: string): { method: 'GET' | 'POST'; path: string } {
+function parseRoute(
+  file: string,
+  raw: unknown,
+  pointer: string,
+  route: string,
+): { method: 'GET' | 'POST'; path: string } {
   const [method, path] = route.split(' ') as ['GET' | 'POST', string];
   // /api/_... is reserved for built-ins (/api/_balance); operation codes cannot start with _ either.
   if (path === '/api/health' || path.startsWith('/api/_') || /^\/api\/:[a-z]/.test(path)) {
@@ -94,7 +99,8 @@ function parseRoute(file: string, raw: unknown, pointer: string, route: string):
 }
 
 function textOf(op: RawOperation): OperationText {
-  const pick = (v: RawText | undefined, lang: 'zh' | 'en', fallback: string): string => (v === undefined ? fallback : typeof v === 'string' ? v : v[lang]);
+  const pick = (v: RawText | undefined, lang: 'zh' | 'en', fallback: string): string =>
+    v === undefined ? fallback : typeof v === 'string' ? v : v[lang];
   const lang = (l: 'zh' | 'en') => ({ name: pick(op.name, l, op.code), description: pick(op.description, l, '') });
   return { zh: lang('zh'), en: lang('en') };
 }
@@ -133,7 +139,11 @@ function toOperation(file: string, raw: RawFile, op: RawOperation, i: number, en
   };
 }
 
-export function parseOperationsConfig(file: string, text: string, env: NodeJS.ProcessEnv = process.env): OperationsConfig {
+export function parseOperationsConfig(
+  file: string,
+  text: string,
+  env: NodeJS.ProcessEnv = process.env,
+): OperationsConfig {
   let raw: unknown;
   try {
     raw = parseYaml(text);
@@ -142,7 +152,10 @@ export function parseOperationsConfig(file: string, text: string, env: NodeJS.Pr
   }
   if (!validateMeta(raw)) {
     const lines = (validateMeta.errors ?? []).slice(0, 5).map((e) => {
-      const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty: string }).additionalProperty)})` : '';
+      const extra =
+        e.keyword === 'additionalProperties'
+          ? ` (${String((e.params as { additionalProperty: string }).additionalProperty)})`
+          : '';
       return `${where(file, raw, e.instancePath)}: ${e.message ?? 'invalid'}${extra}`;
     });
     throw new ConfigError(lines.join('\n'));
@@ -150,13 +163,17 @@ export function parseOperationsConfig(file: string, text: string, env: NodeJS.Pr
   const doc = raw as RawFile;
   const seen = new Map<string, number>();
   doc.operations.forEach((op, i) => {
-    if (seen.has(op.code)) throw new ConfigError(`${where(file, raw, `/operations/${i}/code`)}: duplicate code (first at /operations/${seen.get(op.code)})`);
+    if (seen.has(op.code))
+      throw new ConfigError(
+        `${where(file, raw, `/operations/${i}/code`)}: duplicate code (first at /operations/${seen.get(op.code)})`,
+      );
     seen.set(op.code, i);
   });
   const operations = doc.operations.map((op, i) => toOperation(file, doc, op, i, env));
   const plans = (doc.plans ?? []).map((p, i) => {
     p.codes.forEach((c, j) => {
-      if (!seen.has(c)) throw new ConfigError(`${where(file, raw, `/plans/${i}/codes/${j}`)}: unknown operation code "${c}"`);
+      if (!seen.has(c))
+        throw new ConfigError(`${where(file, raw, `/plans/${i}/codes/${j}`)}: unknown operation code "${c}"`);
     });
     return {
       id: p.id,
@@ -165,7 +182,11 @@ export function parseOperationsConfig(file: string, text: string, env: NodeJS.Pr
       priceMicro: money(file, raw, `/plans/${i}/price`, p.price),
       durationDays: p.duration_days,
       grantMicro: money(file, raw, `/plans/${i}/grant_tokens`, p.grant_tokens ?? 0),
-      quota: { callsPerDay: p.quota.calls_per_day, concurrency: p.quota.concurrency ?? null, cacheFree: p.quota.cache_free ?? false },
+      quota: {
+        callsPerDay: p.quota.calls_per_day,
+        concurrency: p.quota.concurrency ?? null,
+        cacheFree: p.quota.cache_free ?? false,
+      },
       codes: p.codes,
     };
   });

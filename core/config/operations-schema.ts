@@ -13,7 +13,10 @@ const text = (maxLength: number) =>
         type: 'object',
         additionalProperties: false,
         required: ['zh', 'en'],
-        properties: { zh: { type: 'string', minLength: 1, maxLength }, en: { type: 'string', minLength: 1, maxLength } },
+        properties: {
+          zh: { type: 'string', minLength: 1, maxLength },
+          en: { type: 'string', minLength: 1, maxLength },
+        },
       },
     ],
   }) as const;

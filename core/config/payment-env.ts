@@ -28,7 +28,8 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
 
 export function readPaymentSettings(env: NodeJS.ProcessEnv): PaymentSettings {
   const base = (env.PUBLIC_BASE_URL || env.PUBLIC_URL || '').replace(/\/+$/, '');
-  if (base && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(base)) throw new Error('PUBLIC_BASE_URL must be an http(s) URL without query string');
+  if (base && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(base))
+    throw new Error('PUBLIC_BASE_URL must be an http(s) URL without query string');
   let trialCreditMicro = 0;
   if (env.TRIAL_CREDIT) {
     try {

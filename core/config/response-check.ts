@@ -12,6 +12,9 @@ export function exampleMismatch(fields: ResponseFields, example: Record<string, 
   if (validate(example)) return null;
   return (validate.errors ?? [])
     .slice(0, 3)
-    .map((e) => `${e.instancePath || '/'} ${e.message ?? 'invalid'}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty: string }).additionalProperty)})` : ''}`)
+    .map(
+      (e) =>
+        `${e.instancePath || '/'} ${e.message ?? 'invalid'}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty: string }).additionalProperty)})` : ''}`,
+    )
     .join('; ');
 }

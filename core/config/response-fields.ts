@@ -51,7 +51,11 @@ function fieldMeta(describe: boolean): Json {
       minimum: { type: 'number' },
       maximum: { type: 'number' },
       example: {},
-      fields: { type: 'object', propertyNames: { pattern: FIELD_NAME }, additionalProperties: { $ref: '#/$defs/responseField' } },
+      fields: {
+        type: 'object',
+        propertyNames: { pattern: FIELD_NAME },
+        additionalProperties: { $ref: '#/$defs/responseField' },
+      },
       open: { type: 'boolean' },
       items: { $ref: '#/$defs/responseItem' },
     },

@@ -64,7 +64,10 @@ export const BALANCE_OPENAPI = {
         ['401', 'MISSING_API_KEY or INVALID_API_KEY'],
         ['403', 'KEY_DISABLED, KEY_EXPIRED or IP_NOT_ALLOWED'],
         ['429', 'RATE_LIMITED: more than 5 a second (bursts of 20) for this key'],
-      ].map(([status, description]) => [status, { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } }]),
+      ].map(([status, description]) => [
+        status,
+        { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } },
+      ]),
     ),
   },
   parameters: [] as unknown[],

@@ -2,25 +2,25 @@
 // Each area registers its own routes; this file only lists them.
 import type Router from '@koa/router';
 import type { Services } from '../services.js';
-import { authRoutes } from './api/auth-routes.js';
-import { meRoutes } from './api/me-routes.js';
-import { keyRoutes } from './api/key-routes.js';
-import { catalogueRoutes } from './api/catalogue-routes.js';
-import { usageRoutes } from './api/usage-routes.js';
-import { orderRoutes } from './api/order-routes.js';
-import { paymentAdminRoutes } from './api/payment-admin-routes.js';
-import { adminRoutes } from './api/admin-routes.js';
-import { redeemAdminRoutes } from './api/redeem-admin-routes.js';
-import { webhookRoutes } from './api/webhook-routes.js';
-import { alertRoutes } from './api/alert-routes.js';
-import { keyRotationRoutes } from './api/key-rotation-routes.js';
-import { adminUserRoutes } from './api/admin-user-routes.js';
 import { adminExportRoutes } from './api/admin-export-routes.js';
 import { adminInsightRoutes } from './api/admin-insight-routes.js';
-import { openapiRoutes } from './openapi.js';
-import { guardedRouter } from './api/guarded-router.js';
+import { adminRoutes } from './api/admin-routes.js';
+import { adminUserRoutes } from './api/admin-user-routes.js';
+import { alertRoutes } from './api/alert-routes.js';
+import { authRoutes } from './api/auth-routes.js';
+import { catalogueRoutes } from './api/catalogue-routes.js';
 import { consoleGuard } from './api/console-guard.js';
+import { guardedRouter } from './api/guarded-router.js';
+import { keyRotationRoutes } from './api/key-rotation-routes.js';
+import { keyRoutes } from './api/key-routes.js';
+import { meRoutes } from './api/me-routes.js';
+import { orderRoutes } from './api/order-routes.js';
+import { paymentAdminRoutes } from './api/payment-admin-routes.js';
+import { redeemAdminRoutes } from './api/redeem-admin-routes.js';
 import { validateRequest } from './api/request-validation.js';
+import { usageRoutes } from './api/usage-routes.js';
+import { webhookRoutes } from './api/webhook-routes.js';
+import { openapiRoutes } from './openapi.js';
 
 export type RouteModule = (router: Router, s: Services) => void;
 

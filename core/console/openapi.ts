@@ -3,11 +3,11 @@
 // Rebuilt when the registry version changes, so a hot reload shows up without a restart. The parts live in
 // core/console/openapi/; test/console/openapi-lint.test.ts lints the result with Redocly's recommended rules.
 import type Router from '@koa/router';
-import type { Services } from '../services.js';
-import type { Registry } from '../registry/registry.js';
 import { ERROR_CATALOGUE } from '../http/errors.js';
-import { CONSOLE_ENDPOINTS } from './api/console-endpoints.js';
 import { BALANCE_PATH } from '../pipeline/balance-by-key.js';
+import type { Registry } from '../registry/registry.js';
+import type { Services } from '../services.js';
+import { CONSOLE_ENDPOINTS } from './api/console-endpoints.js';
 import { BALANCE_OPENAPI } from './balance-openapi.js';
 import { dataSchemas, operationObject, toOpenApiPath } from './openapi/api-operations.js';
 import { consoleOperation } from './openapi/console-operations.js';
@@ -37,7 +37,8 @@ export function buildOpenApi(registry: Registry, version: string): Json {
     info: {
       title: 'Tollgate',
       version,
-      description: 'Pay-per-call data API. Every successful /api call is billed in TOKEN (1 TOKEN = 1 yuan) from a prepaid balance or is free inside a plan quota.',
+      description:
+        'Pay-per-call data API. Every successful /api call is billed in TOKEN (1 TOKEN = 1 yuan) from a prepaid balance or is free inside a plan quota.',
     },
     servers: [{ url: '/' }],
     security: [{ apiKeyHeader: [] }, { apiKeyQuery: [] }],
@@ -62,7 +63,11 @@ export function buildOpenApi(registry: Registry, version: string): Json {
           properties: {
             success: { const: true },
             data: {},
-            deducted: { type: 'number', minimum: 0, description: 'TOKEN charged for this call (0 inside a plan quota or on a free cache hit)' },
+            deducted: {
+              type: 'number',
+              minimum: 0,
+              description: 'TOKEN charged for this call (0 inside a plan quota or on a free cache hit)',
+            },
             remaining: { type: 'number', description: 'TOKEN balance after this call' },
             cached: { type: 'boolean', description: 'answered from the cache' },
             request_id: { type: 'string', description: 'quote it when asking for support' },
@@ -92,7 +97,8 @@ export function openapiRoutes(router: Router, s: Services): void {
   let cached: { version: number; body: string } | undefined;
   router.get('/openapi.json', (ctx) => {
     const registry = s.registry.current;
-    if (cached?.version !== registry.version) cached = { version: registry.version, body: JSON.stringify(buildOpenApi(registry, s.version)) };
+    if (cached?.version !== registry.version)
+      cached = { version: registry.version, body: JSON.stringify(buildOpenApi(registry, s.version)) };
     ctx.type = 'application/json; charset=utf-8';
     ctx.body = cached.body;
   });

@@ -1,7 +1,8 @@
 // Requests Node's HTTP parser refuses before the app sees them (oversized headers, malformed framing, a request
 // that took too long) still get the JSON error envelope, so a client that parses JSON never breaks.
-import type { Duplex } from 'node:stream';
+
 import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { newRequestId } from '../accounts/secrets.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.js';
 
@@ -26,7 +27,12 @@ export function classifyParserError(code: string | undefined): ErrorCode {
 /** Status, headers and body of an envelope answered outside Koa (no request context exists there). */
 export function edgeEnvelope(code: ErrorCode): { status: number; headers: Record<string, string>; body: string } {
   const requestId = newRequestId();
-  const body = JSON.stringify({ success: false, error: { code, message: MESSAGES[code] ?? ERROR_CATALOGUE[code].message }, deducted: 0, request_id: requestId });
+  const body = JSON.stringify({
+    success: false,
+    error: { code, message: MESSAGES[code] ?? ERROR_CATALOGUE[code].message },
+    deducted: 0,
+    request_id: requestId,
+  });
   return {
     status: ERROR_CATALOGUE[code].status,
     headers: {
@@ -42,7 +48,9 @@ export function edgeEnvelope(code: ErrorCode): { status: number; headers: Record
 /** The whole raw HTTP/1.1 answer: the socket is closed after it (the parser's state is unknown). */
 export function rawEnvelope(code: ErrorCode): string {
   const { status, headers, body } = edgeEnvelope(code);
-  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const lines = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${lines}Connection: close\r\n\r\n${body}`;
 }
 

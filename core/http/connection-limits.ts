@@ -1,11 +1,11 @@
 // Connection caps: a total (server.maxConnections, so sockets never use up the process's file descriptors) and a
 // per-address cap, so one client holding thousands of idle sockets cannot take the total from everyone else.
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Logger } from '../kernel/logger.js';
+import { isIP } from 'node:net';
 import type { TrustProxy } from '../config/edge-env.js';
+import type { Logger } from '../kernel/logger.js';
 import { compileProxyCheck, normalizeIp } from './client-ip.js';
 
 export const DEFAULT_MAX_CONNECTIONS = 10_000;
@@ -54,8 +54,14 @@ export function addressGroup(address: string): string {
   const right = tail ? tail.split(':') : [];
   // An embedded IPv4 tail (::ffff:0:1.2.3.4) is two groups; only the first four groups matter here anyway.
   const rightGroups = right.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
-  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - rightGroups)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array<string>(Math.max(0, 8 - left.length - rightGroups)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 export interface ConnectionLimits {
@@ -65,7 +71,10 @@ export interface ConnectionLimits {
   open(address: string): number;
 }
 
-export function applyConnectionLimits(server: Server, opts: { maxConnections: number; perIp: number; trust: TrustProxy; logger: Logger }): ConnectionLimits {
+export function applyConnectionLimits(
+  server: Server,
+  opts: { maxConnections: number; perIp: number; trust: TrustProxy; logger: Logger },
+): ConnectionLimits {
   server.maxConnections = opts.maxConnections;
   const counts = new Map<string, number>();
   // A trusted proxy's address is the address of everyone behind it: never cap it.
@@ -84,7 +93,11 @@ export function applyConnectionLimits(server: Server, opts: { maxConnections: nu
         // A flood must not become a log flood: one line a minute with the count.
         const now = Date.now();
         if (now - lastWarn > 60_000) {
-          opts.logger.warn('connections over the per-address cap refused', { address: addr, cap: opts.perIp, refused_since_last: dropped });
+          opts.logger.warn('connections over the per-address cap refused', {
+            address: addr,
+            cap: opts.perIp,
+            refused_since_last: dropped,
+          });
           lastWarn = now;
           dropped = 0;
         }

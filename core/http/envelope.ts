@@ -1,7 +1,8 @@
 // The response envelope of every /api call (DESIGN.md section 3). Amounts leave micro-TOKEN only here.
-import { localizedMessage, type Denial, type TextLocale } from './errors.js';
-import { toToken } from '../kernel/money.js';
+
 import { localeFromAcceptLanguage } from '../accounts/locale.js';
+import { toToken } from '../kernel/money.js';
+import { type Denial, localizedMessage, type TextLocale } from './errors.js';
 
 /** The language of an error message: Accept-Language when it names zh or en, else English (the API's default). */
 export function callerLocale(acceptLanguage: string | undefined): TextLocale {
@@ -25,12 +26,30 @@ export interface FailureBody {
   request_id: string;
 }
 
-export function successBody(data: unknown, chargedMicro: number, remainingMicro: number, cached: boolean, requestId: string): SuccessBody {
-  return { success: true, data, deducted: toToken(chargedMicro), remaining: toToken(remainingMicro), cached, request_id: requestId };
+export function successBody(
+  data: unknown,
+  chargedMicro: number,
+  remainingMicro: number,
+  cached: boolean,
+  requestId: string,
+): SuccessBody {
+  return {
+    success: true,
+    data,
+    deducted: toToken(chargedMicro),
+    remaining: toToken(remainingMicro),
+    cached,
+    request_id: requestId,
+  };
 }
 
 /** `locale`: the caller's language (Accept-Language); English when it names neither. */
-export function failureBody(denial: Denial, requestId: string, remainingMicro?: number, locale: TextLocale = 'en'): FailureBody {
+export function failureBody(
+  denial: Denial,
+  requestId: string,
+  remainingMicro?: number,
+  locale: TextLocale = 'en',
+): FailureBody {
   const body: FailureBody = {
     success: false,
     error: { code: denial.code, message: localizedMessage(denial.code, denial.message, locale) },

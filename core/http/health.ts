@@ -23,8 +23,16 @@ export async function health(ctx: Context, s: Services): Promise<void> {
     uptime_s: Math.round((Date.now() - s.startedAt) / 1000),
     ...(down.length ? { down } : {}),
     database: { status: ok ? 'ok' : 'down', dialect: s.store.dialect, ...(ok ? {} : { reason: database }) },
-    state: { backend: state.backend, status: state.ok ? 'ok' : 'down', ...(state.degraded ? { reason: state.degraded } : {}) },
-    operations: { loaded: registry.list().length, config_version: registry.version, codes: registry.list().map((o) => o.code) },
+    state: {
+      backend: state.backend,
+      status: state.ok ? 'ok' : 'down',
+      ...(state.degraded ? { reason: state.degraded } : {}),
+    },
+    operations: {
+      loaded: registry.list().length,
+      config_version: registry.version,
+      codes: registry.list().map((o) => o.code),
+    },
     plugins: s.sandbox.names(),
     request_id: ctx.state.requestId,
   };

@@ -4,7 +4,13 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { EdgeSettings, TrustProxy } from '../config/edge-env.js';
 import type { Logger } from '../kernel/logger.js';
 import { onClientError } from './client-error.js';
-import { applyConnectionLimits, defaultMaxConnections, defaultPerIpCap, openFileLimit, type ConnectionLimits } from './connection-limits.js';
+import {
+  applyConnectionLimits,
+  type ConnectionLimits,
+  defaultMaxConnections,
+  defaultPerIpCap,
+  openFileLimit,
+} from './connection-limits.js';
 
 export interface GatewayServer {
   server: Server;
@@ -19,7 +25,12 @@ export function checkingIntervalMs(edge: EdgeSettings): number {
   return Math.max(50, Math.min(1000, Math.floor(edge.headersTimeoutMs / 4)));
 }
 
-export function createGatewayServer(handler: RequestListener, edge: EdgeSettings, trust: TrustProxy, logger: Logger): GatewayServer {
+export function createGatewayServer(
+  handler: RequestListener,
+  edge: EdgeSettings,
+  trust: TrustProxy,
+  logger: Logger,
+): GatewayServer {
   const server = createServer(
     {
       headersTimeout: edge.headersTimeoutMs,
@@ -38,7 +49,10 @@ export function createGatewayServer(handler: RequestListener, edge: EdgeSettings
   const maxConnections = edge.maxConnections ?? defaultMaxConnections(fileLimit);
   // Sockets past the descriptor limit fail in accept() for everyone; say so at start, not during an incident.
   if (fileLimit !== null && maxConnections > fileLimit - 256) {
-    logger.warn('MAX_CONNECTIONS is close to or above the open-file limit; raise the limit (ulimit -n) or lower MAX_CONNECTIONS', { max_connections: maxConnections, open_file_limit: fileLimit });
+    logger.warn(
+      'MAX_CONNECTIONS is close to or above the open-file limit; raise the limit (ulimit -n) or lower MAX_CONNECTIONS',
+      { max_connections: maxConnections, open_file_limit: fileLimit },
+    );
   }
   const limits = applyConnectionLimits(server, {
     maxConnections,

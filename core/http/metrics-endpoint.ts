@@ -1,12 +1,13 @@
 // Where /metrics is served. It shows revenue and traffic per operation, so it is never public: on the main port it
 // needs METRICS_TOKEN (Bearer), and METRICS_LISTEN serves it on a separate address (e.g. loopback or a private
 // interface) with no token. With neither set, the main port answers 404.
-import { createServer, type Server } from 'node:http';
+
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import type { Context } from 'koa';
 import type { MetricsSource } from '../kernel/metrics.js';
-import { ApiError } from './errors.js';
 import { edgeEnvelope } from './client-error.js';
+import { ApiError } from './errors.js';
 
 /** Services, or the cluster primary's aggregate of its workers (core/cluster-metrics.ts). */
 interface HasMetrics {
@@ -16,7 +17,9 @@ interface HasMetrics {
 const digest = (v: string): Buffer => createHash('sha256').update(v).digest();
 
 /** Handler of GET /metrics on the main port. */
-export function metricsRoute(s: HasMetrics & { settings: { metricsToken: string | null } }): (ctx: Context) => Promise<void> {
+export function metricsRoute(
+  s: HasMetrics & { settings: { metricsToken: string | null } },
+): (ctx: Context) => Promise<void> {
   const token = s.settings.metricsToken;
   // Compare digests so the comparison takes the same time whatever the length or the first wrong byte.
   const expected = token ? digest(`Bearer ${token}`) : null;

@@ -2,9 +2,9 @@
 // one error shape for anything that escapes a handler (no internals leak; the request id is the thread).
 import type { Context, Next } from 'koa';
 import { newRequestId } from '../accounts/secrets.js';
-import { ApiError, ERROR_CATALOGUE, localizedMessage, type ErrorCode } from './errors.js';
-import { callerLocale } from './envelope.js';
 import type { Logger } from '../kernel/logger.js';
+import { callerLocale } from './envelope.js';
+import { ApiError, ERROR_CATALOGUE, type ErrorCode, localizedMessage } from './errors.js';
 
 const SECURITY_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
@@ -26,7 +26,8 @@ function codeForStatus(status: number): ErrorCode {
 function unrouted(ctx: Context): ApiError {
   const allow = ctx.response.get('Allow');
   const where = `${ctx.method} ${ctx.path.slice(0, 200)}`;
-  if (ctx.status !== 404 && allow) return new ApiError('METHOD_NOT_ALLOWED', `${where} is not allowed; allowed: ${allow}.`);
+  if (ctx.status !== 404 && allow)
+    return new ApiError('METHOD_NOT_ALLOWED', `${where} is not allowed; allowed: ${allow}.`);
   ctx.remove('Allow');
   return new ApiError('RESOURCE_NOT_FOUND', `There is nothing at ${where}.`);
 }
@@ -53,15 +54,32 @@ export function requestContext(logger: Logger) {
       } else {
         status = e.status && e.status >= 400 && e.status < 500 ? e.status : 500;
         code = codeForStatus(status);
-        message = status === 400 && /JSON|parse/i.test(e.message) ? 'The request body is not valid JSON.' : ERROR_CATALOGUE[code].message;
-        if (code === 'INTERNAL') logger.error('request failed', { request_id: ctx.state.requestId, path: ctx.path, reason: e.stack ?? e.message });
+        message =
+          status === 400 && /JSON|parse/i.test(e.message)
+            ? 'The request body is not valid JSON.'
+            : ERROR_CATALOGUE[code].message;
+        if (code === 'INTERNAL')
+          logger.error('request failed', {
+            request_id: ctx.state.requestId,
+            path: ctx.path,
+            reason: e.stack ?? e.message,
+          });
         status = ERROR_CATALOGUE[code].status;
       }
       // Only the catalogue's own text is replaced by the caller's language; a specific message stays as detail.
-      message = localizedMessage(code, message === ERROR_CATALOGUE[code].message ? undefined : message, callerLocale(ctx.get('accept-language')));
+      message = localizedMessage(
+        code,
+        message === ERROR_CATALOGUE[code].message ? undefined : message,
+        callerLocale(ctx.get('accept-language')),
+      );
       ctx.status = status;
       ctx.type = 'application/json; charset=utf-8';
-      ctx.body = JSON.stringify({ success: false, error: { code, message }, deducted: 0, request_id: ctx.state.requestId });
+      ctx.body = JSON.stringify({
+        success: false,
+        error: { code, message },
+        deducted: 0,
+        request_id: ctx.state.requestId,
+      });
     }
   };
 }

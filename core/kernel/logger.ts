@@ -3,7 +3,7 @@
 //   {"level":"info","time":"2026-01-01T00:00:00.000Z","pid":123,<bound fields>,<fields>,"message":"..."}
 // Bound fields (request id, plugin, operation) let a line be traced back to the call that wrote it. Known secret
 // fields are replaced by "[redacted]" (redact.ts); plugin fields are scrubbed deeper at the sandbox bridge.
-import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import { type DestinationStream, type Logger as PinoLogger, pino } from 'pino';
 import pretty from 'pino-pretty';
 import { REDACT_CENSOR, REDACT_PATHS } from './redact.js';
 
@@ -98,7 +98,10 @@ export function createLogger(level: Level = 'info', sink?: LogSink): Logger {
  */
 export function createProcessLogger(level: Level, format: LogFormat): Logger {
   if (format === 'pretty') {
-    return build(level, pretty({ destination: 2, sync: true, messageKey: MESSAGE_KEY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid' }));
+    return build(
+      level,
+      pretty({ destination: 2, sync: true, messageKey: MESSAGE_KEY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid' }),
+    );
   }
   return build(level, pino.destination({ fd: 2, sync: false }));
 }

@@ -2,7 +2,7 @@
 // CPU; one per process, however many gateways a test builds in it) and this gateway's call metrics. Every metric
 // has HELP and TYPE. Under `npm run cluster` the primary sums the workers' registries (core/cluster-metrics.ts),
 // so each metric says how it aggregates.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** success: 2xx/3xx; denied: refused for the caller's reasons (4xx); failed: our or the upstream's fault (5xx). */
 export type CallOutcome = 'success' | 'denied' | 'failed';
@@ -18,7 +18,14 @@ export interface Metrics extends MetricsSource {
    * One finished /api call. `code` is the error code, or "OK". `chargedMicro` is what the call cost the caller, in
    * micro-TOKEN (0 for free and failed calls).
    */
-  observeCall(operation: string, status: number, code: string, cached: boolean, seconds: number, chargedMicro: number): void;
+  observeCall(
+    operation: string,
+    status: number,
+    code: string,
+    cached: boolean,
+    seconds: number,
+    chargedMicro: number,
+  ): void;
   /** What a cluster worker hands to the primary for summing. */
   readonly registries: readonly Registry[];
 }
@@ -37,7 +44,8 @@ function runtimeRegistry(): Registry {
   return processRegistry;
 }
 
-export const outcomeOf = (status: number): CallOutcome => (status < 400 ? 'success' : status < 500 ? 'denied' : 'failed');
+export const outcomeOf = (status: number): CallOutcome =>
+  status < 400 ? 'success' : status < 500 ? 'denied' : 'failed';
 
 export function createMetrics(startedAt = Date.now()): Metrics {
   const registry = new Registry();

@@ -6,7 +6,19 @@
 //   them and replaces every value whose key looks like a credential.
 export const REDACT_CENSOR = '[redacted]';
 
-const KEYS = ['api_key', 'apiKey', 'apikey', 'authorization', 'Authorization', 'password', 'secret', 'token', 'access_token', 'refresh_token', 'cookie'];
+const KEYS = [
+  'api_key',
+  'apiKey',
+  'apikey',
+  'authorization',
+  'Authorization',
+  'password',
+  'secret',
+  'token',
+  'access_token',
+  'refresh_token',
+  'cookie',
+];
 
 /** pino `redact` paths for the gateway's own fields. */
 export const REDACT_PATHS: readonly string[] = [
@@ -19,7 +31,8 @@ export const REDACT_PATHS: readonly string[] = [
 ];
 
 // Matched against the key lower-cased with '-' and '_' removed: "X-API-Key" -> "xapikey", "client_secret" -> "clientsecret".
-const SECRET_KEY = /^pass$|password|passwd|passphrase|^pwd$|secret|token|apikey|appkey|accesskey|privatekey|authorization|^auth$|cookie|signature|^sign$|^key$|credential/;
+const SECRET_KEY =
+  /^pass$|password|passwd|passphrase|^pwd$|secret|token|apikey|appkey|accesskey|privatekey|authorization|^auth$|cookie|signature|^sign$|^key$|credential/;
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key.toLowerCase().replace(/[-_]/g, ''));

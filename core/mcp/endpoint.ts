@@ -3,17 +3,18 @@
 // Authorization: Bearer sk_...), checked by the pipeline's own authenticate stage; a tool call is an /api call.
 // A small JSON-RPC subset instead of @modelcontextprotocol/sdk's server: that server would bring express, hono,
 // jose, zod and ~30 more packages into production and answer outside Koa; the protocol here is five methods.
-import type Koa from 'koa';
+
 import { bodyParser } from '@koa/bodyparser';
-import type { Services } from '../services.js';
-import { ApiError, localizedMessage, statusOf, ERROR_TEXT, type Denial } from '../http/errors.js';
-import { callerLocale } from '../http/envelope.js';
-import { beginCall } from '../pipeline/begin-call.js';
-import { authenticate } from '../pipeline/authenticate.js';
+import type Koa from 'koa';
 import type { KeyIdentity } from '../accounts/api-keys.js';
-import { classify, rpcError, rpcResult, RPC, type JsonRpcId, type RpcError } from './json-rpc.js';
-import { callableOperations, toolOf } from './tools.js';
+import { callerLocale } from '../http/envelope.js';
+import { ApiError, type Denial, ERROR_TEXT, localizedMessage, statusOf } from '../http/errors.js';
+import { authenticate } from '../pipeline/authenticate.js';
+import { beginCall } from '../pipeline/begin-call.js';
+import type { Services } from '../services.js';
+import { classify, type JsonRpcId, RPC, type RpcError, rpcError, rpcResult } from './json-rpc.js';
 import { callTool } from './tool-call.js';
+import { callableOperations, toolOf } from './tools.js';
 
 export const MCP_PATH = '/mcp';
 /** Newest first: an unknown requested version is answered with the newest (the client then decides). */
@@ -60,7 +61,15 @@ function refuseKey(ctx: Koa.Context, denial: Denial): void {
       : localizedMessage(denial.code, denial.message, locale);
   const status = statusOf(denial.code);
   if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="tollgate"');
-  send(ctx, status, rpcError(null, { code: RPC.UNAUTHORIZED, message, data: { code: denial.code, hint: ERROR_TEXT[denial.code][locale].hint } }));
+  send(
+    ctx,
+    status,
+    rpcError(null, {
+      code: RPC.UNAUTHORIZED,
+      message,
+      data: { code: denial.code, hint: ERROR_TEXT[denial.code][locale].hint },
+    }),
+  );
 }
 
 async function identify(ctx: Koa.Context, s: Services, key: string | undefined): Promise<KeyIdentity | Denial> {
@@ -73,18 +82,30 @@ async function identify(ctx: Koa.Context, s: Services, key: string | undefined):
 
 /** Transport checks before the body is read; a refusal is the HTTP status and the JSON-RPC error to send. */
 function transportProblem(ctx: Koa.Context): [number, RpcError] | undefined {
-  if (!ctx.is('application/json')) return [415, { code: RPC.INVALID_REQUEST, message: 'Content-Type must be application/json.' }];
-  if (ctx.get('accept') && !ctx.accepts('application/json')) return [406, { code: RPC.INVALID_REQUEST, message: 'The Accept header must allow application/json.' }];
+  if (!ctx.is('application/json'))
+    return [415, { code: RPC.INVALID_REQUEST, message: 'Content-Type must be application/json.' }];
+  if (ctx.get('accept') && !ctx.accepts('application/json'))
+    return [406, { code: RPC.INVALID_REQUEST, message: 'The Accept header must allow application/json.' }];
   const version = ctx.get('mcp-protocol-version');
   if (version && !PROTOCOL_VERSIONS.includes(version)) {
-    return [400, { code: RPC.INVALID_REQUEST, message: `Unsupported MCP-Protocol-Version ${version.slice(0, 40)}; supported: ${PROTOCOL_VERSIONS.join(', ')}.` }];
+    return [
+      400,
+      {
+        code: RPC.INVALID_REQUEST,
+        message: `Unsupported MCP-Protocol-Version ${version.slice(0, 40)}; supported: ${PROTOCOL_VERSIONS.join(', ')}.`,
+      },
+    ];
   }
   return undefined;
 }
 
 function bodyProblem(err: Error & { status?: number }): [number, RpcError] {
   if (err.status === 413) return [413, { code: RPC.INVALID_REQUEST, message: 'The request body is over 256 KB.' }];
-  if (err.status === 415) return [415, { code: RPC.INVALID_REQUEST, message: 'Unsupported Content-Encoding: send gzip, deflate, br or none.' }];
+  if (err.status === 415)
+    return [
+      415,
+      { code: RPC.INVALID_REQUEST, message: 'Unsupported Content-Encoding: send gzip, deflate, br or none.' },
+    ];
   return [400, { code: RPC.PARSE_ERROR, message: 'The request body is not valid JSON.' }];
 }
 
@@ -96,29 +117,49 @@ function initializeResult(s: Services, params: Record<string, unknown>): unknown
     serverInfo: { name: 'tollgate', title: 'Tollgate', version: s.version },
     instructions:
       '每个工具是一次按次计费的数据接口调用，价格写在工具说明中；失败的调用不扣费，结果的 _meta 中有扣费（deducted）和余额（remaining）。' +
-      'Each tool is one pay-per-call data API call, priced in its description; failed calls are free, and each result\'s _meta carries the charge (deducted) and the balance (remaining).',
+      "Each tool is one pay-per-call data API call, priced in its description; failed calls are free, and each result's _meta carries the charge (deducted) and the balance (remaining).",
   };
 }
 
 type Outcome = { result: unknown } | { error: RpcError };
 
-async function dispatch(ctx: Koa.Context, s: Services, key: string, identity: KeyIdentity, method: string, params: Record<string, unknown>): Promise<Outcome> {
+async function dispatch(
+  ctx: Koa.Context,
+  s: Services,
+  key: string,
+  identity: KeyIdentity,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<Outcome> {
   switch (method) {
     case 'initialize':
-      if (typeof params.protocolVersion !== 'string') return { error: { code: RPC.INVALID_PARAMS, message: 'initialize needs params.protocolVersion.' } };
+      if (typeof params.protocolVersion !== 'string')
+        return { error: { code: RPC.INVALID_PARAMS, message: 'initialize needs params.protocolVersion.' } };
       return { result: initializeResult(s, params) };
     case 'ping':
       return { result: {} };
     case 'tools/list':
       return { result: { tools: callableOperations(s.registry.current, identity).map(toolOf) } };
     case 'tools/call': {
-      const { name, arguments: args = {}, _meta: meta } = params as { name?: unknown; arguments?: unknown; _meta?: { idempotency_key?: unknown } };
+      const {
+        name,
+        arguments: args = {},
+        _meta: meta,
+      } = params as { name?: unknown; arguments?: unknown; _meta?: { idempotency_key?: unknown } };
       if (typeof name !== 'string' || !s.registry.current.get(name)) {
         return { error: { code: RPC.INVALID_PARAMS, message: `Unknown tool: ${String(name).slice(0, 64)}` } };
       }
-      if (typeof args !== 'object' || args === null || Array.isArray(args)) return { error: { code: RPC.INVALID_PARAMS, message: 'params.arguments must be an object.' } };
+      if (typeof args !== 'object' || args === null || Array.isArray(args))
+        return { error: { code: RPC.INVALID_PARAMS, message: 'params.arguments must be an object.' } };
       const idem = meta?.idempotency_key;
-      return { result: await callTool(ctx, s, { name, args: args as Record<string, unknown>, key, idempotencyKey: typeof idem === 'string' ? idem : undefined }) };
+      return {
+        result: await callTool(ctx, s, {
+          name,
+          args: args as Record<string, unknown>,
+          key,
+          idempotencyKey: typeof idem === 'string' ? idem : undefined,
+        }),
+      };
     }
     default:
       return { error: { code: RPC.METHOD_NOT_FOUND, message: `Method not found: ${method.slice(0, 64)}` } };
@@ -152,7 +193,10 @@ export function mcpEndpoint(s: Services): Koa.Middleware {
     if (ctx.path !== MCP_PATH) return next();
     if (ctx.method !== 'POST') {
       ctx.set('Allow', 'POST');
-      throw new ApiError('METHOD_NOT_ALLOWED', `${ctx.method} ${MCP_PATH} is not allowed: this MCP server is stateless (no SSE stream, no sessions); use POST.`);
+      throw new ApiError(
+        'METHOD_NOT_ALLOWED',
+        `${ctx.method} ${MCP_PATH} is not allowed: this MCP server is stateless (no SSE stream, no sessions); use POST.`,
+      );
     }
     await handle(ctx, s);
   };

@@ -37,10 +37,24 @@ function idOf(v: unknown): JsonRpcId | null {
 /** Classifies one parsed body; the reason a message is refused goes back to the client in words. */
 export function classify(body: unknown): Incoming {
   if (Array.isArray(body)) {
-    return { kind: 'invalid', id: null, error: { code: RPC.INVALID_REQUEST, message: 'JSON-RPC batches are not supported: send one message per POST (MCP 2025-06-18 and later).' } };
+    return {
+      kind: 'invalid',
+      id: null,
+      error: {
+        code: RPC.INVALID_REQUEST,
+        message: 'JSON-RPC batches are not supported: send one message per POST (MCP 2025-06-18 and later).',
+      },
+    };
   }
   if (!isObject(body) || body.jsonrpc !== '2.0') {
-    return { kind: 'invalid', id: isObject(body) ? idOf(body.id) : null, error: { code: RPC.INVALID_REQUEST, message: 'Not a JSON-RPC 2.0 message: an object with "jsonrpc": "2.0" is expected.' } };
+    return {
+      kind: 'invalid',
+      id: isObject(body) ? idOf(body.id) : null,
+      error: {
+        code: RPC.INVALID_REQUEST,
+        message: 'Not a JSON-RPC 2.0 message: an object with "jsonrpc": "2.0" is expected.',
+      },
+    };
   }
   const id = idOf(body.id);
   if (typeof body.method !== 'string') {
@@ -52,8 +66,18 @@ export function classify(body: unknown): Incoming {
     return { kind: 'invalid', id, error: { code: RPC.INVALID_PARAMS, message: '"params" must be an object.' } };
   }
   if (!('id' in body)) return { kind: 'notification' };
-  if (id === null) return { kind: 'invalid', id: null, error: { code: RPC.INVALID_REQUEST, message: '"id" must be a string or a number.' } };
-  return { kind: 'request', id, method: body.method, params: (body.params as Record<string, unknown> | undefined) ?? {} };
+  if (id === null)
+    return {
+      kind: 'invalid',
+      id: null,
+      error: { code: RPC.INVALID_REQUEST, message: '"id" must be a string or a number.' },
+    };
+  return {
+    kind: 'request',
+    id,
+    method: body.method,
+    params: (body.params as Record<string, unknown> | undefined) ?? {},
+  };
 }
 
 export function rpcResult(id: JsonRpcId, result: unknown): string {

@@ -4,11 +4,11 @@
 // _meta and text; a refusal is an isError result with our error code, and like every failed /api call is free.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'koa';
-import type { Services } from '../services.js';
+import { callerLocale } from '../http/envelope.js';
+import { ERROR_TEXT, type ErrorCode, type TextLocale } from '../http/errors.js';
 import { beginCall } from '../pipeline/begin-call.js';
 import { runCall } from '../pipeline/index.js';
-import { ERROR_TEXT, type ErrorCode, type TextLocale } from '../http/errors.js';
-import { callerLocale } from '../http/envelope.js';
+import type { Services } from '../services.js';
 
 interface TextContent {
   type: 'text';
@@ -32,7 +32,8 @@ interface Envelope {
   request_id: string;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface ToolCallRequest {
   name: string;
@@ -44,7 +45,11 @@ export interface ToolCallRequest {
 }
 
 function resultOf(env: Envelope, replayed: boolean, retryAfter: string, locale: TextLocale): ToolResult {
-  const meta: Record<string, unknown> = { deducted: env.deducted, remaining: env.remaining, request_id: env.request_id };
+  const meta: Record<string, unknown> = {
+    deducted: env.deducted,
+    remaining: env.remaining,
+    request_id: env.request_id,
+  };
   if (replayed) meta.idempotent_replayed = true;
   if (!env.success) {
     const error: Record<string, unknown> = { ...env.error };
@@ -61,7 +66,13 @@ function resultOf(env: Envelope, replayed: boolean, retryAfter: string, locale: 
     env.remaining === undefined
       ? `扣费 ${env.deducted} TOKEN。Charged ${env.deducted} TOKEN.`
       : `扣费 ${env.deducted} TOKEN，余额 ${env.remaining} TOKEN。Charged ${env.deducted} TOKEN; balance ${env.remaining} TOKEN.`;
-  const result: ToolResult = { content: [{ type: 'text', text: JSON.stringify(env.data) }, { type: 'text', text: charge }], _meta: meta };
+  const result: ToolResult = {
+    content: [
+      { type: 'text', text: JSON.stringify(env.data) },
+      { type: 'text', text: charge },
+    ],
+    _meta: meta,
+  };
   // MCP's structuredContent is an object; any other result shape travels in the text content only.
   if (isPlainObject(env.data)) result.structuredContent = env.data;
   return result;
@@ -75,7 +86,8 @@ export async function callTool(ctx: Context, s: Services, req: ToolCallRequest):
   call.body = req.args;
   call.bodyKind = 'json';
   const headers: IncomingHttpHeaders = { ...ctx.headers, 'x-api-key': req.key };
-  if (req.idempotencyKey !== undefined && headers['idempotency-key'] === undefined) headers['idempotency-key'] = req.idempotencyKey;
+  if (req.idempotencyKey !== undefined && headers['idempotency-key'] === undefined)
+    headers['idempotency-key'] = req.idempotencyKey;
   call.headers = headers;
   const { body } = await runCall(call, ctx, s);
   // runCall's respond wrote the /api envelope to this response; the caller replaces status and body with the

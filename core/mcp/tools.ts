@@ -1,10 +1,11 @@
 // Operations as MCP tools: name = the operation code, title and description in zh and en with the price, the
 // operation's own input JSON Schema, and its declared `response:` fields as outputSchema. Built from the live
 // registry on every tools/list (a handful of operations), so a reload of operations.yaml shows at once.
-import type { Operation, Registry } from '../registry/registry.js';
+
 import type { KeyIdentity } from '../accounts/api-keys.js';
-import { toToken } from '../kernel/money.js';
 import { objectSchema } from '../config/response-fields.js';
+import { toToken } from '../kernel/money.js';
+import type { Operation, Registry } from '../registry/registry.js';
 
 export interface ToolDefinition {
   name: string;
@@ -56,5 +57,7 @@ export function toolOf(op: Operation): ToolDefinition {
 /** The operations this key may call and this server can serve now (an unconfigured one would only refuse). */
 export function callableOperations(registry: Registry, identity: KeyIdentity): Operation[] {
   const allowed = identity.allowedCodes;
-  return registry.list().filter((op) => op.availability.available && (!allowed || allowed.length === 0 || allowed.includes(op.code)));
+  return registry
+    .list()
+    .filter((op) => op.availability.available && (!allowed || allowed.length === 0 || allowed.includes(op.code)));
 }

@@ -14,7 +14,11 @@ export const admit: Stage = async (call, s) => {
   const decision = await s.state.takeToken(`rl:${id.keyId}`, rate, burst);
   call.rate = decision;
   if (!decision.allowed) {
-    return deny('RATE_LIMITED', `Rate limit of ${rate}/s (burst ${burst}) reached for this key.`, decision.retryAfterSeconds);
+    return deny(
+      'RATE_LIMITED',
+      `Rate limit of ${rate}/s (burst ${burst}) reached for this key.`,
+      decision.retryAfterSeconds,
+    );
   }
   const cap = Math.min(id.maxConcurrency ?? s.settings.maxInFlightPerKey, s.settings.maxInFlightPerKey);
   const scope = `inflight:${id.keyId}`;

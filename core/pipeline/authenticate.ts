@@ -1,7 +1,7 @@
 // Stage: find the caller's key (X-API-Key header, or api_key in the query or body) and check it may be used.
 import { BlockList, isIP } from 'node:net';
-import { deny } from '../http/errors.js';
 import { sha256Hex } from '../accounts/secrets.js';
+import { deny } from '../http/errors.js';
 import type { Stage } from './call.js';
 
 function keyFrom(call: Parameters<Stage>[0]): string | undefined {
@@ -36,7 +36,8 @@ function ipAllowed(ip: string, cidrs: string[]): boolean {
 export const authenticate: Stage = async (call, s) => {
   const secret = keyFrom(call);
   if (!secret) return deny('MISSING_API_KEY');
-  if (!/^sk_[A-Za-z0-9_-]{20,100}$/.test(secret)) return deny('INVALID_API_KEY', 'The API key is not valid: keys look like sk_ followed by 43 characters.');
+  if (!/^sk_[A-Za-z0-9_-]{20,100}$/.test(secret))
+    return deny('INVALID_API_KEY', 'The API key is not valid: keys look like sk_ followed by 43 characters.');
   const identity = await s.keys.get(sha256Hex(secret));
   if (!identity) return deny('INVALID_API_KEY');
   call.identity = identity;

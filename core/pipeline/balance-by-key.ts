@@ -4,14 +4,14 @@
 // The key is checked by the same authenticate stage as a call (disabled, expired, wrong-IP keys are refused),
 // and a small per-key budget keeps scripts that poll it from loading the database.
 import type { Context } from 'koa';
-import type { Services } from '../services.js';
-import { deny } from '../http/errors.js';
 import { balanceOf } from '../billing/ledger.js';
-import { activeSubscription } from '../billing/subscriptions.js';
 import { spentToday } from '../billing/spend-cap.js';
+import { activeSubscription } from '../billing/subscriptions.js';
+import { deny } from '../http/errors.js';
 import { toToken } from '../kernel/money.js';
-import { beginCall } from './begin-call.js';
+import type { Services } from '../services.js';
 import { authenticate } from './authenticate.js';
+import { beginCall } from './begin-call.js';
 import { respond } from './respond.js';
 
 export const BALANCE_PATH = '/api/_balance';
@@ -30,7 +30,16 @@ export async function handleBalanceByKey(ctx: Context, s: Services): Promise<voi
   const key = call.identity!;
   const budget = await s.state.takeToken(`balance:key:${key.keyId}`, BUDGET.perSecond, BUDGET.burst);
   if (!budget.allowed) {
-    await respond(ctx, call, s, deny('RATE_LIMITED', 'Too many balance requests for this API key. Retry after the time in Retry-After.', Math.max(1, Math.ceil(budget.retryAfterSeconds))));
+    await respond(
+      ctx,
+      call,
+      s,
+      deny(
+        'RATE_LIMITED',
+        'Too many balance requests for this API key. Retry after the time in Retry-After.',
+        Math.max(1, Math.ceil(budget.retryAfterSeconds)),
+      ),
+    );
     return;
   }
   const now = Date.now();
@@ -66,7 +75,8 @@ export async function handleBalanceByKey(ctx: Context, s: Services): Promise<voi
       max_concurrency: key.maxConcurrency ?? s.settings.maxInFlightPerKey,
       daily_spend_cap: key.dailySpendCap === null ? null : toToken(key.dailySpendCap),
       spent_today: spent === null ? null : toToken(spent),
-      spend_cap_remaining: spent === null || key.dailySpendCap === null ? null : toToken(Math.max(0, key.dailySpendCap - spent)),
+      spend_cap_remaining:
+        spent === null || key.dailySpendCap === null ? null : toToken(Math.max(0, key.dailySpendCap - spent)),
     },
   };
   call.dataJson = JSON.stringify(data);

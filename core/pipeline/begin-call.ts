@@ -1,12 +1,13 @@
 // Stage: request id and the call's starting state, taken from the Koa context once.
 import type { Context } from 'koa';
+import { clientIpOf } from '../http/client-ip.js';
 import type { Services } from '../services.js';
 import type { ApiCall } from './call.js';
-import { clientIpOf } from '../http/client-ip.js';
 
 /** A body is announced by Content-Length > 0 or by Transfer-Encoding (chunked uploads have no length). */
 function bodyKindOf(ctx: Context): ApiCall['bodyKind'] {
-  if (ctx.method !== 'POST' || (!ctx.request.length && ctx.req.headers['transfer-encoding'] === undefined)) return 'none';
+  if (ctx.method !== 'POST' || (!ctx.request.length && ctx.req.headers['transfer-encoding'] === undefined))
+    return 'none';
   if (ctx.is('application/json', '+json')) return 'json';
   if (ctx.is('application/x-www-form-urlencoded')) return 'form';
   return 'unsupported';

@@ -2,10 +2,10 @@
 // so a config change never serves a result computed under other options. Failures are never cached.
 // Entries are the result's JSON text, so a hit is sent as stored without parsing it.
 import { hashOf } from '../kernel/canonical.js';
-import { StateUnavailableError } from '../state/shared-state.js';
-import { COUNTERS_UNAVAILABLE } from './price.js';
-import type { ApiCall, Stage } from './call.js';
 import type { Services } from '../services.js';
+import { StateUnavailableError } from '../state/shared-state.js';
+import type { ApiCall, Stage } from './call.js';
+import { COUNTERS_UNAVAILABLE } from './price.js';
 
 export const readCache: Stage = async (call, s) => {
   const op = call.operation!;
@@ -16,7 +16,11 @@ export const readCache: Stage = async (call, s) => {
   call.dataJson = hit;
   call.cached = true;
   try {
-    const quote = await s.plans.quoteCacheHit(call.identity!.userId, op, { price: call.price, freeReason: call.freeReason, planGrant: call.planGrant });
+    const quote = await s.plans.quoteCacheHit(call.identity!.userId, op, {
+      price: call.price,
+      freeReason: call.freeReason,
+      planGrant: call.planGrant,
+    });
     if (quote) {
       call.price = quote.price;
       call.freeReason = quote.freeReason;
@@ -36,7 +40,9 @@ export const readCache: Stage = async (call, s) => {
  * cannot be written never fails the call.
  */
 export const cacheResult: Stage = async (call, s) => {
-  await writeCache(call, s).catch((e: Error) => s.logger.warn('cache write failed', { request_id: call.requestId, reason: e.message }));
+  await writeCache(call, s).catch((e: Error) =>
+    s.logger.warn('cache write failed', { request_id: call.requestId, reason: e.message }),
+  );
   return undefined;
 };
 

@@ -2,9 +2,9 @@
 // transaction (settle.ts), so usage, stats and the counters seeded from the log always match the ledger, even
 // after a crash; every other row is buffered and written in batches off the hot path.
 import type { Denial } from '../http/errors.js';
+import type { Services } from '../services.js';
 import type { CallLogRow } from '../store/call-log-writer.js';
 import type { ApiCall } from './call.js';
-import type { Services } from '../services.js';
 
 const round2 = (ms: number): number => Math.round(ms * 100) / 100;
 
@@ -31,5 +31,12 @@ export function logCall(call: ApiCall, s: Services, status: number, denial: Deni
   const durationMs = Number(process.hrtime.bigint() - call.startedNs) / 1e6;
   if (call.logged) s.callLog.touchKey(call.identity?.keyId ?? null, Date.now());
   else s.callLog.add(callLogRow(call, status, denial));
-  s.metrics.observeCall(call.operation?.code ?? 'unknown', status, denial?.code ?? 'OK', !!call.cached, durationMs / 1000, call.charged);
+  s.metrics.observeCall(
+    call.operation?.code ?? 'unknown',
+    status,
+    denial?.code ?? 'OK',
+    !!call.cached,
+    durationMs / 1000,
+    call.charged,
+  );
 }

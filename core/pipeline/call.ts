@@ -1,12 +1,12 @@
 // The state of one /api call as it moves through the stages (core/pipeline/index.ts holds their order).
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Denial } from '../http/errors.js';
 import type { KeyIdentity } from '../accounts/api-keys.js';
-import type { Operation, Registry } from '../registry/registry.js';
-import type { RateDecision } from '../state/shared-state.js';
-import type { Services } from '../services.js';
-import type { PlanGrant } from '../billing/plans.js';
 import type { MemoryHold } from '../billing/memory-holds.js';
+import type { PlanGrant } from '../billing/plans.js';
+import type { Denial } from '../http/errors.js';
+import type { Operation, Registry } from '../registry/registry.js';
+import type { Services } from '../services.js';
+import type { RateDecision } from '../state/shared-state.js';
 
 export interface ApiCall {
   requestId: string;

@@ -1,11 +1,12 @@
 // Stage: reserve the price (available = balance - holds) before the plugin runs. Without enough available
 // balance the plugin never runs: 402. A cache hit needs no hold; it is charged in one step when settled.
-import { deny } from '../http/errors.js';
-import { toToken } from '../kernel/money.js';
+
 import { placeHold, releaseHold } from '../billing/holds.js';
 import { memoryHoldsOf } from '../billing/memory-holds.js';
-import type { ApiCall, Stage } from './call.js';
+import { deny } from '../http/errors.js';
+import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
+import type { ApiCall, Stage } from './call.js';
 import { reserve } from './reservations.js';
 
 export const hold: Stage = async (call, s) => {
@@ -19,14 +20,18 @@ export const hold: Stage = async (call, s) => {
     reserve(call, moneyHold(call, s));
     return undefined;
   }
-  const ok = await placeHold(s.store.db, {
-    id: call.requestId,
-    userId: call.identity!.userId,
-    amount: call.price,
-    // Grace (HOLD_GRACE_MS) beyond the deadline before a leftover hold counts as abandoned by a dead process;
-    // the hold sweeper of every process releases it then (core/billing/holds.ts).
-    expiresAt: Date.now() + op.timeoutMs + s.settings.holdGraceMs,
-  }, s.store.dialect);
+  const ok = await placeHold(
+    s.store.db,
+    {
+      id: call.requestId,
+      userId: call.identity!.userId,
+      amount: call.price,
+      // Grace (HOLD_GRACE_MS) beyond the deadline before a leftover hold counts as abandoned by a dead process;
+      // the hold sweeper of every process releases it then (core/billing/holds.ts).
+      expiresAt: Date.now() + op.timeoutMs + s.settings.holdGraceMs,
+    },
+    s.store.dialect,
+  );
   if (!ok) return insufficient(call.price);
   call.hold = { id: call.requestId };
   reserve(call, moneyHold(call, s));
@@ -46,4 +51,7 @@ function moneyHold(call: ApiCall, s: Services) {
 }
 
 const insufficient = (price: number) =>
-  deny('INSUFFICIENT_BALANCE', `This call costs ${toToken(price)} TOKEN and the available balance is lower. Top up to continue.`);
+  deny(
+    'INSUFFICIENT_BALANCE',
+    `This call costs ${toToken(price)} TOKEN and the available balance is lower. Top up to continue.`,
+  );

@@ -10,10 +10,10 @@
 import type { Kysely } from 'kysely';
 import { deny } from '../http/errors.js';
 import { hashOf } from '../kernel/canonical.js';
-import type { ApiCall, Stage } from './call.js';
-import { reserve } from './reservations.js';
 import type { Services } from '../services.js';
 import type { Database } from '../store/schema.js';
+import type { ApiCall, Stage } from './call.js';
+import { reserve } from './reservations.js';
 
 export const DONE_TTL_MS = 24 * 3600 * 1000;
 
@@ -22,8 +22,15 @@ async function tryClaim(s: Services, call: ApiCall, key: string, hash: string, l
   const res = await s.store.db
     .insertInto('idempotency')
     .values({
-      user_id: call.identity!.userId, idem_key: key, request_hash: hash, state: 'pending', status: null, response: null,
-      created_at: now, expires_at: now + leaseMs, owner: call.requestId,
+      user_id: call.identity!.userId,
+      idem_key: key,
+      request_hash: hash,
+      state: 'pending',
+      status: null,
+      response: null,
+      created_at: now,
+      expires_at: now + leaseMs,
+      owner: call.requestId,
     })
     .onConflict((oc) => oc.columns(['user_id', 'idem_key']).doNothing())
     .executeTakeFirst();
@@ -47,7 +54,8 @@ async function takeOver(s: Services, call: ApiCall, key: string, hash: string, l
 /** The claim is this call's until settled: a success's answer is stored, a failure's claim is dropped. */
 function claimed(call: ApiCall, s: Services, key: string, hash: string): undefined {
   call.idempotency = { key, hash };
-  const finish = (o: { status?: number; body?: string }): Promise<void> => finishIdempotency(call, s, o.status ?? 500, o.body ?? '');
+  const finish = (o: { status?: number; body?: string }): Promise<void> =>
+    finishIdempotency(call, s, o.status ?? 500, o.body ?? '');
   reserve(call, { name: 'idempotency claim', afterAnswer: true, keep: finish, giveBack: finish });
   return undefined;
 }
@@ -56,12 +64,18 @@ export const beginIdempotency: Stage = async (call, s) => {
   const raw = call.headers['idempotency-key'];
   if (raw === undefined) return undefined;
   const key = String(raw).trim();
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) return deny('INVALID_INPUT', 'Idempotency-Key must be 1-255 visible ASCII characters.');
+  if (!/^[\x21-\x7e]{1,255}$/.test(key))
+    return deny('INVALID_INPUT', 'Idempotency-Key must be 1-255 visible ASCII characters.');
   const userId = call.identity!.userId;
   const hash = hashOf(call.method, call.operation!.code, call.input);
   const leaseMs = call.operation!.timeoutMs + s.settings.holdGraceMs;
   if (await tryClaim(s, call, key, hash, leaseMs)) return claimed(call, s, key, hash);
-  const row = await s.store.db.selectFrom('idempotency').selectAll().where('user_id', '=', userId).where('idem_key', '=', key).executeTakeFirst();
+  const row = await s.store.db
+    .selectFrom('idempotency')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('idem_key', '=', key)
+    .executeTakeFirst();
   const now = Date.now();
   if (row && row.state === 'pending' && Number(row.expires_at) <= now) {
     if (await takeOver(s, call, key, hash, leaseMs)) {
@@ -69,7 +83,12 @@ export const beginIdempotency: Stage = async (call, s) => {
     }
   } else if (row && Number(row.expires_at) <= now) {
     // An expired record is as good as none: drop it and claim the key afresh.
-    await s.store.db.deleteFrom('idempotency').where('user_id', '=', userId).where('idem_key', '=', key).where('state', '=', 'done').execute();
+    await s.store.db
+      .deleteFrom('idempotency')
+      .where('user_id', '=', userId)
+      .where('idem_key', '=', key)
+      .where('state', '=', 'done')
+      .execute();
     if (await tryClaim(s, call, key, hash, leaseMs)) {
       return claimed(call, s, key, hash);
     }
@@ -79,7 +98,11 @@ export const beginIdempotency: Stage = async (call, s) => {
   }
   if (row.state !== 'done' || row.response === null) {
     const retryAfter = Math.max(1, Math.ceil((Number(row.expires_at) - now) / 1000));
-    return deny('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still running; retry when it has finished.', Math.min(retryAfter, 5));
+    return deny(
+      'IDEMPOTENCY_CONFLICT',
+      'A request with this Idempotency-Key is still running; retry when it has finished.',
+      Math.min(retryAfter, 5),
+    );
   }
   call.idempotency = { key, hash, replay: { status: Number(row.status), body: row.response } };
   return undefined;
@@ -97,10 +120,17 @@ async function finishIdempotency(call: ApiCall, s: Services, status: number, bod
     await s.store.db
       .updateTable('idempotency')
       .set({ state: 'done', status, response: body, expires_at: Date.now() + DONE_TTL_MS, owner: null })
-      .where('user_id', '=', userId).where('idem_key', '=', idem.key).where('owner', '=', call.requestId)
+      .where('user_id', '=', userId)
+      .where('idem_key', '=', idem.key)
+      .where('owner', '=', call.requestId)
       .execute();
   } else {
-    await s.store.db.deleteFrom('idempotency').where('user_id', '=', userId).where('idem_key', '=', idem.key).where('owner', '=', call.requestId).execute();
+    await s.store.db
+      .deleteFrom('idempotency')
+      .where('user_id', '=', userId)
+      .where('idem_key', '=', idem.key)
+      .where('owner', '=', call.requestId)
+      .execute();
   }
 }
 

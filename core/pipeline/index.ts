@@ -5,26 +5,37 @@
 //   -> settle what needs the answer (the idempotency claim) -> call log
 // Stages return a Denial to stop the call; exceptions are bugs or infrastructure faults and become 500.
 import type { Context } from 'koa';
-import { deny, type Denial } from '../http/errors.js';
+import { type Denial, deny } from '../http/errors.js';
 import type { Services } from '../services.js';
-import type { ApiCall, Stage } from './call.js';
-import { authenticate } from './authenticate.js';
-import { resolveOperation } from './resolve-operation.js';
-import { validateInput } from './validate-input.js';
-import { beginIdempotency } from './idempotency.js';
+import { isDatabaseUnavailable } from '../store/database-errors.js';
 import { admit } from './admit.js';
-import { price } from './price.js';
-import { readCache, cacheResult } from './cache.js';
+import { authenticate } from './authenticate.js';
+import { beginCall } from './begin-call.js';
+import { cacheResult, readCache } from './cache.js';
+import type { ApiCall, Stage } from './call.js';
+import { logCall } from './call-log.js';
 import { hold } from './hold.js';
+import { beginIdempotency } from './idempotency.js';
+import { price } from './price.js';
+import { settleReservations } from './reservations.js';
+import { resolveOperation } from './resolve-operation.js';
+import { respond } from './respond.js';
 import { runPlugin } from './run-plugin.js';
 import { capture } from './settle.js';
-import { settleReservations } from './reservations.js';
-import { respond } from './respond.js';
-import { logCall } from './call-log.js';
-import { beginCall } from './begin-call.js';
-import { isDatabaseUnavailable } from '../store/database-errors.js';
+import { validateInput } from './validate-input.js';
 
-const BEFORE_SETTLE: Stage[] = [authenticate, resolveOperation, validateInput, beginIdempotency, admit, price, readCache, hold, runPlugin, cacheResult];
+const BEFORE_SETTLE: Stage[] = [
+  authenticate,
+  resolveOperation,
+  validateInput,
+  beginIdempotency,
+  admit,
+  price,
+  readCache,
+  hold,
+  runPlugin,
+  cacheResult,
+];
 
 async function runStages(call: ApiCall, s: Services): Promise<Denial | undefined> {
   for (const stage of BEFORE_SETTLE) {
@@ -48,8 +59,14 @@ export async function runCall(call: ApiCall, ctx: Context, s: Services): Promise
   try {
     denial = await runStages(call, s);
   } catch (err) {
-    s.logger.error('api call failed', { request_id: call.requestId, operation: call.operation?.code, reason: (err as Error).stack ?? String(err) });
-    denial = isDatabaseUnavailable(err) ? deny('UNAVAILABLE', 'The billing database is unavailable right now; nothing was charged. Retry shortly.', 5) : deny('INTERNAL');
+    s.logger.error('api call failed', {
+      request_id: call.requestId,
+      operation: call.operation?.code,
+      reason: (err as Error).stack ?? String(err),
+    });
+    denial = isDatabaseUnavailable(err)
+      ? deny('UNAVAILABLE', 'The billing database is unavailable right now; nothing was charged. Retry shortly.', 5)
+      : deny('INTERNAL');
   }
   // Whatever happened, no hold, quota or slot outlives the call.
   await settleReservations(call, s, { ok: !denial, charged: call.charged });

@@ -2,9 +2,10 @@
 // and, for a key with a daily spending cap, reserve that price against the cap before any money is held.
 // Plan quotas and spending caps are counters in shared state; while it is unreachable they cannot be kept exact
 // across processes, so such a call is refused with 503 (uncharged) rather than allowed to overshoot.
-import { deny, type Denial } from '../http/errors.js';
-import { toToken } from '../kernel/money.js';
+
 import { reserveSpend } from '../billing/spend-cap.js';
+import { type Denial, deny } from '../http/errors.js';
+import { toToken } from '../kernel/money.js';
 import { StateUnavailableError } from '../state/shared-state.js';
 import type { Stage } from './call.js';
 import { reserve } from './reservations.js';
@@ -41,7 +42,10 @@ const priceAndReserve: Stage = async (call, s) => {
   if (cap === null || call.price === 0) return undefined;
   const reservation = await reserveSpend(s.store.db, s.state, call.identity!.keyId, cap, call.price);
   if (!reservation) {
-    return deny('INSUFFICIENT_BALANCE', `This key's daily spending cap of ${toToken(cap)} TOKEN is reached; it resets at midnight China time (UTC+8).`);
+    return deny(
+      'INSUFFICIENT_BALANCE',
+      `This key's daily spending cap of ${toToken(cap)} TOKEN is reached; it resets at midnight China time (UTC+8).`,
+    );
   }
   // A charged call keeps exactly what it paid; a failed call and a free cache hit (charged 0) give it all back.
   reserve(call, {

@@ -6,8 +6,9 @@
 // Two moments: most entries settle once the outcome is known, before the answer is built (so the quota headers
 // already count a given-back grant); an entry that needs the answer itself (the idempotency claim stores the
 // response) settles after it, with `afterAnswer`.
-import type { ApiCall, Outcome, Reservation } from './call.js';
+
 import type { Services } from '../services.js';
+import type { ApiCall, Outcome, Reservation } from './call.js';
 
 export function reserve(call: ApiCall, r: Reservation): void {
   call.reservations.push(r);
@@ -17,7 +18,12 @@ export function reserve(call: ApiCall, r: Reservation): void {
  * Settle the entries of one moment, newest first. A failure to settle one is logged and does not stop the
  * others: each entry's own expiry (slot TTL, hold expiry, claim lease) is the backstop.
  */
-export async function settleReservations(call: ApiCall, s: Services, outcome: Outcome, afterAnswer = false): Promise<void> {
+export async function settleReservations(
+  call: ApiCall,
+  s: Services,
+  outcome: Outcome,
+  afterAnswer = false,
+): Promise<void> {
   const due = call.reservations.filter((r) => !!r.afterAnswer === afterAnswer);
   call.reservations = call.reservations.filter((r) => !!r.afterAnswer !== afterAnswer);
   for (let i = due.length - 1; i >= 0; i--) {
@@ -25,7 +31,11 @@ export async function settleReservations(call: ApiCall, s: Services, outcome: Ou
     try {
       await (outcome.ok ? r.keep(outcome) : r.giveBack(outcome));
     } catch (err) {
-      s.logger.error('settling a reservation failed', { request_id: call.requestId, reservation: r.name, reason: (err as Error).message });
+      s.logger.error('settling a reservation failed', {
+        request_id: call.requestId,
+        reservation: r.name,
+        reason: (err as Error).message,
+      });
     }
   }
 }

@@ -4,7 +4,10 @@ import type { Stage } from './call.js';
 
 /** `routes:` aliases are declared for GET; POST on the same path is the same call with a body (long share text). */
 function matchAlias(call: Parameters<Stage>[0]) {
-  return call.registry.matchAlias(call.method, call.path) ?? (call.method === 'POST' ? call.registry.matchAlias('GET', call.path) : undefined);
+  return (
+    call.registry.matchAlias(call.method, call.path) ??
+    (call.method === 'POST' ? call.registry.matchAlias('GET', call.path) : undefined)
+  );
 }
 
 export const resolveOperation: Stage = async (call) => {
@@ -17,12 +20,20 @@ export const resolveOperation: Stage = async (call) => {
       const m = /^\/api\/([^/]+)\/?$/.exec(call.path);
       const code = m ? decodeURIComponent(m[1]) : '';
       const op = call.registry.get(code);
-      if (!op) return deny('UNKNOWN_OPERATION', `There is no operation "${code.slice(0, 64)}". The list is at GET /console/api/operations.`);
+      if (!op)
+        return deny(
+          'UNKNOWN_OPERATION',
+          `There is no operation "${code.slice(0, 64)}". The list is at GET /console/api/operations.`,
+        );
       call.operation = op;
     }
   } catch (err) {
     // decodeURIComponent on "/api/%" or "/api/video/%E0%A4%A": the client's malformed path, not our fault.
-    if (err instanceof URIError) return deny('INVALID_INPUT', 'The path has malformed percent-encoding (a % not followed by two hex digits of valid UTF-8).');
+    if (err instanceof URIError)
+      return deny(
+        'INVALID_INPUT',
+        'The path has malformed percent-encoding (a % not followed by two hex digits of valid UTF-8).',
+      );
     throw err;
   }
   const allowed = call.identity?.allowedCodes;

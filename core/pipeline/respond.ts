@@ -1,12 +1,12 @@
 // Stage: the only place that writes status, headers and body of an /api call.
 import type { Context } from 'koa';
-import { statusOf, type Denial } from '../http/errors.js';
-import { callerLocale, failureBody } from '../http/envelope.js';
 import { balanceOf } from '../billing/ledger.js';
 import { memoryHoldsOf } from '../billing/memory-holds.js';
+import { callerLocale, failureBody } from '../http/envelope.js';
+import { type Denial, statusOf } from '../http/errors.js';
 import { toToken } from '../kernel/money.js';
-import type { ApiCall } from './call.js';
 import type { Services } from '../services.js';
+import type { ApiCall } from './call.js';
 
 async function remainingOf(call: ApiCall, s: Services): Promise<number | undefined> {
   if (call.balanceAfter !== undefined) return call.balanceAfter;
@@ -32,7 +32,12 @@ export function successText(call: ApiCall, remainingMicro: number): string {
   );
 }
 
-export async function respond(ctx: Context, call: ApiCall, s: Services, denial: Denial | undefined): Promise<{ status: number; body: string }> {
+export async function respond(
+  ctx: Context,
+  call: ApiCall,
+  s: Services,
+  denial: Denial | undefined,
+): Promise<{ status: number; body: string }> {
   let status: number;
   let body: string;
   if (call.idempotency?.replay) {
@@ -40,7 +45,9 @@ export async function respond(ctx: Context, call: ApiCall, s: Services, denial: 
     ctx.set('Idempotent-Replayed', 'true');
   } else if (denial) {
     status = statusOf(denial.code);
-    body = JSON.stringify(failureBody(denial, call.requestId, await remainingOf(call, s), callerLocale(call.headers['accept-language'])));
+    body = JSON.stringify(
+      failureBody(denial, call.requestId, await remainingOf(call, s), callerLocale(call.headers['accept-language'])),
+    );
     if (denial.retryAfter !== undefined) ctx.set('Retry-After', String(denial.retryAfter));
   } else {
     status = 200;

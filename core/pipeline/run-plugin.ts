@@ -2,7 +2,7 @@
 // outcome; a failure outcome becomes a Denial with the plugin's public message. A success is serialised here,
 // before capture: a result that cannot be sent (not JSON, or above MAX_RESULT_BYTES) is a failure, never billed.
 import { deny, type ErrorCode } from '../http/errors.js';
-import { serialiseResult, type SerialisedResult } from '../sandbox/outcome.js';
+import { type SerialisedResult, serialiseResult } from '../sandbox/outcome.js';
 import type { Stage } from './call.js';
 
 /** Calls sharing one plugin run (single flight) share one outcome object: serialise it once for all of them. */
@@ -29,10 +29,18 @@ export const runPlugin: Stage = async (call, s) => {
   let result = serialised.get(outcome);
   if (!result) serialised.set(outcome, (result = serialiseResult(outcome.data, s.settings.maxResultBytes)));
   if ('invalid' in result) {
-    s.logger.error('plugin result refused', { request_id: call.requestId, plugin: op.plugin, operation: op.code, reason: result.invalid });
+    s.logger.error('plugin result refused', {
+      request_id: call.requestId,
+      plugin: op.plugin,
+      operation: op.code,
+      reason: result.invalid,
+    });
     return result.tooLarge
       ? deny('UPSTREAM_FAILED', `${op.plugin}: the result is larger than this gateway sends; nothing was charged.`)
-      : deny('INTERNAL', `plugin ${op.plugin} returned a result that cannot be sent; nothing was charged. Quote the request id.`);
+      : deny(
+          'INTERNAL',
+          `plugin ${op.plugin} returned a result that cannot be sent; nothing was charged. Quote the request id.`,
+        );
   }
   call.dataJson = result.json;
   if (outcome.cache_ttl !== undefined) call.cacheTtl = outcome.cache_ttl;

@@ -5,46 +5,77 @@
 // Idempotency-Key the response itself, so a client whose connection broke after the charge can replay it.
 // A call made free by the plan quota writes its row at once as well (quota counters are rebuilt from the log).
 import type { Kysely, Transaction } from 'kysely';
-import { deny, type Denial } from '../http/errors.js';
-import { captureHoldPg, type CaptureLogRow } from '../billing/holds.js';
-import { memoryHoldsOf } from '../billing/memory-holds.js';
-import { postEntry, InsufficientBalanceError } from '../billing/ledger.js';
 import { runBilling } from '../billing/billing-sql.js';
+import { type CaptureLogRow, captureHoldPg } from '../billing/holds.js';
+import { InsufficientBalanceError, postEntry } from '../billing/ledger.js';
+import { memoryHoldsOf } from '../billing/memory-holds.js';
+import { type Denial, deny } from '../http/errors.js';
+import type { Services } from '../services.js';
+import type { CallLogRow } from '../store/call-log-writer.js';
 import { inTransaction } from '../store/group-commit.js';
 import type { Database } from '../store/schema.js';
-import type { CallLogRow } from '../store/call-log-writer.js';
 import type { ApiCall } from './call.js';
-import type { Services } from '../services.js';
 import { callLogRow } from './call-log.js';
-import { successText } from './respond.js';
 import { DONE_TTL_MS } from './idempotency.js';
+import { successText } from './respond.js';
 
 /** The call's Idempotency-Key claim was taken over by a retry (its lease ran out): this call must not charge. */
 class ClaimLostError extends Error {}
 
 /** This call's log row, after the rows of calls that ended before it (so the log stays in call order). */
-async function writeLogRows(db: Kysely<Database> | Transaction<Database>, call: ApiCall, earlier: CallLogRow[], now: number): Promise<void> {
+async function writeLogRows(
+  db: Kysely<Database> | Transaction<Database>,
+  call: ApiCall,
+  earlier: CallLogRow[],
+  now: number,
+): Promise<void> {
   await writeEarlier(db, earlier);
   const r = callLogRow(call, 200, undefined, now);
   await runBilling(db, 'insertCallLog', [
-    r.request_id, r.user_id ?? null, r.key_id ?? null, r.operation ?? null, r.status, null, r.charged ?? 0, r.cached ?? 0,
-    r.free_reason ?? null, r.duration_ms, r.plugin_ms ?? null, r.ip ?? null, r.created_at,
+    r.request_id,
+    r.user_id ?? null,
+    r.key_id ?? null,
+    r.operation ?? null,
+    r.status,
+    null,
+    r.charged ?? 0,
+    r.cached ?? 0,
+    r.free_reason ?? null,
+    r.duration_ms,
+    r.plugin_ms ?? null,
+    r.ip ?? null,
+    r.created_at,
   ]);
 }
 
 async function writeEarlier(db: Kysely<Database> | Transaction<Database>, earlier: CallLogRow[]): Promise<void> {
-  for (let i = 0; i < earlier.length; i += 60) await db.insertInto('call_log').values(earlier.slice(i, i + 60)).execute();
+  for (let i = 0; i < earlier.length; i += 60)
+    await db
+      .insertInto('call_log')
+      .values(earlier.slice(i, i + 60))
+      .execute();
 }
 
 /** The writes that commit with the charge. `ownRow` false: the capture statement wrote the log rows itself. */
-function withCharge(call: ApiCall, earlier: CallLogRow[], ownRow = true): (trx: Transaction<Database>, balanceAfter: number) => Promise<void> {
+function withCharge(
+  call: ApiCall,
+  earlier: CallLogRow[],
+  ownRow = true,
+): (trx: Transaction<Database>, balanceAfter: number) => Promise<void> {
   return async (trx, balanceAfter) => {
     const now = Date.now();
     if (ownRow) await writeLogRows(trx, call, earlier, now);
     const idem = call.idempotency;
     if (!idem) return;
     const body = successText(call, balanceAfter);
-    const done = await runBilling(trx, 'completeClaim', [200, body, now + DONE_TTL_MS, call.identity!.userId, idem.key, call.requestId]);
+    const done = await runBilling(trx, 'completeClaim', [
+      200,
+      body,
+      now + DONE_TTL_MS,
+      call.identity!.userId,
+      idem.key,
+      call.requestId,
+    ]);
     if (Number(done.numAffectedRows ?? 0n) !== 1) throw new ClaimLostError();
     call.bodyOut = body;
   };
@@ -54,8 +85,15 @@ function withCharge(call: ApiCall, earlier: CallLogRow[], ownRow = true): (trx: 
 function capturePg(call: ApiCall, s: Services, earlier: CallLogRow[]): Promise<number> {
   const r = callLogRow(call, 200, undefined);
   const log: CaptureLogRow = {
-    requestId: r.request_id, userId: r.user_id ?? null, keyId: r.key_id ?? null, operation: r.operation ?? null, cached: r.cached ?? 0,
-    durationMs: r.duration_ms, pluginMs: r.plugin_ms ?? null, ip: r.ip ?? null, createdAt: r.created_at,
+    requestId: r.request_id,
+    userId: r.user_id ?? null,
+    keyId: r.key_id ?? null,
+    operation: r.operation ?? null,
+    cached: r.cached ?? 0,
+    durationMs: r.duration_ms,
+    pluginMs: r.plugin_ms ?? null,
+    ip: r.ip ?? null,
+    createdAt: r.created_at,
   };
   const after = call.idempotency ? withCharge(call, [], false) : undefined;
   const before = earlier.length > 0 ? (trx: Transaction<Database>) => writeEarlier(trx, earlier) : undefined;
@@ -82,7 +120,13 @@ export async function capture(call: ApiCall, s: Services): Promise<Denial | unde
       call.logged = true;
     } else if (call.price > 0) {
       call.charged = call.price;
-      const entry = { userId: call.identity!.userId, amount: -call.price, kind: 'charge' as const, ref: call.requestId, operation: code };
+      const entry = {
+        userId: call.identity!.userId,
+        amount: -call.price,
+        kind: 'charge' as const,
+        ref: call.requestId,
+        operation: code,
+      };
       call.balanceAfter = await postEntry(s.store.db, entry, withCharge(call, earlier));
       call.logged = true;
     } else if (freeByPlan) {
@@ -100,7 +144,10 @@ export async function capture(call: ApiCall, s: Services): Promise<Denial | unde
     call.bodyOut = undefined;
     if (err instanceof InsufficientBalanceError) return deny('INSUFFICIENT_BALANCE');
     if (err instanceof ClaimLostError) {
-      return deny('IDEMPOTENCY_CONFLICT', 'This call outlived its Idempotency-Key lease and a retry took the key over; this call was not charged.');
+      return deny(
+        'IDEMPOTENCY_CONFLICT',
+        'This call outlived its Idempotency-Key lease and a retry took the key over; this call was not charged.',
+      );
     }
     throw err;
   }

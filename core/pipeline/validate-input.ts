@@ -11,7 +11,10 @@ function withoutKey(source: unknown): Record<string, unknown> {
 
 export const validateInput: Stage = async (call) => {
   if (call.bodyKind === 'unsupported') {
-    return deny('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json or application/x-www-form-urlencoded.');
+    return deny(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Unsupported Content-Type: send application/json or application/x-www-form-urlencoded.',
+    );
   }
   if (call.bodyKind === 'json' && (typeof call.body !== 'object' || call.body === null || Array.isArray(call.body))) {
     return deny('INVALID_INPUT', 'The JSON body must be an object of parameters.');

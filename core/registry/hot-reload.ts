@@ -1,16 +1,20 @@
 // Keeps the current Registry and swaps it when operations.yaml changes. A bad edit keeps the last good
 // registry and logs why; calls in flight hold a reference to the snapshot they started with.
-import { watch, type FSWatcher } from 'node:fs';
+import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { Logger } from '../kernel/logger.js';
-import { loadOperationsConfig } from '../config/operations-loader.js';
-import { buildRegistry, type Registry } from './registry.js';
 import { missingSettingsText } from '../config/availability.js';
+import { loadOperationsConfig } from '../config/operations-loader.js';
+import type { Logger } from '../kernel/logger.js';
+import { buildRegistry, type Registry } from './registry.js';
 
 /** The operator learns at every load which operations are refused for want of settings, and what to set. */
 function warnUnavailable(registry: Registry, logger: Logger): void {
   for (const op of registry.list()) {
-    if (!op.availability.available) logger.warn('operation unavailable: not configured', { operation: op.code, fix: missingSettingsText(op.availability) });
+    if (!op.availability.available)
+      logger.warn('operation unavailable: not configured', {
+        operation: op.code,
+        fix: missingSettingsText(op.availability),
+      });
   }
 }
 
@@ -45,7 +49,11 @@ export async function createRegistryHolder(opts: RegistryHolderOptions): Promise
       await opts.refreshPlugins();
       const next = buildRegistry(loadOperationsConfig(opts.file, opts.env), opts.pluginExists, current.version + 1);
       current = next;
-      opts.logger.info('operations reloaded', { file: opts.file, version: next.version, operations: next.list().length });
+      opts.logger.info('operations reloaded', {
+        file: opts.file,
+        version: next.version,
+        operations: next.list().length,
+      });
       warnUnavailable(next, opts.logger);
       opts.onReload?.(next);
       return true;

@@ -11,7 +11,13 @@ export interface InputValidator {
 
 function makeAjv(coerce: boolean): Ajv {
   // strictRequired off: `oneOf: [{required: [url]}, {required: [id]}]` is the natural way to say "one of these".
-  const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, coerceTypes: coerce ? 'array' : false, useDefaults: true });
+  const ajv = new Ajv({
+    allErrors: false,
+    strict: true,
+    strictRequired: false,
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+  });
   ajv.addKeyword({ keyword: 'example' });
   ajv.addKeyword({ keyword: 'x-label' });
   return ajv;
@@ -54,7 +60,11 @@ export function describeError(e: ErrorObject): string {
   }
 }
 
-export function compileInputValidator(compilers: ValidatorCompilers, code: string, schema: InputSchema): InputValidator {
+export function compileInputValidator(
+  compilers: ValidatorCompilers,
+  code: string,
+  schema: InputSchema,
+): InputValidator {
   let strings: ValidateFunction;
   let json: ValidateFunction;
   try {

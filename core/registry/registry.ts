@@ -1,10 +1,10 @@
 // Operations bound to plugins, with validators compiled and route aliases resolved: one immutable snapshot per
 // config load. A call takes the snapshot current at its start and finishes on it, whatever reloads happen.
 import { basename } from 'node:path';
-import type { OperationConfig, OperationsConfig, PlanConfig, PackageConfig } from '../config/operations-config.js';
+import type { OperationConfig, OperationsConfig, PackageConfig, PlanConfig } from '../config/operations-config.js';
 import { ConfigError } from '../config/operations-loader.js';
-import { compileInputValidator, createValidatorCompilers, type InputValidator } from './input-validator.js';
 import { hashOf } from '../kernel/canonical.js';
+import { compileInputValidator, createValidatorCompilers, type InputValidator } from './input-validator.js';
 
 export interface Operation extends OperationConfig {
   validator: InputValidator;
@@ -51,14 +51,20 @@ function compileRoute(path: string): { regex: RegExp; params: string[] } {
   return { regex: new RegExp(`^${source}/?$`), params };
 }
 
-export function buildRegistry(config: OperationsConfig, pluginExists: (name: string) => boolean, version: number): Registry {
+export function buildRegistry(
+  config: OperationsConfig,
+  pluginExists: (name: string) => boolean,
+  version: number,
+): Registry {
   const compilers = createValidatorCompilers();
   const file = basename(config.file);
   const ops = new Map<string, Operation>();
   const routes: RouteMatcher[] = [];
   config.operations.forEach((op, i) => {
     if (!pluginExists(op.plugin)) {
-      throw new ConfigError(`${file}: operation "${op.code}" at /operations/${i}/plugin: no plugin folder "${op.plugin}"`);
+      throw new ConfigError(
+        `${file}: operation "${op.code}" at /operations/${i}/plugin: no plugin folder "${op.plugin}"`,
+      );
     }
     let validator: InputValidator;
     try {

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SharedState } from './shared-state.js';
-import { takeFromBucket, type Bucket } from './token-bucket.js';
+import { type Bucket, takeFromBucket } from './token-bucket.js';
 
 export function createMemoryState(cacheEntries = 10_000): SharedState {
   const buckets = new LRUCache<string, Bucket>({ max: 100_000 });

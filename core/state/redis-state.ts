@@ -13,11 +13,11 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../kernel/logger.js';
-import { StateUnavailableError, type SharedState, type StateHealth } from './shared-state.js';
 import { createMemoryState } from './memory-state.js';
-import { takeFromBucket } from './token-bucket.js';
-import { ACQUIRE_SLOT, INCR, RENEW_SLOTS, TAKE_TOKEN, scriptRunner } from './redis-scripts.js';
+import { ACQUIRE_SLOT, INCR, RENEW_SLOTS, scriptRunner, TAKE_TOKEN } from './redis-scripts.js';
+import { type SharedState, type StateHealth, StateUnavailableError } from './shared-state.js';
 import { createSlotLeases } from './slot-leases.js';
+import { takeFromBucket } from './token-bucket.js';
 
 export interface RedisStateOptions {
   url: string;
@@ -91,7 +91,10 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
   const markDown = (reason: string): void => {
     if (outage || closing) return;
     outage = reason;
-    logger.warn('Redis unreachable: limits and cache are per process, capped spending and plan quotas answer 503 until it returns', { reason });
+    logger.warn(
+      'Redis unreachable: limits and cache are per process, capped spending and plan quotas answer 503 until it returns',
+      { reason },
+    );
     // The breaker is open: only this probe talks to Redis until it answers again.
     probe = setInterval(() => {
       if (probing || redis.status !== 'ready') return;
@@ -197,7 +200,8 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
         const v = await redis.get(k(key));
         return v === null ? null : Number(v);
       }, unavailable),
-    initCounter: (key, value, ttlSeconds) => run(async () => void (await redis.set(k(key), value, 'EX', ttlSeconds, 'NX')), unavailable),
+    initCounter: (key, value, ttlSeconds) =>
+      run(async () => void (await redis.set(k(key), value, 'EX', ttlSeconds, 'NX')), unavailable),
     async cacheGet(key) {
       const near = front.get(key);
       if (near !== undefined) return near;
@@ -232,7 +236,14 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
     async health(): Promise<StateHealth> {
       const ok = redis.status === 'ready' && !outage;
       // No error text here: health is public. The reason is in the log line of markDown.
-      return ok ? { backend: 'redis', ok } : { backend: 'redis', ok, degraded: 'Redis unreachable or not answering; limits are per process, capped spending and plan quotas are paused' };
+      return ok
+        ? { backend: 'redis', ok }
+        : {
+            backend: 'redis',
+            ok,
+            degraded:
+              'Redis unreachable or not answering; limits are per process, capped spending and plan quotas are paused',
+          };
     },
     async close() {
       closing = true;
@@ -240,7 +251,14 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
       leases.close();
       await fallback.close();
       front.clear();
-      await Promise.all([redis, sub].map((c) => c.quit().then(() => undefined, () => c.disconnect())));
+      await Promise.all(
+        [redis, sub].map((c) =>
+          c.quit().then(
+            () => undefined,
+            () => c.disconnect(),
+          ),
+        ),
+      );
     },
   };
 }

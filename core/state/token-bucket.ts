@@ -6,7 +6,12 @@ export interface Bucket {
   updatedMs: number;
 }
 
-export function takeFromBucket(bucket: Bucket | undefined, rate: number, burst: number, nowMs: number): { bucket: Bucket; decision: RateDecision } {
+export function takeFromBucket(
+  bucket: Bucket | undefined,
+  rate: number,
+  burst: number,
+  nowMs: number,
+): { bucket: Bucket; decision: RateDecision } {
   const elapsed = bucket ? Math.max(0, nowMs - bucket.updatedMs) / 1000 : 0;
   const before = bucket ? Math.min(burst, bucket.tokens + elapsed * rate) : burst;
   const allowed = before >= 1;

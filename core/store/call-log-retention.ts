@@ -4,8 +4,8 @@
 // lowest ids and each batch reads only its own rows. The ledger is never touched: money has its own history.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
 import type { Logger } from '../kernel/logger.js';
+import type { Database } from './schema.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** Today's spending caps and plan quotas are counted from the log after a restart: never prune that window. */

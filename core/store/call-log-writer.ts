@@ -4,8 +4,8 @@
 // database down) stays queued and is retried on the next flush instead of being dropped; only beyond
 // MAX_QUEUED rows are the oldest given up, so an outage cannot exhaust memory.
 import type { Insertable, Kysely } from 'kysely';
-import type { CallLogTable, Database } from './schema.js';
 import type { Logger } from '../kernel/logger.js';
+import type { CallLogTable, Database } from './schema.js';
 
 export type CallLogRow = Insertable<CallLogTable>;
 
@@ -26,7 +26,12 @@ export interface CallLogWriter {
 
 const MAX_QUEUED = 100_000;
 
-export function createCallLogWriter(db: Kysely<Database>, logger: Logger, intervalMs = 200, maxBatch = 500): CallLogWriter {
+export function createCallLogWriter(
+  db: Kysely<Database>,
+  logger: Logger,
+  intervalMs = 200,
+  maxBatch = 500,
+): CallLogWriter {
   let buffer: CallLogRow[] = [];
   let lastUse = new Map<number, number>();
   let flushing: Promise<void> = Promise.resolve();
@@ -37,8 +42,13 @@ export function createCallLogWriter(db: Kysely<Database>, logger: Logger, interv
     let written = 0;
     try {
       // SQLite caps bound parameters per statement; 14 columns x 60 rows stays well below it.
-      for (; written < rows.length; written += 60) await db.insertInto('call_log').values(rows.slice(written, written + 60)).execute();
-      for (const [keyId, at] of uses) await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+      for (; written < rows.length; written += 60)
+        await db
+          .insertInto('call_log')
+          .values(rows.slice(written, written + 60))
+          .execute();
+      for (const [keyId, at] of uses)
+        await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
       if (failing) logger.info('call log writes work again');
       failing = false;
     } catch (err) {
@@ -48,7 +58,11 @@ export function createCallLogWriter(db: Kysely<Database>, logger: Logger, interv
       const dropped = buffer.length - MAX_QUEUED;
       if (dropped > 0) buffer.splice(0, dropped);
       if (!failing || dropped > 0) {
-        logger.error('call log write failed; rows kept for retry', { queued: buffer.length, dropped: Math.max(0, dropped), reason: (err as Error).message });
+        logger.error('call log write failed; rows kept for retry', {
+          queued: buffer.length,
+          dropped: Math.max(0, dropped),
+          reason: (err as Error).message,
+        });
       }
       failing = true;
     }

@@ -2,12 +2,34 @@
 // with Retry-After (and is not charged), not 500. That covers a database that is down, hung past its timeouts,
 // or cannot write (disk full, I/O error).
 const CONNECTION_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
   // PostgreSQL: admin/crash shutdown, cannot connect now, connection exceptions, statement_timeout, disk full,
   // out of memory, I/O error.
-  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '57014', '53100', '53200', '58030',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57014',
+  '53100',
+  '53200',
+  '58030',
   // SQLite: busy beyond busy_timeout, file gone or unreadable, disk full, read-only file system, locking failure.
-  'SQLITE_BUSY', 'SQLITE_CANTOPEN', 'SQLITE_IOERR', 'SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_NOLCK', 'SQLITE_PROTOCOL',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+  'SQLITE_READONLY',
+  'SQLITE_NOLCK',
+  'SQLITE_PROTOCOL',
 ]);
 
 /** SQLite extended codes (SQLITE_IOERR_WRITE, SQLITE_BUSY_SNAPSHOT, SQLITE_READONLY_DBMOVED, ...) share a prefix. */

@@ -7,7 +7,7 @@
 //
 // PostgreSQL keeps one transaction per call (its captures are single statements already), so `inTransaction`
 // passes straight through there.
-import { sql, SqliteAdapter, type Kysely, type Transaction } from 'kysely';
+import { type Kysely, SqliteAdapter, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 type Work<T> = (trx: Transaction<Database>) => Promise<T>;

@@ -2,8 +2,9 @@
 // every later query on it would queue behind a server that is not answering and time out too. So such a client
 // is discarded when it is released (its socket destroyed), and the next call gets a fresh connection, which
 // fails fast on DB_CONNECT_TIMEOUT_MS while the database is still gone and works as soon as it is back.
-import type pg from 'pg';
+
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type pg from 'pg';
 
 const READ_TIMEOUT = 'Query read timeout';
 
@@ -35,9 +36,10 @@ export function guardPool(pool: pg.Pool): PostgresPool {
       client.release = (err?: Error | boolean): void => {
         if (!err && stuck.has(client)) {
           (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-          return release(new Error('discarded after a query read timeout'));
+          release(new Error('discarded after a query read timeout'));
+          return;
         }
-        return release(err);
+        release(err);
       };
       return client as unknown as PostgresPoolClient;
     },

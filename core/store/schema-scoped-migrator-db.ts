@@ -5,7 +5,7 @@
 // deployments (or test runs) sharing one database, one of them dropping its schema broke another's startup.
 // The Migrator only needs its two tables in its own schema, so it gets an introspector that reads that schema's
 // catalog rows alone, with no by-name lookups.
-import { sql, type DatabaseIntrospector, type Kysely, type SchemaMetadata, type TableMetadata } from 'kysely';
+import { type DatabaseIntrospector, type Kysely, type SchemaMetadata, sql, type TableMetadata } from 'kysely';
 
 function scopedIntrospector(db: Kysely<unknown>, schema: string): DatabaseIntrospector {
   const getTables = async (): Promise<TableMetadata[]> => {
@@ -17,7 +17,9 @@ function scopedIntrospector(db: Kysely<unknown>, schema: string): DatabaseIntros
     return rows.map((r) => ({ name: r.name, schema, isView: r.kind === 'v', columns: [] }));
   };
   const getSchemas = async (): Promise<SchemaMetadata[]> => {
-    const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+    const { rows } = await sql<{
+      name: string;
+    }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
     return rows;
   };
   return { getSchemas, getTables, getMetadata: async () => ({ tables: await getTables() }) };

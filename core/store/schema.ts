@@ -1,8 +1,8 @@
 // Row types of every table, as Kysely sees them. Money columns are integer micro-TOKEN; times are epoch ms.
 import type { Generated } from 'kysely';
-import type { PaymentTables } from './schema-payments.js';
-import type { NotificationTables } from './schema-notifications.js';
 import type { AccountSecurityTables } from './schema-account-security.js';
+import type { NotificationTables } from './schema-notifications.js';
+import type { PaymentTables } from './schema-payments.js';
 
 export interface UsersTable {
   id: Generated<number>;

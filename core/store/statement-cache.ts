@@ -15,7 +15,12 @@ const MAX_STATEMENTS = 1000;
 
 type Params = ReadonlyArray<unknown>;
 
-function watched(db: SQLite.Database, stmt: SQLite.Statement, sql: string, onFault: (err: unknown) => void): SqliteStatement {
+function watched(
+  db: SQLite.Database,
+  stmt: SQLite.Statement,
+  sql: string,
+  onFault: (err: unknown) => void,
+): SqliteStatement {
   const guard = <T>(work: () => T): T => {
     try {
       return work();
@@ -36,7 +41,10 @@ function watched(db: SQLite.Database, stmt: SQLite.Statement, sql: string, onFau
   } as unknown as SqliteStatement;
 }
 
-export function withStatementCache(db: SQLite.Database, onFault: (err: unknown) => void = () => undefined): SqliteDatabase {
+export function withStatementCache(
+  db: SQLite.Database,
+  onFault: (err: unknown) => void = () => undefined,
+): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => void db.close(),

@@ -2,9 +2,9 @@
 // write: with the disk full SQLite still reads. So a storage fault seen on any write (SQLITE_FULL, an I/O
 // error) raises a flag, and while it is up health makes one small real write; the first that succeeds clears
 // it. Only a status word leaves here, never the driver's error text (that goes to the log).
-import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import { type Kysely, sql } from 'kysely';
 import { isStorageFault } from './database-errors.js';
+import type { Database } from './schema.js';
 
 /** What /api/health may say about the database: which way it fails, never the driver's error text. */
 export type DatabaseStatus = 'ok' | 'unreachable' | 'timeout' | 'write_failed';
@@ -52,7 +52,12 @@ async function writeProbe(db: Kysely<Database>): Promise<void> {
   });
 }
 
-export async function storeStatus(db: Kysely<Database>, ping: () => Promise<void>, faults: FaultFlag, deadlineMs: number): Promise<DatabaseStatus> {
+export async function storeStatus(
+  db: Kysely<Database>,
+  ping: () => Promise<void>,
+  faults: FaultFlag,
+  deadlineMs: number,
+): Promise<DatabaseStatus> {
   try {
     await ping();
   } catch (err) {

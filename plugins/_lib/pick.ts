@@ -15,7 +15,7 @@ export function at(v: unknown, ...path: Array<string | number>): unknown {
       if (!Array.isArray(cur) || key >= cur.length) return null;
       cur = cur[key];
     } else {
-      if (!isRecord(cur) || !Object.prototype.hasOwnProperty.call(cur, key)) return null;
+      if (!isRecord(cur) || !Object.hasOwn(cur, key)) return null;
       cur = cur[key];
     }
   }

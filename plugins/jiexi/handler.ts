@@ -15,9 +15,11 @@ export interface JiexiInput {
 const IMAGE_FORMATS = ['png', 'jpg'];
 
 async function run(input: JiexiInput, host: Host): Promise<PluginOutcome<JiexiData>> {
-  if (typeof input?.url !== 'string' || input.url.trim() === '') return fail('INVALID_INPUT', 'url must be a non-empty string.');
+  if (typeof input?.url !== 'string' || input.url.trim() === '')
+    return fail('INVALID_INPUT', 'url must be a non-empty string.');
   const format = input.image_format ?? null;
-  if (format !== null && !IMAGE_FORMATS.includes(format)) return fail('INVALID_INPUT', 'image_format must be "png" or "jpg".');
+  if (format !== null && !IMAGE_FORMATS.includes(format))
+    return fail('INVALID_INPUT', 'image_format must be "png" or "jpg".');
   const found = findSupportedLink(input.url, platforms);
   // Nothing is fetched for an unsupported or IP link: only a module's own hosts are ever contacted.
   if (!found.ok) return fail('UNSUPPORTED', unsupportedMessage(platforms, found.reason));

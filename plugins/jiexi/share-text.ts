@@ -47,7 +47,7 @@ export function findSupportedLink(text: string, modules: readonly PlatformModule
   for (const candidate of candidates) {
     const parts = parseUrl(candidate);
     // url-lite lets "host@other/..." through as a path without a leading "/": that is user-info, refuse it.
-    if (!parts || !parts.path.startsWith('/')) {
+    if (!parts?.path.startsWith('/')) {
       firstOther ??= 'The link is malformed.';
       continue;
     }

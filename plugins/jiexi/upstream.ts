@@ -1,7 +1,13 @@
 // Shared plumbing for the platform modules: a fetch that turns host rejections into outcomes naming the step,
 // and small constructors for failures. Every message says which platform and which step failed, because the
 // caller sees it as is and "UPSTREAM_FAILED" alone does not tell an operator where to look.
-import type { Host, HostFetchInit, HostFetchResponse, PluginErrorCode, PluginFailure } from '../../core/sandbox/contract.js';
+import type {
+  Host,
+  HostFetchInit,
+  HostFetchResponse,
+  PluginErrorCode,
+  PluginFailure,
+} from '../../core/sandbox/contract.js';
 
 export type Step<T> = { ok: true; value: T } | PluginFailure;
 
@@ -17,7 +23,12 @@ export function fetchFailure(err: unknown, where: string): PluginFailure {
 }
 
 /** host.fetch that never throws. `where` is e.g. "Kuaishou share page". */
-export async function fetchStep(host: Host, where: string, url: string, init: HostFetchInit): Promise<Step<HostFetchResponse>> {
+export async function fetchStep(
+  host: Host,
+  where: string,
+  url: string,
+  init: HostFetchInit,
+): Promise<Step<HostFetchResponse>> {
   try {
     return { ok: true, value: await host.fetch(url, init) };
   } catch (err) {

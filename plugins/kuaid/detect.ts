@@ -1,6 +1,6 @@
 // Offline courier detection from the number alone: every row of the format table (format-rules.ts) is tried,
 // each courier scores its best matching row, and candidates come back best first with a confidence in 0..1.
-import { COURIERS, findCourier, type Courier } from './couriers.js';
+import { COURIERS, type Courier, findCourier } from './couriers.js';
 import { FORMAT_RULES } from './format-rules.js';
 
 /** Kuaidi100 accepts 6-32 characters; longer inputs are not tracking numbers of any courier we serve. */
@@ -72,8 +72,13 @@ export function detectCouriers(no: string): Detection {
   }
   const scored = [...best.entries()].sort((a, b) => b[1].weight - a[1].weight || a[1].order - b[1].order);
   // Below 100 in total the shape itself is weak evidence, so nobody reaches full confidence.
-  const total = Math.max(100, scored.reduce((sum, [, s]) => sum + s.weight, 0));
-  const candidates = scored.slice(0, MAX_CANDIDATES).map(([courier, s]) => ({ courier, confidence: round2(s.weight / total) }));
+  const total = Math.max(
+    100,
+    scored.reduce((sum, [, s]) => sum + s.weight, 0),
+  );
+  const candidates = scored
+    .slice(0, MAX_CANDIDATES)
+    .map(([courier, s]) => ({ courier, confidence: round2(s.weight / total) }));
   return { candidates, ambiguous: isAmbiguous(candidates) };
 }
 
@@ -116,6 +121,9 @@ export function mergeOpinion(rules: RankedCourier[], opinion: Courier[]): Ranked
     return monotone([rules[0], second, ...rules.slice(1)].slice(0, MAX_CANDIDATES));
   }
   const agreedCodes = new Set(agreed.map((c) => c.code));
-  const lifted = agreed.map((c, i) => ({ courier: c, confidence: Math.max(byCode.get(c.code)!.confidence, opinionConfidence(i)) }));
+  const lifted = agreed.map((c, i) => ({
+    courier: c,
+    confidence: Math.max(byCode.get(c.code)!.confidence, opinionConfidence(i)),
+  }));
   return monotone([...lifted, ...rules.filter((r) => !agreedCodes.has(r.courier.code))]);
 }

@@ -1,12 +1,19 @@
 // kuaid: a tracking number in, the courier and its trail out. Detection runs offline from the format table;
 // the trail comes from Kuaidi100 and/or Kdniao as configured, with failover. See README.md.
 import type { Host, OperationPlugin, PluginOutcome } from '../../core/sandbox/contract.js';
-import { certain, detectCouriers, isAmbiguous, mergeOpinion, unknownFormatReason, type RankedCourier } from './detect.js';
-import { parseInput, unknownComMessage, type KuaidInput } from './input.js';
+import {
+  certain,
+  detectCouriers,
+  isAmbiguous,
+  mergeOpinion,
+  type RankedCourier,
+  unknownFormatReason,
+} from './detect.js';
+import { type KuaidInput, parseInput, unknownComMessage } from './input.js';
 import { candidateOut, type KuaidDetectData, type KuaidTrackData } from './normalise.js';
-import { readConfig, missingCredentialsMessage, type KuaidConfig } from './options.js';
+import { type KuaidConfig, missingCredentialsMessage, readConfig } from './options.js';
 import { kdniaoProvider } from './providers/kdniao.js';
-import { kuaidi100Provider, kuaidi100Autonumber } from './providers/kuaidi100.js';
+import { kuaidi100Autonumber, kuaidi100Provider } from './providers/kuaidi100.js';
 import type { Provider } from './providers/types.js';
 import { runTrack } from './track.js';
 
@@ -24,7 +31,8 @@ function buildProviders(config: KuaidConfig): Provider[] {
   const { kuaidi100: k, kdniao: d, requestTimeoutMs: ms } = config;
   const out: Provider[] = [];
   for (const id of config.providers) {
-    if (id === 'kuaidi100' && k.customer && k.key) out.push(kuaidi100Provider({ customer: k.customer, key: k.key }, ms));
+    if (id === 'kuaidi100' && k.customer && k.key)
+      out.push(kuaidi100Provider({ customer: k.customer, key: k.key }, ms));
     if (id === 'kdniao' && d.businessId && d.apiKey) {
       out.push(kdniaoProvider({ businessId: d.businessId, apiKey: d.apiKey, requestType: d.requestType }, ms));
     }

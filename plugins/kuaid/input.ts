@@ -1,5 +1,5 @@
 // The call's input after the schema: the tracking number normalised, `com` resolved, `phone` cleaned.
-import { findCourier, unknownCourier, type Courier } from './couriers.js';
+import { type Courier, findCourier, unknownCourier } from './couriers.js';
 import { normaliseNumber } from './detect.js';
 
 export interface KuaidInput {
@@ -28,7 +28,8 @@ export function parseInput(input: KuaidInput): Parsed {
   let courierKnown = false;
   if (input.com !== undefined && input.com !== '') {
     const com = String(input.com).trim().toLowerCase();
-    if (!/^[a-z0-9]+$/.test(com)) return { ok: false, message: `com "${com.slice(0, 40)}" must be a courier code such as shunfeng or zhongtong` };
+    if (!/^[a-z0-9]+$/.test(com))
+      return { ok: false, message: `com "${com.slice(0, 40)}" must be a courier code such as shunfeng or zhongtong` };
     const known = findCourier(com);
     courierKnown = known !== undefined;
     courier = known ?? unknownCourier(com);
@@ -37,7 +38,9 @@ export function parseInput(input: KuaidInput): Parsed {
   let phone: string | null = null;
   if (input.phone !== undefined && input.phone !== '') {
     // Tolerate the usual decorations of a Chinese number; the carrier only compares digits.
-    const digits = String(input.phone).replace(/[\s-]/g, '').replace(/^\+?86(?=\d{11}$)/, '');
+    const digits = String(input.phone)
+      .replace(/[\s-]/g, '')
+      .replace(/^\+?86(?=\d{11}$)/, '');
     if (!/^\d{4,20}$/.test(digits)) return { ok: false, message: 'phone must be the full number or its last 4 digits' };
     phone = digits;
   }
@@ -52,6 +55,8 @@ export function phoneRequiredMessage(c: Courier): string {
 
 /** The INVALID_INPUT message for a `com` we cannot look up (detect mode has nobody else to ask). */
 export function unknownComMessage(com: string): string {
-  return `com "${com.slice(0, 40)}" is not a courier code we know (未知的快递公司编码): use a Kuaidi100 code such as `
-    + 'shunfeng, zhongtong, yuantong, yunda, shentong, jtexpress, jd, ems, youzhengguonei, debangkuaidi, or leave com out to detect the courier';
+  return (
+    `com "${com.slice(0, 40)}" is not a courier code we know (未知的快递公司编码): use a Kuaidi100 code such as ` +
+    'shunfeng, zhongtong, yuantong, yunda, shentong, jtexpress, jd, ems, youzhengguonei, debangkuaidi, or leave com out to detect the courier'
+  );
 }

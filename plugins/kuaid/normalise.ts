@@ -2,7 +2,7 @@
 import type { Courier } from './couriers.js';
 import type { RankedCourier } from './detect.js';
 import type { ProviderId, Trace, Track } from './providers/types.js';
-import { STATE_TEXT, isFinished, type TrackState } from './states.js';
+import { isFinished, STATE_TEXT, type TrackState } from './states.js';
 import { isoFromEpoch } from './time.js';
 
 export interface CandidateOut {

@@ -48,7 +48,8 @@ function providerList(v: unknown, ignored: string[]): ProviderId[] {
 export function readConfig(options: Readonly<Record<string, unknown>>): KuaidConfig {
   const ignored: string[] = [];
   const mode = options.mode === 'detect' ? 'detect' : 'track';
-  if (options.mode !== undefined && options.mode !== 'detect' && options.mode !== 'track') ignored.push(`mode: ${String(options.mode)}`);
+  if (options.mode !== undefined && options.mode !== 'detect' && options.mode !== 'track')
+    ignored.push(`mode: ${String(options.mode)}`);
   const requestType = String(options.kdniao_request_type ?? '1002') === '8001' ? '8001' : '1002';
   const timeout = Number(options.request_timeout_ms);
   return {

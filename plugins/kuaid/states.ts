@@ -47,36 +47,90 @@ export interface MappedState {
 // Kuaidi100 `state` and `data[].statusCode` (resultv2=4). Some clients see the advanced codes in `state`
 // itself, so one map holds both levels.
 const K100: Readonly<Record<string, TrackState>> = {
-  '0': 'IN_TRANSIT', '1001': 'IN_TRANSIT', '1002': 'IN_TRANSIT', '1003': 'IN_TRANSIT',
-  '1': 'PICKED_UP', '101': 'PENDING', '102': 'PENDING', '103': 'PICKED_UP',
+  '0': 'IN_TRANSIT',
+  '1001': 'IN_TRANSIT',
+  '1002': 'IN_TRANSIT',
+  '1003': 'IN_TRANSIT',
+  '1': 'PICKED_UP',
+  '101': 'PENDING',
+  '102': 'PENDING',
+  '103': 'PICKED_UP',
   // 203 收件人发起拒收, 待发货方确认: a problem waiting for the sender, not a final refusal (Kuaidi100 advanced
   // state table); the parcel goes on to 14 拒签, 6 退回 or a second delivery.
-  '2': 'EXCEPTION', '201': 'EXCEPTION', '202': 'EXCEPTION', '203': 'EXCEPTION', '204': 'EXCEPTION',
-  '205': 'EXCEPTION', '206': 'EXCEPTION', '207': 'EXCEPTION', '208': 'EXCEPTION', '209': 'EXCEPTION',
+  '2': 'EXCEPTION',
+  '201': 'EXCEPTION',
+  '202': 'EXCEPTION',
+  '203': 'EXCEPTION',
+  '204': 'EXCEPTION',
+  '205': 'EXCEPTION',
+  '206': 'EXCEPTION',
+  '207': 'EXCEPTION',
+  '208': 'EXCEPTION',
+  '209': 'EXCEPTION',
   '210': 'CANCELLED',
-  '3': 'SIGNED', '301': 'SIGNED', '302': 'SIGNED', '303': 'SIGNED', '304': 'SIGNED',
-  '4': 'RETURNED', '401': 'CANCELLED',
-  '5': 'DELIVERING', '501': 'DELIVERING',
+  '3': 'SIGNED',
+  '301': 'SIGNED',
+  '302': 'SIGNED',
+  '303': 'SIGNED',
+  '304': 'SIGNED',
+  '4': 'RETURNED',
+  '401': 'CANCELLED',
+  '5': 'DELIVERING',
+  '501': 'DELIVERING',
   '6': 'RETURNING',
   '7': 'TRANSFERRED',
-  '8': 'CUSTOMS', '10': 'CUSTOMS', '11': 'CUSTOMS', '12': 'CUSTOMS', '13': 'EXCEPTION',
+  '8': 'CUSTOMS',
+  '10': 'CUSTOMS',
+  '11': 'CUSTOMS',
+  '12': 'CUSTOMS',
+  '13': 'EXCEPTION',
   '14': 'REJECTED',
 };
 const K100_LOCKER = new Set(['205', '304', '501']);
 
 // Kdniao `State` and `StateEx` (8001).
 const KDN: Readonly<Record<string, TrackState>> = {
-  '0': 'PENDING', '10': 'PENDING',
+  '0': 'PENDING',
+  '10': 'PENDING',
   '1': 'PICKED_UP',
-  '2': 'IN_TRANSIT', '201': 'IN_TRANSIT', '202': 'DELIVERING', '204': 'IN_TRANSIT', '205': 'IN_TRANSIT',
-  '206': 'IN_TRANSIT', '211': 'DELIVERING',
-  '3': 'SIGNED', '301': 'SIGNED', '302': 'SIGNED', '304': 'SIGNED', '311': 'SIGNED',
-  '4': 'EXCEPTION', '401': 'EXCEPTION', '402': 'EXCEPTION', '403': 'EXCEPTION', '404': 'REJECTED',
-  '405': 'EXCEPTION', '406': 'RETURNED', '407': 'RETURNING', '412': 'EXCEPTION', '413': 'EXCEPTION',
-  '414': 'EXCEPTION', '415': 'CANCELLED', '416': 'EXCEPTION', '417': 'EXCEPTION', '418': 'EXCEPTION',
-  '419': 'EXCEPTION', '420': 'EXCEPTION', '421': 'EXCEPTION', '422': 'EXCEPTION', '423': 'EXCEPTION',
+  '2': 'IN_TRANSIT',
+  '201': 'IN_TRANSIT',
+  '202': 'DELIVERING',
+  '204': 'IN_TRANSIT',
+  '205': 'IN_TRANSIT',
+  '206': 'IN_TRANSIT',
+  '211': 'DELIVERING',
+  '3': 'SIGNED',
+  '301': 'SIGNED',
+  '302': 'SIGNED',
+  '304': 'SIGNED',
+  '311': 'SIGNED',
+  '4': 'EXCEPTION',
+  '401': 'EXCEPTION',
+  '402': 'EXCEPTION',
+  '403': 'EXCEPTION',
+  '404': 'REJECTED',
+  '405': 'EXCEPTION',
+  '406': 'RETURNED',
+  '407': 'RETURNING',
+  '412': 'EXCEPTION',
+  '413': 'EXCEPTION',
+  '414': 'EXCEPTION',
+  '415': 'CANCELLED',
+  '416': 'EXCEPTION',
+  '417': 'EXCEPTION',
+  '418': 'EXCEPTION',
+  '419': 'EXCEPTION',
+  '420': 'EXCEPTION',
+  '421': 'EXCEPTION',
+  '422': 'EXCEPTION',
+  '423': 'EXCEPTION',
   '5': 'TRANSFERRED',
-  '6': 'CUSTOMS', '601': 'CUSTOMS', '602': 'CUSTOMS', '603': 'CUSTOMS', '604': 'EXCEPTION',
+  '6': 'CUSTOMS',
+  '601': 'CUSTOMS',
+  '602': 'CUSTOMS',
+  '603': 'CUSTOMS',
+  '604': 'EXCEPTION',
 };
 const KDN_LOCKER = new Set(['211', '311', '412']);
 
@@ -100,7 +154,12 @@ const KDN_PARENT: ParentOf = (sub) => (sub.length === 3 ? sub[0] : null);
  * Pick the finer of a top-level code and an advanced sub-code: the sub-code wins when it refines the
  * top code (the provider's own parent table), or when the top code is missing or unknown.
  */
-function refine(map: Readonly<Record<string, TrackState>>, parentOf: ParentOf, top: string | null, sub: string | null): string | null {
+function refine(
+  map: Readonly<Record<string, TrackState>>,
+  parentOf: ParentOf,
+  top: string | null,
+  sub: string | null,
+): string | null {
   if (sub && map[sub] !== undefined) {
     if (top === null || map[top] === undefined) return sub;
     if (parentOf(sub) === top || sub === top) return sub;
@@ -108,7 +167,13 @@ function refine(map: Readonly<Record<string, TrackState>>, parentOf: ParentOf, t
   return top;
 }
 
-function mapWith(map: Readonly<Record<string, TrackState>>, parentOf: ParentOf, locker: Set<string>, top: unknown, sub: unknown): MappedState {
+function mapWith(
+  map: Readonly<Record<string, TrackState>>,
+  parentOf: ParentOf,
+  locker: Set<string>,
+  top: unknown,
+  sub: unknown,
+): MappedState {
   const code = refine(map, parentOf, codeOf(top), codeOf(sub));
   if (code === null) return { state: 'UNKNOWN', at_locker: false };
   return { state: map[code] ?? 'UNKNOWN', at_locker: locker.has(code) };

@@ -6,7 +6,7 @@ import type { Courier } from './couriers.js';
 import type { RankedCourier } from './detect.js';
 import { phoneRequiredMessage } from './input.js';
 import { noRecordMemo } from './memo.js';
-import { toTrackData, cacheTtlFor, type KuaidTrackData } from './normalise.js';
+import { cacheTtlFor, type KuaidTrackData, toTrackData } from './normalise.js';
 import type { Provider, ProviderId } from './providers/types.js';
 
 /** Each query costs quota and Kuaidi100 locks numbers polled too often, so guesses are capped. */
@@ -32,9 +32,13 @@ const courierName = (c: Courier): string => (c.zh === c.en ? c.zh : `${c.zh} (${
  * nothing for it. Said in both languages, with what to do next.
  */
 function noRecordMessage(no: string, courier: Courier, others: Courier[]): string {
-  const hint = others.length ? ` If the courier is not ${courier.code}, pass com= (it may be ${others.map((c) => c.code).join(', ')}).` : '';
-  return `暂无物流轨迹：${courier.zh} 还没有单号 ${no} 的记录，新单号通常在揽收后几小时内出现首条轨迹，请稍后再查（本次未扣费）。`
-    + ` No tracking record yet for ${no} at ${courierName(courier)}: new parcels usually get their first scan within hours of pickup. Try again later; this call was not charged.${hint}`;
+  const hint = others.length
+    ? ` If the courier is not ${courier.code}, pass com= (it may be ${others.map((c) => c.code).join(', ')}).`
+    : '';
+  return (
+    `暂无物流轨迹：${courier.zh} 还没有单号 ${no} 的记录，新单号通常在揽收后几小时内出现首条轨迹，请稍后再查（本次未扣费）。` +
+    ` No tracking record yet for ${no} at ${courierName(courier)}: new parcels usually get their first scan within hours of pickup. Try again later; this call was not charged.${hint}`
+  );
 }
 
 /** The negative-cache key: the same number asked of the same couriers (and phone) by the same operation. */
@@ -42,12 +46,21 @@ function noRecordKey(host: Host, plan: TrackPlan, askable: Courier[]): string {
   return [host.operation, plan.no, askable.map((c) => c.code).join(','), plan.phone ?? ''].join('|');
 }
 
-export async function runTrack(plan: TrackPlan, providers: Provider[], host: Host): Promise<PluginOutcome<KuaidTrackData>> {
+export async function runTrack(
+  plan: TrackPlan,
+  providers: Provider[],
+  host: Host,
+): Promise<PluginOutcome<KuaidTrackData>> {
   const couriers = plan.candidates.map((r) => r.courier);
   const several = couriers.length > 1;
   const top = couriers[0];
   if (top.needs_phone && !plan.phone) {
-    const others = several ? ` (the number also fits ${couriers.slice(1).map((c) => c.code).join(', ')}: pass com= to pick one)` : '';
+    const others = several
+      ? ` (the number also fits ${couriers
+          .slice(1)
+          .map((c) => c.code)
+          .join(', ')}: pass com= to pick one)`
+      : '';
     return { ok: false, code: 'INVALID_INPUT', message: phoneRequiredMessage(top) + others };
   }
   // Lower-ranked guesses that need a phone cannot be asked without one: skip them rather than fail.
@@ -73,7 +86,14 @@ export async function runTrack(plan: TrackPlan, providers: Provider[], host: Hos
       asked = true;
       const result = await provider.query({ no: plan.no, courier, phone: plan.phone }, host);
       if (result.kind === 'found') {
-        const data = toTrackData({ no: plan.no, courier, provider: provider.id, track: result.track, candidates, nowMs: host.now() });
+        const data = toTrackData({
+          no: plan.no,
+          courier,
+          provider: provider.id,
+          track: result.track,
+          candidates,
+          nowMs: host.now(),
+        });
         return { ok: true, data, cache_ttl: cacheTtlFor(data.state) };
       }
       if (result.kind === 'no_record') {

@@ -1,5 +1,5 @@
 // Reads geo.bin (see geo-format.ts) once into typed arrays and decoded places; lookups are a binary search.
-import { GEO_FORMAT_VERSION, GEO_HEADER_BYTES, GEO_MAGIC, NO_PLACE, align4 } from './geo-format.js';
+import { align4, GEO_FORMAT_VERSION, GEO_HEADER_BYTES, GEO_MAGIC, NO_PLACE } from './geo-format.js';
 import { decodeUtf8 } from './utf8.js';
 
 export interface Place {
@@ -20,7 +20,8 @@ export function parseGeoTable(buffer: ArrayBuffer): GeoTable {
     throw new Error('geo asset is not a TGEO file');
   }
   const version = view.getUint32(4, true);
-  if (version !== GEO_FORMAT_VERSION) throw new Error(`geo asset has format ${version}, expected ${GEO_FORMAT_VERSION}`);
+  if (version !== GEO_FORMAT_VERSION)
+    throw new Error(`geo asset has format ${version}, expected ${GEO_FORMAT_VERSION}`);
   const rangeCount = view.getUint32(8, true);
   const placeCount = view.getUint32(12, true);
   const blobBytes = view.getUint32(16, true);

@@ -2,9 +2,9 @@
 // answered offline from assets. The isolate's context is reused across calls, so tables are parsed once
 // and kept in module scope.
 import type { Host, OperationPlugin } from '../../core/sandbox/contract.js';
-import { parseGeoTable, type GeoTable } from './geo-table.js';
+import { type GeoTable, parseGeoTable } from './geo-table.js';
 import { lookupPhone, type PhoneData } from './lookup.js';
-import { parsePhoneDat, type PhoneDat } from './phone-dat.js';
+import { type PhoneDat, parsePhoneDat } from './phone-dat.js';
 
 export interface PhoneInput {
   phone: string;
@@ -27,14 +27,16 @@ function loadGeo(host: Host): Promise<GeoTable> {
 }
 
 function loadPhoneDat(host: Host): Promise<PhoneDat | null> {
-  const path = host.options['phone_dat'];
+  const path = host.options.phone_dat;
   if (typeof path !== 'string' || path === '') return Promise.resolve(null);
   let dat = dats.get(path);
   if (!dat) {
     // An unusable phone.dat is logged once and skipped: the built-in data still answers every number.
     dat = (async () => {
       if (!(await host.hasAsset('phone_dat'))) {
-        host.log('warn', 'phone_dat option is set but the file is not available; using built-in data', { phone_dat: path });
+        host.log('warn', 'phone_dat option is set but the file is not available; using built-in data', {
+          phone_dat: path,
+        });
         return null;
       }
       try {
@@ -60,7 +62,9 @@ export const plugin: OperationPlugin<PhoneInput, PhoneData> = {
     try {
       table = await loadGeo(host);
     } catch (err) {
-      host.log('error', 'phone geo asset could not be loaded', { error: err instanceof Error ? err.message : String(err) });
+      host.log('error', 'phone geo asset could not be loaded', {
+        error: err instanceof Error ? err.message : String(err),
+      });
       return { ok: false, code: 'UNAVAILABLE', message: 'phone location data is not available on this server' };
     }
     return lookupPhone(input.phone, { geo: table, dat: await loadPhoneDat(host) });

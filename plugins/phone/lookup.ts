@@ -4,9 +4,9 @@ import type { PluginOutcome } from '../../core/sandbox/contract.js';
 import { areaCodeOf } from './area-codes.js';
 import { findPlace, type GeoTable, type Place } from './geo-table.js';
 import { normalisePhone, tooLong } from './normalise.js';
-import { findInPhoneDat, type DatHit, type PhoneDat } from './phone-dat.js';
+import { type DatHit, findInPhoneDat, type PhoneDat } from './phone-dat.js';
 import { findSegment, unknownSegmentMessage } from './segment-index.js';
-import { cardTypeOf, type Carrier, type SegmentRow } from './segments.js';
+import { type Carrier, cardTypeOf, type SegmentRow } from './segments.js';
 
 export interface PhoneData {
   phone: string;
@@ -33,7 +33,6 @@ export interface PhoneTables {
   dat: PhoneDat | null;
 }
 
-
 export function lookupPhone(raw: unknown, tables: PhoneTables): PluginOutcome<PhoneData> {
   const norm = normalisePhone(raw);
   if (!norm.ok) return invalid(norm.message);
@@ -42,7 +41,7 @@ export function lookupPhone(raw: unknown, tables: PhoneTables): PluginOutcome<Ph
 
   if (digits.length === 13) {
     // Only IoT blocks have 13-digit numbers, and no location data covers them.
-    if (!row || row.digits !== 13) return invalid(tooLong(13));
+    if (row?.digits !== 13) return invalid(tooLong(13));
     return { ok: true, data: fromSegment(digits, row, null) };
   }
 
@@ -82,7 +81,8 @@ function fromSegment(digits: string, row: SegmentRow, place: Place | null): Phon
  */
 function fromPhoneDat(digits: string, row: SegmentRow | undefined, hit: DatHit): PhoneData {
   // A card type byte this reader does not know (hit.carrier null) defers to the segment table entirely.
-  const fromRow = row && (hit.carrier === null || (row.carrier === hit.carrier && (row.kind === 'data' || row.kind === 'satellite')));
+  const fromRow =
+    row && (hit.carrier === null || (row.carrier === hit.carrier && (row.kind === 'data' || row.kind === 'satellite')));
   const province = hit.province || null;
   const city = province ? hit.city || null : null;
   return {

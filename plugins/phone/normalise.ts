@@ -39,7 +39,10 @@ function checkShape(digits: string): Normalised {
   if (n < 11) return { ok: false, message: `phone is too short: ${n} digits, a mainland mobile number has 11` };
   if (n > 11 && !(n === 13 && digits.startsWith('14'))) return { ok: false, message: tooLong(n) };
   if (digits[0] !== '1') {
-    return { ok: false, message: `not a mobile number: mainland mobile numbers start with 1, this one starts with ${digits[0]}` };
+    return {
+      ok: false,
+      message: `not a mobile number: mainland mobile numbers start with 1, this one starts with ${digits[0]}`,
+    };
   }
   const second = digits.charCodeAt(1) - 48;
   if (second < 3) {

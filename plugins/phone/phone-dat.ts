@@ -50,7 +50,8 @@ export function parsePhoneDat(buffer: ArrayBuffer): PhoneDat {
   if (bytes.length < 8) throw new Error(`phone.dat is ${bytes.length} bytes, shorter than its 8-byte header`);
   const indexAt = view.getUint32(4, true);
   if (indexAt < 8 || indexAt > bytes.length) throw new Error(`phone.dat index offset ${indexAt} is outside the file`);
-  if ((bytes.length - indexAt) % ENTRY !== 0) throw new Error('phone.dat index is not a whole number of 9-byte entries');
+  if ((bytes.length - indexAt) % ENTRY !== 0)
+    throw new Error('phone.dat index is not a whole number of 9-byte entries');
   const raw = bytes.subarray(0, 4);
   const version = raw.every((b) => b >= 0x20 && b < 0x7f) ? decodeUtf8(raw) : String(view.getUint32(0, true));
   return { bytes, view, indexAt, count: (bytes.length - indexAt) / ENTRY, version, records: new Map() };

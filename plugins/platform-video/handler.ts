@@ -1,8 +1,14 @@
 // platform-video: one Douyin post in full (the Douyin core lives in plugins/_lib/douyin, shared with jiexi).
 // Input comes from /api/douyin, /api/parse?url= or /api/video/:id (the route's :id joins the input).
 import type { Host, OperationPlugin, PluginOutcome } from '../../core/sandbox/contract.js';
+import {
+  AWEME_ID_RE,
+  type DouyinInfo,
+  douyinInfoById,
+  douyinInfoByUrl,
+  isDouyinLinkHost,
+} from '../_lib/douyin/index.js';
 import { extractUrls, parseUrl } from '../_lib/url-lite.js';
-import { AWEME_ID_RE, douyinInfoById, douyinInfoByUrl, isDouyinLinkHost, type DouyinInfo } from '../_lib/douyin/index.js';
 
 export interface In {
   /** A Douyin link or a whole pasted share text containing one. */

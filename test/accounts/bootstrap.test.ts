@@ -1,18 +1,22 @@
 // First start: an admin, a demo user with exactly 10 TOKEN (one grant row) and a working demo key, once —
 // also when several processes start on one empty database at the same moment.
 import t from 'tap';
-import { openStore } from '../../core/store/database.js';
-import { migrateToLatest } from '../../core/store/migrate.js';
-import { bootstrapFirstStart } from '../../core/cli/first-start.js';
 import { loadKeyIdentity } from '../../core/accounts/api-keys.js';
 import { sha256Hex } from '../../core/accounts/secrets.js';
 import { balanceOf } from '../../core/billing/ledger.js';
+import { bootstrapFirstStart } from '../../core/cli/first-start.js';
+import { openStore } from '../../core/store/database.js';
+import { migrateToLatest } from '../../core/store/migrate.js';
 
 t.test('creates admin, demo user with 10 TOKEN and a key exactly once under a race', async (t) => {
   const store = openStore({ databaseUrl: null, dataDir: '.', sqliteFile: ':memory:' });
   t.teardown(() => store.close());
   await migrateToLatest(store.db as never, 'sqlite');
-  const results = await Promise.all([bootstrapFirstStart(store.db, {}), bootstrapFirstStart(store.db, {}), bootstrapFirstStart(store.db, {})]);
+  const results = await Promise.all([
+    bootstrapFirstStart(store.db, {}),
+    bootstrapFirstStart(store.db, {}),
+    bootstrapFirstStart(store.db, {}),
+  ]);
   const winners = results.filter((r) => r !== null);
   t.equal(winners.length, 1, 'one process bootstraps, the others see a started database');
   const first = winners[0]!;

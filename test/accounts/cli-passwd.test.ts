@@ -1,12 +1,13 @@
 // `tollgate user passwd`: set or generate a password (printed once), sessions end, optional 2FA reset.
-import t from 'tap';
+
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../../core/store/database.js';
+import t from 'tap';
 import { verifyPassword } from '../../core/accounts/passwords.js';
 import { checkUserToken, issueUserToken } from '../../core/accounts/user-tokens.js';
+import { openStore } from '../../core/store/database.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-passwd-'));
 function cli(...args: string[]): { status: number; out: string; err: string } {
@@ -23,7 +24,10 @@ t.test('user passwd', async (t) => {
   t.teardown(() => store.close());
   const user = await store.db.selectFrom('users').selectAll().executeTakeFirstOrThrow();
   const session = await issueUserToken(store.db, Number(user.id), 24);
-  await store.db.insertInto('user_security').values({ user_id: Number(user.id), totp_secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', totp_enabled_at: 1 }).execute();
+  await store.db
+    .insertInto('user_security')
+    .values({ user_id: Number(user.id), totp_secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', totp_enabled_at: 1 })
+    .execute();
 
   const set = cli('user', 'passwd', '--email', 'OPS@example.com', '--password', 'newsecret456');
   t.equal(set.status, 0, set.err);

@@ -1,8 +1,9 @@
 // A real SMTP server in the test process (smtp-server) that parses what it receives (mailparser), so tests
 // assert the message a user would get. `refuse` makes it answer 550 to every recipient.
-import { SMTPServer } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
+
 import type { AddressInfo } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 
 export interface SmtpSink {
   url: string;

@@ -1,8 +1,9 @@
 // The relative imports of every TypeScript file under core/ (type-only imports count: a type that points up
 // still ties the lower layer to the upper one), read with the compiler's own pre-processor, not a regex.
-import ts from 'typescript';
+
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 
 export interface ImportEdge {
   from: string;

@@ -2,9 +2,10 @@
 // The order is written once here (docs/architecture.md "Architecture" draws the same picture). Imports that still point
 // up are listed by name as debt: a new one fails the test, and so does a listed one that was fixed (so the
 // list only shrinks). No import circles, and no source file over 400 lines.
-import t from 'tap';
+
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import t from 'tap';
 import { coreFiles, importCycles, importEdges, lineCount } from './import-graph.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -34,11 +35,17 @@ const KNOWN_UPWARD = new Set<string>([]);
 /** Import circles not yet untied (console files edited by issues 15 and 16 at the time); the list only shrinks. */
 const KNOWN_CYCLES: string[][] = [
   ['core/console/api/calls-csv.ts', 'core/console/api/usage-routes.ts'],
-  ['core/console/api/account-endpoints.ts', 'core/console/api/console-endpoints.ts', 'core/console/api/payment-endpoints.ts'],
+  [
+    'core/console/api/account-endpoints.ts',
+    'core/console/api/console-endpoints.ts',
+    'core/console/api/payment-endpoints.ts',
+  ],
 ];
 
 const rank = new Map<string, number>();
-LAYERS.forEach((names, i) => names.forEach((n) => rank.set(n, i)));
+LAYERS.forEach((names, i) => {
+  for (const n of names) rank.set(n, i);
+});
 
 function layerOf(file: string): string {
   const parts = file.split('/');
@@ -58,23 +65,45 @@ t.test('imports point down (or stay in their layer), except the listed debt', as
   const upward = edges
     .filter((e) => (rank.get(layerOf(e.to)) ?? -1) > (rank.get(layerOf(e.from)) ?? Infinity))
     .map((e) => `${e.from} -> ${e.to}`);
-  t.same(upward.filter((u) => !KNOWN_UPWARD.has(u)), [], 'new upward imports');
-  t.same([...KNOWN_UPWARD].filter((u) => !upward.includes(u)), [], 'fixed: remove these from KNOWN_UPWARD');
+  t.same(
+    upward.filter((u) => !KNOWN_UPWARD.has(u)),
+    [],
+    'new upward imports',
+  );
+  t.same(
+    [...KNOWN_UPWARD].filter((u) => !upward.includes(u)),
+    [],
+    'fixed: remove these from KNOWN_UPWARD',
+  );
 });
 
 t.test('the kernel imports nothing of core outside itself', async (t) => {
-  t.same(edges.filter((e) => layerOf(e.from) === 'kernel' && layerOf(e.to) !== 'kernel'), []);
+  t.same(
+    edges.filter((e) => layerOf(e.from) === 'kernel' && layerOf(e.to) !== 'kernel'),
+    [],
+  );
 });
 
 t.test('no import circles, except the listed ones', async (t) => {
   const cycles = importCycles(edges).map((c) => c.join(' '));
   const known = KNOWN_CYCLES.map((c) => c.join(' '));
-  t.same(cycles.filter((c) => !known.includes(c)), [], 'new import circles');
-  t.same(known.filter((c) => !cycles.includes(c)), [], 'untied: remove these from KNOWN_CYCLES');
+  t.same(
+    cycles.filter((c) => !known.includes(c)),
+    [],
+    'new import circles',
+  );
+  t.same(
+    known.filter((c) => !cycles.includes(c)),
+    [],
+    'untied: remove these from KNOWN_CYCLES',
+  );
 });
 
 t.test('every relative import names an existing file', async (t) => {
-  t.same(edges.filter((e) => !existsSync(join(root, e.to))).map((e) => `${e.from} -> ${e.to}`), []);
+  t.same(
+    edges.filter((e) => !existsSync(join(root, e.to))).map((e) => `${e.from} -> ${e.to}`),
+    [],
+  );
 });
 
 t.test('no source file over 400 lines', async (t) => {
@@ -91,6 +120,10 @@ t.test('the architecture picture in docs/architecture.md draws the folders of co
   t.same([...drawn].sort(), [...folders].sort(), 'every folder drawn once, and only folders that exist');
   // Top to bottom in the picture is LAYERS read backwards.
   const order = drawn.map((d) => rank.get(d)!);
-  t.same(order, [...order].sort((a, b) => b - a), 'drawn from the top layer down');
+  t.same(
+    order,
+    [...order].sort((a, b) => b - a),
+    'drawn from the top layer down',
+  );
   t.match(picture, /services\.ts/);
 });

@@ -10,7 +10,14 @@ t.before(async () => {
 t.afterEach(() => h.assertReconciled());
 t.teardown(() => h.close());
 
-async function refused(t: Test, key: string, userId: number, status: number, code: string, message: string): Promise<void> {
+async function refused(
+  t: Test,
+  key: string,
+  userId: number,
+  status: number,
+  code: string,
+  message: string,
+): Promise<void> {
   const res = await h.client.get('/api/echo?msg=x', { 'X-API-Key': key });
   t.equal(res.status, status);
   t.same(res.body.error, { code, message });

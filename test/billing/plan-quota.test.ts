@@ -1,18 +1,22 @@
 // Plan quotas at their edges (core/billing/plan-pricing.ts): the Nth call of the day free and the N+1th
 // charged; free concurrency; free cache hits only under cache_free; failed calls use no quota; a plan with
 // calls_per_day 0 only counts. The X-Plan / X-Quota-* headers follow every call.
-import t from 'tap';
-import nock from 'nock';
+
 import { readFileSync } from 'node:fs';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+import nock from 'nock';
+import t from 'tap';
 import { consoleUser, subscribe } from '../console/support.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 nock.disableNetConnect();
 let h: TestApp;
 let noCacheFree: TestApp;
 t.before(async () => {
   h = await createTestApp();
-  const yaml = readFileSync('test/fixtures/operations.test.yaml', 'utf8').replace('cache_free: true', 'cache_free: false');
+  const yaml = readFileSync('test/fixtures/operations.test.yaml', 'utf8').replace(
+    'cache_free: true',
+    'cache_free: false',
+  );
   noCacheFree = await createTestApp({ operationsYaml: yaml });
 });
 t.afterEach(async () => {
@@ -32,7 +36,12 @@ t.test('basic (3 per day): calls 1-3 free, the 4th charged; headers count down',
   for (let i = 1; i <= 4; i++) {
     const res = await h.client.get(`/api/echo?msg=q${i}`, { 'X-API-Key': u.key });
     t.equal(res.status, 200);
-    seen.push([res.body.deducted, res.headers['x-plan'], res.headers['x-quota-limit'], res.headers['x-quota-remaining']]);
+    seen.push([
+      res.body.deducted,
+      res.headers['x-plan'],
+      res.headers['x-quota-limit'],
+      res.headers['x-quota-remaining'],
+    ]);
   }
   t.same(seen, [
     [0, 'basic', '3', '2'],
@@ -45,7 +54,15 @@ t.test('basic (3 per day): calls 1-3 free, the 4th charged; headers count down',
   t.equal(ledger.length, 2, 'grant + one charge');
   t.match(ledger[1], { amount: -10_000, kind: 'charge', operation: 'echo' });
   const log = await h.callLog(u.userId);
-  t.same(log.map((r) => [r.charged, r.free_reason]), [[0, 'plan'], [0, 'plan'], [0, 'plan'], [10_000, null]]);
+  t.same(
+    log.map((r) => [r.charged, r.free_reason]),
+    [
+      [0, 'plan'],
+      [0, 'plan'],
+      [0, 'plan'],
+      [10_000, null],
+    ],
+  );
 });
 
 t.test('an operation outside the plan codes is charged and uses no quota', async (t) => {
@@ -68,8 +85,13 @@ t.test('without a plan there are no quota headers', async (t) => {
 t.test('concurrency 2: of three simultaneous calls exactly one is charged', async (t) => {
   const u = await h.user('1');
   await subscribe(h, u.userId, 'basic');
-  const results = await Promise.all([1, 2, 3].map((i) => h.client.get(`/api/echo?msg=conc${i}&spinMs=400`, { 'X-API-Key': u.key })));
-  t.same(results.map((r) => r.status), [200, 200, 200]);
+  const results = await Promise.all(
+    [1, 2, 3].map((i) => h.client.get(`/api/echo?msg=conc${i}&spinMs=400`, { 'X-API-Key': u.key })),
+  );
+  t.same(
+    results.map((r) => r.status),
+    [200, 200, 200],
+  );
   t.same(results.map((r) => r.body.deducted).sort(), [0, 0, 0.01]);
   t.same(await h.balance(u.userId), { balance: 990_000, held: 0 });
   t.equal(await h.services.plans.usedToday(u.userId), 2, 'the charged call used no quota');
@@ -92,7 +114,10 @@ t.test('cache_free: a cache hit is free and uses no quota, even with the quota s
   const freeHit = await h.client.get('/api/echo_cached?msg=cf1', { 'X-API-Key': u.key });
   t.match(freeHit.body, { deducted: 0, cached: true }, 'quota spent: a hit is still free');
   const log = await h.callLog(u.userId);
-  t.same(log.map((r) => r.free_reason), ['plan', 'plan_cache', 'plan', 'plan', null, 'plan_cache']);
+  t.same(
+    log.map((r) => r.free_reason),
+    ['plan', 'plan_cache', 'plan', 'plan', null, 'plan_cache'],
+  );
   t.same(await h.balance(u.userId), { balance: 990_000, held: 0 });
 });
 
@@ -100,11 +125,17 @@ t.test('without cache_free a cache hit uses quota, and is charged once the quota
   const n = noCacheFree;
   const u = await n.user('1');
   await subscribe(n, u.userId, 'basic');
-  for (const m of ['nc1', 'nc2', 'nc3']) t.equal((await n.client.get(`/api/echo_cached?msg=${m}`, { 'X-API-Key': u.key })).body.deducted, 0);
+  for (const m of ['nc1', 'nc2', 'nc3'])
+    t.equal((await n.client.get(`/api/echo_cached?msg=${m}`, { 'X-API-Key': u.key })).body.deducted, 0);
   const hit = await n.client.get('/api/echo_cached?msg=nc1', { 'X-API-Key': u.key });
   t.match(hit.body, { deducted: 0.01, cached: true });
   t.same(await n.balance(u.userId), { balance: 990_000, held: 0 });
-  t.match((await n.ledger(u.userId))[1], { amount: -10_000, kind: 'charge', operation: 'echo_cached', ref: hit.body.request_id });
+  t.match((await n.ledger(u.userId))[1], {
+    amount: -10_000,
+    kind: 'charge',
+    operation: 'echo_cached',
+    ref: hit.body.request_id,
+  });
   const plain = await n.user('1');
   await n.client.get('/api/echo_cached?msg=nc9', { 'X-API-Key': plain.key });
   const plainHit = await n.client.get('/api/echo_cached?msg=nc9', { 'X-API-Key': plain.key });
@@ -119,7 +150,8 @@ t.test('a failed call uses no quota and costs nothing', async (t) => {
   t.equal(failed.body.deducted, 0);
   t.equal(failed.headers['x-quota-remaining'], '3');
   t.equal(await h.services.plans.usedToday(u.userId), 0);
-  for (let i = 0; i < 3; i++) t.equal((await h.client.get(`/api/echo?msg=f${i}`, { 'X-API-Key': u.key })).body.deducted, 0);
+  for (let i = 0; i < 3; i++)
+    t.equal((await h.client.get(`/api/echo?msg=f${i}`, { 'X-API-Key': u.key })).body.deducted, 0);
   t.equal((await h.client.get('/api/echo?msg=f4', { 'X-API-Key': u.key })).body.deducted, 0.01);
   t.same(await h.balance(u.userId), { balance: 990_000, held: 0 });
 });

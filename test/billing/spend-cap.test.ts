@@ -1,11 +1,11 @@
 // A key's daily spending cap: charged calls reserve their price against the cap before the hold; a call over
 // the cap is 402 and never runs; failed calls and free calls give their reservation back.
 import t from 'tap';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
-import { toMicro } from '../../core/kernel/money.js';
 import { reserveSpend, spentToday } from '../../core/billing/spend-cap.js';
+import { toMicro } from '../../core/kernel/money.js';
 import { createMemoryState } from '../../core/state/memory-state.js';
 import { consoleUser, subscribe } from '../console/support.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 let h: TestApp;
 t.before(async () => {
@@ -18,7 +18,8 @@ const CAP_MESSAGE = "This key's daily spending cap of 0.03 TOKEN is reached; it 
 
 t.test('cap 0.03 with price 0.01: three calls pass, the fourth is 402 and costs nothing', async (t) => {
   const u = await h.user('1', { daily_spend_cap: toMicro('0.03') });
-  for (let i = 0; i < 3; i++) t.equal((await h.client.get(`/api/echo?msg=s${i}`, { 'X-API-Key': u.key })).body.deducted, 0.01);
+  for (let i = 0; i < 3; i++)
+    t.equal((await h.client.get(`/api/echo?msg=s${i}`, { 'X-API-Key': u.key })).body.deducted, 0.01);
   const over = await h.client.get('/api/echo?msg=s3', { 'X-API-Key': u.key });
   t.equal(over.status, 402);
   t.same(over.body.error, { code: 'INSUFFICIENT_BALANCE', message: CAP_MESSAGE });
@@ -51,7 +52,9 @@ t.test('failed calls give their reservation back', async (t) => {
 
 t.test('concurrent calls cannot overshoot the cap', async (t) => {
   const u = await h.user('1', { daily_spend_cap: toMicro('0.05'), max_concurrency: 20 });
-  const results = await Promise.all(Array.from({ length: 15 }, (_, i) => h.client.get(`/api/echo?msg=p${i}`, { 'X-API-Key': u.key })));
+  const results = await Promise.all(
+    Array.from({ length: 15 }, (_, i) => h.client.get(`/api/echo?msg=p${i}`, { 'X-API-Key': u.key })),
+  );
   t.equal(results.filter((r) => r.status === 200).length, 5);
   t.equal(results.filter((r) => r.status === 402).length, 10);
   t.same(await h.balance(u.userId), { balance: 950_000, held: 0 });
@@ -60,16 +63,24 @@ t.test('concurrent calls cannot overshoot the cap', async (t) => {
 t.test('plan-free calls and free cache hits do not count against the cap', async (t) => {
   const u = await h.user('1', { daily_spend_cap: toMicro('0.02') });
   await subscribe(h, u.userId, 'basic');
-  for (let i = 0; i < 3; i++) t.equal((await h.client.get(`/api/echo?msg=pf${i}`, { 'X-API-Key': u.key })).body.deducted, 0);
+  for (let i = 0; i < 3; i++)
+    t.equal((await h.client.get(`/api/echo?msg=pf${i}`, { 'X-API-Key': u.key })).body.deducted, 0);
   t.equal(await spentToday(h.services.store.db, h.services.state, u.keyId), 0, 'plan-free calls spend nothing');
-  t.equal((await h.client.get('/api/echo_cached?msg=pfc', { 'X-API-Key': u.key })).body.deducted, 0.01, 'quota spent: charged');
+  t.equal(
+    (await h.client.get('/api/echo_cached?msg=pfc', { 'X-API-Key': u.key })).body.deducted,
+    0.01,
+    'quota spent: charged',
+  );
   const hit = await h.client.get('/api/echo_cached?msg=pfc', { 'X-API-Key': u.key });
   t.match(hit.body, { cached: true, deducted: 0 });
   t.equal(await spentToday(h.services.store.db, h.services.state, u.keyId), 10_000, 'only the charged cache miss');
   t.equal((await h.client.get('/api/echo?msg=pf8', { 'X-API-Key': u.key })).body.deducted, 0.01);
   const over = await h.client.get('/api/echo?msg=pf9', { 'X-API-Key': u.key });
   t.equal(over.status, 402);
-  t.equal(over.body.error.message, "This key's daily spending cap of 0.02 TOKEN is reached; it resets at midnight China time (UTC+8).");
+  t.equal(
+    over.body.error.message,
+    "This key's daily spending cap of 0.02 TOKEN is reached; it resets at midnight China time (UTC+8).",
+  );
   t.same(await h.balance(u.userId), { balance: 980_000, held: 0 });
 });
 
@@ -80,6 +91,10 @@ t.test('a fresh process rebuilds the day from the call log', async (t) => {
   await h.services.callLog.flush();
   const fresh = createMemoryState();
   t.equal(await spentToday(h.services.store.db, fresh, u.keyId), 20_000);
-  t.equal(await reserveSpend(h.services.store.db, fresh, u.keyId, 20_000, 10_000), null, 'the cap holds across a restart');
+  t.equal(
+    await reserveSpend(h.services.store.db, fresh, u.keyId, 20_000, 10_000),
+    null,
+    'the cap holds across a restart',
+  );
   await fresh.close();
 });

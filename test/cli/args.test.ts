@@ -35,8 +35,16 @@ t.test('known flags parse as before', async (t) => {
     words: ['user', 'add'],
     flags: { email: 'a@b.c', password: 'secret123', admin: true },
   });
-  t.same(parse(['user', 'add', '--email=a@b.c', '--password=x=y']).flags, { email: 'a@b.c', password: 'x=y' }, '--name=value, = in the value');
-  t.same(parse(['credit', '--email', 'a@b.c', '--amount', '-2.25']).flags, { email: 'a@b.c', amount: '-2.25' }, 'a negative amount is a value');
+  t.same(
+    parse(['user', 'add', '--email=a@b.c', '--password=x=y']).flags,
+    { email: 'a@b.c', password: 'x=y' },
+    '--name=value, = in the value',
+  );
+  t.same(
+    parse(['credit', '--email', 'a@b.c', '--amount', '-2.25']).flags,
+    { email: 'a@b.c', amount: '-2.25' },
+    'a negative amount is a value',
+  );
   t.same(parse(['phone-data', 'check', 'x.dat']).words, ['phone-data', 'check', 'x.dat']);
   t.same(parse(['config', 'check']).words, ['config', 'check']);
   t.same(parse(['backup', '/tmp/b.db']).words, ['backup', '/tmp/b.db']);
@@ -47,10 +55,22 @@ t.test('known flags parse as before', async (t) => {
 });
 
 t.test('unknown flags and commands are usage errors with a did-you-mean', async (t) => {
-  usageError(t, ['user', 'add', '--email', 'x@y.z', '--password', 'secret123', '--admn'], 'unknown option --admn; did you mean --admin?');
+  usageError(
+    t,
+    ['user', 'add', '--email', 'x@y.z', '--password', 'secret123', '--admn'],
+    'unknown option --admn; did you mean --admin?',
+  );
   usageError(t, ['user', 'add', '--emial', 'x@y.z'], 'unknown option --emial; did you mean --email?');
-  usageError(t, ['credit', '--email', 'x@y.z', '--amount', '1', '--reson', 'r'], 'unknown option --reson; did you mean --reason?');
-  usageError(t, ['key', 'rotate', '--prefix', 'sk_x', '--grace', '1'], 'unknown option --grace; did you mean --grace-hours?');
+  usageError(
+    t,
+    ['credit', '--email', 'x@y.z', '--amount', '1', '--reson', 'r'],
+    'unknown option --reson; did you mean --reason?',
+  );
+  usageError(
+    t,
+    ['key', 'rotate', '--prefix', 'sk_x', '--grace', '1'],
+    'unknown option --grace; did you mean --grace-hours?',
+  );
   usageError(t, ['migrate', '--force'], 'unknown option --force');
   usageError(t, ['reconcile', '-x'], 'unknown option -x');
   usageError(t, ['usr', 'add'], 'unknown command: usr add; did you mean user add?');

@@ -2,20 +2,21 @@
 // (balance == sum of ledger in the copy), restore refuses what is not a Tollgate database, a database holding data
 // without --force, and a running gateway; it keeps the replaced database, migrates and reconciles. PostgreSQL
 // gets the pg_dump / pg_restore commands and exit 1.
-import t from 'tap';
+
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import SQLite from 'better-sqlite3';
+import t from 'tap';
+import { UsageError } from '../../core/cli/args.js';
+import { backupCommand, restoreCommand } from '../../core/cli/backup.js';
+import { credit, userAdd } from '../../core/cli/commands.js';
 import { readSettings } from '../../core/config/env.js';
 import { openStore } from '../../core/store/database.js';
 import { migrateToLatest } from '../../core/store/migrate.js';
-import { backupCommand, restoreCommand } from '../../core/cli/backup.js';
-import { credit, userAdd } from '../../core/cli/commands.js';
-import { UsageError } from '../../core/cli/args.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tollgate-backup-'));
 
@@ -45,7 +46,10 @@ async function seeded(name: string): Promise<string> {
 function read(file: string): { ledger: number; ledgerSum: number; balance: number } {
   const db = new SQLite(file, { readonly: true });
   try {
-    const l = db.prepare('select count(*) as n, coalesce(sum(amount), 0) as s from ledger').get() as { n: number; s: number };
+    const l = db.prepare('select count(*) as n, coalesce(sum(amount), 0) as s from ledger').get() as {
+      n: number;
+      s: number;
+    };
     const u = db.prepare('select balance from users where id = 1').get() as { balance: number };
     return { ledger: l.n, ledgerSum: l.s, balance: u.balance };
   } finally {
@@ -53,7 +57,9 @@ function read(file: string): { ledger: number; ledgerSum: number; balance: numbe
   }
 }
 
-async function run(fn: (print: (l: string) => void) => Promise<number>): Promise<{ code: number | Error; lines: string[] }> {
+async function run(
+  fn: (print: (l: string) => void) => Promise<number>,
+): Promise<{ code: number | Error; lines: string[] }> {
   const lines: string[] = [];
   const code = await fn((l) => lines.push(l)).catch((err: Error) => err);
   return { code, lines };
@@ -90,7 +96,12 @@ t.test('backup while another process writes: a consistent copy', async (t) => {
   await once(writer, 'exit');
   t.equal(backup.code, 0, backup.lines.join('\n'));
   const copy = read(dest);
-  t.match(backup.lines[0], new RegExp(`^backup of ${live} written to ${dest}: \\d+ bytes, 1 users, ${copy.ledger} ledger entries, quick_check ok$`));
+  t.match(
+    backup.lines[0],
+    new RegExp(
+      `^backup of ${live} written to ${dest}: \\d+ bytes, 1 users, ${copy.ledger} ledger entries, quick_check ok$`,
+    ),
+  );
   t.ok(copy.ledger >= before, `the copy has every row committed before it started (${copy.ledger} >= ${before})`);
   t.equal(copy.balance, copy.ledgerSum, 'balance equals the ledger sum inside the copy');
   const wrote = Number(/wrote (\d+)/.exec(out)?.[1]);
@@ -101,14 +112,22 @@ t.test('backup while another process writes: a consistent copy', async (t) => {
   const again = await run((p) => backupCommand(settingsFor(dataDir, 1), { words: ['backup', dest], flags: {} }, p));
   t.ok(again.code instanceof UsageError);
   t.equal((again.code as Error).message, `${dest} exists; give a new file name`);
-  const none = await run((p) => backupCommand(settingsFor(join(root, 'empty'), 1), { words: ['backup', join(root, 'x.db')], flags: {} }, p));
-  t.equal((none.code as Error).message, `no database at ${join(root, 'empty', 'tollgate.db')} (DATA_DIR); nothing to back up`);
+  const none = await run((p) =>
+    backupCommand(settingsFor(join(root, 'empty'), 1), { words: ['backup', join(root, 'x.db')], flags: {} }, p),
+  );
+  t.equal(
+    (none.code as Error).message,
+    `no database at ${join(root, 'empty', 'tollgate.db')} (DATA_DIR); nothing to back up`,
+  );
 });
 
 t.test('restore: checks, refusals, then replace + migrate + reconcile', async (t) => {
   const source = await seeded('source');
   const backupFile = join(root, 'source-backup.db');
-  t.equal((await run((p) => backupCommand(settingsFor(source, 1), { words: ['backup', backupFile], flags: {} }, p))).code, 0);
+  t.equal(
+    (await run((p) => backupCommand(settingsFor(source, 1), { words: ['backup', backupFile], flags: {} }, p))).code,
+    0,
+  );
   const port = await freePort();
   const target = await seeded('target');
   const targetDb = join(target, 'tollgate.db');
@@ -119,7 +138,9 @@ t.test('restore: checks, refusals, then replace + migrate + reconcile', async (t
   t.same(read(targetDb), { ledger: 2, ledgerSum: 6_000_000, balance: 6_000_000 });
 
   const restore = (file: string, force: boolean, p = port) =>
-    run((print) => restoreCommand(settingsFor(target, p), { words: ['restore', file], flags: force ? { force: true } : {} }, print));
+    run((print) =>
+      restoreCommand(settingsFor(target, p), { words: ['restore', file], flags: force ? { force: true } : {} }, print),
+    );
   const refused = async (file: string, force: boolean, message: string | RegExp, p = port) => {
     const r = await restore(file, force, p);
     t.ok(r.code instanceof UsageError, `refused: ${String(message)}`);
@@ -132,23 +153,43 @@ t.test('restore: checks, refusals, then replace + migrate + reconcile', async (t
   await refused(text, true, `${text}: not a SQLite database (file is not a database); nothing changed`);
   const foreign = join(root, 'foreign.db');
   new SQLite(foreign).exec('create table users (id integer)').close();
-  await refused(foreign, true, `${foreign}: not a Tollgate database (no kysely_migration, ledger, api_keys table); nothing changed`);
+  await refused(
+    foreign,
+    true,
+    `${foreign}: not a Tollgate database (no kysely_migration, ledger, api_keys table); nothing changed`,
+  );
   await refused(join(root, 'missing.db'), true, `cannot read ${join(root, 'missing.db')}: no such file`);
-  await refused(backupFile, false, `${targetDb} holds data (1 users); pass --force to replace it (it is kept as a .before-restore copy)`);
+  await refused(
+    backupFile,
+    false,
+    `${targetDb} holds data (1 users); pass --force to replace it (it is kept as a .before-restore copy)`,
+  );
 
   const gateway = createServer((_, res) => res.end('{"ok":true}')).listen(0, '127.0.0.1');
   await once(gateway, 'listening');
-  await refused(backupFile, true, `a gateway answers on port ${(gateway.address() as { port: number }).port}; stop it before restoring`, (gateway.address() as { port: number }).port);
+  await refused(
+    backupFile,
+    true,
+    `a gateway answers on port ${(gateway.address() as { port: number }).port}; stop it before restoring`,
+    (gateway.address() as { port: number }).port,
+  );
   gateway.close();
 
   const ok = await restore(backupFile, true);
   t.equal(ok.code, 0, ok.lines.join('\n'));
   t.match(ok.lines[0], /^the replaced database is kept as .*tollgate\.db\.before-restore-\d{4}-\d\d-\d\dT/);
-  t.same(ok.lines.slice(1), [`restored ${backupFile} to ${targetDb}; migrations current`, 'reconcile ok: 1 users, every balance equals its ledger sum']);
+  t.same(ok.lines.slice(1), [
+    `restored ${backupFile} to ${targetDb}; migrations current`,
+    'reconcile ok: 1 users, every balance equals its ledger sum',
+  ]);
   t.same(read(targetDb), { ledger: 1, ledgerSum: 5_000_000, balance: 5_000_000 }, 'the backup is live');
   const kept = readdirSync(target).filter((f) => f.startsWith('tollgate.db.before-restore-'));
   t.equal(kept.length, 1);
-  t.same(read(join(target, kept[0])), { ledger: 2, ledgerSum: 6_000_000, balance: 6_000_000 }, 'the replaced database is kept whole');
+  t.same(
+    read(join(target, kept[0])),
+    { ledger: 2, ledgerSum: 6_000_000, balance: 6_000_000 },
+    'the replaced database is kept whole',
+  );
   t.notOk(existsSync(`${targetDb}.restoring`));
 });
 
@@ -177,6 +218,9 @@ t.test('PostgreSQL: the pg_dump / pg_restore commands, exit 1, no URL printed', 
   ]);
   const r = await run((p) => restoreCommand(settings, { words: ['restore', '/backups/t.dump'], flags: {} }, p));
   t.equal(r.code, 1);
-  t.match(r.lines.join('\n'), 'pg_restore --clean --if-exists --no-owner --schema=gw --dbname="$DATABASE_URL" /backups/t.dump');
+  t.match(
+    r.lines.join('\n'),
+    'pg_restore --clean --if-exists --no-owner --schema=gw --dbname="$DATABASE_URL" /backups/t.dump',
+  );
   t.notMatch([...b.lines, ...r.lines].join('\n'), 's3cret');
 });

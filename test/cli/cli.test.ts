@@ -1,11 +1,12 @@
 // The CLI as an operator runs it: user add, credit, key create (secret alone on the last line), key revoke,
 // reconcile (exit 0 when balances equal ledger sums, 1 when someone tampered with a balance).
-import t from 'tap';
+
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import t from 'tap';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-cli-'));
 function cli(...args: string[]): { status: number; out: string; err: string } {
@@ -21,7 +22,11 @@ t.test('operator workflow', async (t) => {
   const add = cli('user', 'add', '--email', 'Ops@Example.com', '--password', 'secret123', '--admin');
   t.equal(add.status, 0, add.err);
   t.match(add.out, /created admin ops@example.com/);
-  t.equal(cli('user', 'add', '--email', 'ops@example.com', '--password', 'secret123').status, 2, 'a taken email is a usage error');
+  t.equal(
+    cli('user', 'add', '--email', 'ops@example.com', '--password', 'secret123').status,
+    2,
+    'a taken email is a usage error',
+  );
   t.match(cli('user', 'add', '--email', 'weak@example.com', '--password', 'short').err, /at least 8 characters/);
 
   const credit = cli('credit', '--email', 'ops@example.com', '--amount', '12.5', '--reason', 'welcome');

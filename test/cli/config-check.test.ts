@@ -1,9 +1,10 @@
 // `tollgate config check [file]`: the shipped config passes; a broken one is named field by field
 // (operations[2].price_per_call, with its line) and variable by variable, exit 1. Nothing is started.
-import t from 'tap';
+
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import t from 'tap';
 import { parse } from 'yaml';
 import { configCheck, envProblems, pointerToPath } from '../../core/cli/config-check.js';
 
@@ -18,7 +19,11 @@ async function check(text: string | null, env: NodeJS.ProcessEnv = {}): Promise<
     writeFileSync(file, text);
     words.push(file);
   }
-  const code = await configCheck({ words, flags: {} }, (l) => lines.push(l.replace(/ops-[a-z0-9]+\.yaml/g, 'ops.yaml')), env);
+  const code = await configCheck(
+    { words, flags: {} },
+    (l) => lines.push(l.replace(/ops-[a-z0-9]+\.yaml/g, 'ops.yaml')),
+    env,
+  );
   return { code, lines };
 }
 
@@ -45,7 +50,13 @@ t.test('the shipped operations.yaml and an empty environment pass', async (t) =>
 });
 
 t.test('every bad environment variable is named', async (t) => {
-  const env = { PORT: 'eighty', LOG_LEVEL: 'loud', TRUST_PROXY: 'true', DATABASE_URL: 'mysql://db/x', REDIS_URL: 'http://cache' };
+  const env = {
+    PORT: 'eighty',
+    LOG_LEVEL: 'loud',
+    TRUST_PROXY: 'true',
+    DATABASE_URL: 'mysql://db/x',
+    REDIS_URL: 'http://cache',
+  };
   const { settings, problems } = envProblems(env);
   t.equal(settings, null);
   t.same(problems, [
@@ -69,23 +80,43 @@ t.test('a bad field is named by path, operation and line', async (t) => {
   const { code, lines } = await check(third.join('\n'));
   t.equal(code, 1);
   const code3 = (parse(shipped) as { operations: Array<{ code: string }> }).operations[2].code;
-  t.same(lines, [`ops.yaml: operation "${code3}" at operations[2].price_per_call (line ${at + 1}): must be >= 0`, 'config has 1 problem(s)']);
+  t.same(lines, [
+    `ops.yaml: operation "${code3}" at operations[2].price_per_call (line ${at + 1}): must be >= 0`,
+    'config has 1 problem(s)',
+  ]);
 });
 
 t.test('a misspelt key, a missing one, a sixth decimal, an unknown plugin', async (t) => {
-  const typo = await check('operations:\n  - code: a\n    plugin: phone\n    price_per_cal: 1\n    input: { type: object }\n');
+  const typo = await check(
+    'operations:\n  - code: a\n    plugin: phone\n    price_per_cal: 1\n    input: { type: object }\n',
+  );
   t.equal(typo.code, 1);
   t.same(typo.lines, [
     'ops.yaml: operation "a" at operations[0] (line 2): must have required property \'price_per_call\'',
     'ops.yaml: operation "a" at operations[0] (line 2): must NOT have additional properties (price_per_cal)',
     'config has 2 problem(s)',
   ]);
-  const decimals = await check('operations:\n  - code: a\n    plugin: phone\n    price_per_call: 0.0000001\n    input: { type: object }\n');
-  t.same(decimals.lines, ['ops.yaml: operation "a" at operations[0].price_per_call (line 4): amount 1e-7 has more than 6 decimals', 'config has 1 problem(s)']);
-  const plugin = await check('operations:\n  - code: a\n    plugin: nosuch\n    price_per_call: 1\n    input: { type: object }\n');
-  t.same(plugin.lines, ['ops.yaml: operation "a" at operations[0].plugin (line 3): no plugin folder "nosuch"', 'config has 1 problem(s)']);
-  const plan = await check('operations:\n  - code: a\n    plugin: phone\n    price_per_call: 1\n    input: { type: object }\nplans:\n  - { id: p, name: P, price: 1, duration_days: 30, quota: { calls_per_day: 5 }, codes: [b] }\n');
-  t.same(plan.lines, ['ops.yaml: plan "p" at plans[0].codes[0] (line 7): unknown operation code "b"', 'config has 1 problem(s)']);
+  const decimals = await check(
+    'operations:\n  - code: a\n    plugin: phone\n    price_per_call: 0.0000001\n    input: { type: object }\n',
+  );
+  t.same(decimals.lines, [
+    'ops.yaml: operation "a" at operations[0].price_per_call (line 4): amount 1e-7 has more than 6 decimals',
+    'config has 1 problem(s)',
+  ]);
+  const plugin = await check(
+    'operations:\n  - code: a\n    plugin: nosuch\n    price_per_call: 1\n    input: { type: object }\n',
+  );
+  t.same(plugin.lines, [
+    'ops.yaml: operation "a" at operations[0].plugin (line 3): no plugin folder "nosuch"',
+    'config has 1 problem(s)',
+  ]);
+  const plan = await check(
+    'operations:\n  - code: a\n    plugin: phone\n    price_per_call: 1\n    input: { type: object }\nplans:\n  - { id: p, name: P, price: 1, duration_days: 30, quota: { calls_per_day: 5 }, codes: [b] }\n',
+  );
+  t.same(plan.lines, [
+    'ops.yaml: plan "p" at plans[0].codes[0] (line 7): unknown operation code "b"',
+    'config has 1 problem(s)',
+  ]);
 });
 
 t.test('unreadable and unparsable files', async (t) => {

@@ -22,30 +22,63 @@ const ok = `      city: { type: string, nullable: true, zh: 城市, en: City }
       extra: { type: integer, optional: true, minimum: 0, zh: 附加, en: Extra }`;
 
 t.test('a valid block loads and becomes a closed JSON Schema and a field table', async (t) => {
-  const op = parseOperationsConfig('operations.yaml', yaml(ok, '    response_example: { city: null, traces: [{ time: "2024-06-10T09:00:00+08:00" }] }')).operations[0];
+  const op = parseOperationsConfig(
+    'operations.yaml',
+    yaml(ok, '    response_example: { city: null, traces: [{ time: "2024-06-10T09:00:00+08:00" }] }'),
+  ).operations[0];
   t.same(objectSchema(op.response ?? {}, null), {
     type: 'object',
     properties: {
       city: { type: ['string', 'null'] },
-      traces: { type: 'array', items: { type: 'object', properties: { time: { type: 'string', format: 'date-time' } }, required: ['time'], additionalProperties: false } },
+      traces: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { time: { type: 'string', format: 'date-time' } },
+          required: ['time'],
+          additionalProperties: false,
+        },
+      },
       extra: { type: 'integer', minimum: 0 },
     },
     required: ['city', 'traces'],
     additionalProperties: false,
   });
-  t.same(fieldRows(op.response ?? {}).map((r) => [r.path, r.type, r.required]), [
-    ['city', 'string | null', true],
-    ['traces', 'array<object>', true],
-    ['traces[].time', 'string', true],
-    ['extra', 'integer', false],
-  ]);
-  t.equal(parseOperationsConfig('operations.yaml', yaml(ok).replace(/ {4}response:\n[\s\S]*$/, '')).operations[0].response, null, 'the block is optional');
+  t.same(
+    fieldRows(op.response ?? {}).map((r) => [r.path, r.type, r.required]),
+    [
+      ['city', 'string | null', true],
+      ['traces', 'array<object>', true],
+      ['traces[].time', 'string', true],
+      ['extra', 'integer', false],
+    ],
+  );
+  t.equal(
+    parseOperationsConfig('operations.yaml', yaml(ok).replace(/ {4}response:\n[\s\S]*$/, '')).operations[0].response,
+    null,
+    'the block is optional',
+  );
 });
 
 t.test('a malformed block or a mismatched example refuses the file, naming the place', async (t) => {
-  t.throws(() => parseOperationsConfig('operations.yaml', yaml('      city: { type: string, zh: 城市 }')), { message: /operation "demo" at \/operations\/0\/response\/city: must have required property 'en'/ });
-  t.throws(() => parseOperationsConfig('operations.yaml', yaml('      city: { type: text, zh: 城市, en: City }')), { message: /\/response\/city\/type: must be equal to one of the allowed values/ });
-  t.throws(() => parseOperationsConfig('operations.yaml', yaml(ok, '    response_example: { city: 北京 }')), { message: /response_example: does not match response: \/ must have required property 'traces'/ });
-  t.throws(() => parseOperationsConfig('operations.yaml', yaml(ok, '    response_example: { city: 1, traces: [] }')), { message: /\/city must be string,null/ });
-  t.throws(() => parseOperationsConfig('operations.yaml', yaml(ok, '    response_example: { city: null, traces: [], surprise: 1 }')), { message: /must NOT have additional properties \(surprise\)/ });
+  t.throws(() => parseOperationsConfig('operations.yaml', yaml('      city: { type: string, zh: 城市 }')), {
+    message: /operation "demo" at \/operations\/0\/response\/city: must have required property 'en'/,
+  });
+  t.throws(() => parseOperationsConfig('operations.yaml', yaml('      city: { type: text, zh: 城市, en: City }')), {
+    message: /\/response\/city\/type: must be equal to one of the allowed values/,
+  });
+  t.throws(() => parseOperationsConfig('operations.yaml', yaml(ok, '    response_example: { city: 北京 }')), {
+    message: /response_example: does not match response: \/ must have required property 'traces'/,
+  });
+  t.throws(() => parseOperationsConfig('operations.yaml', yaml(ok, '    response_example: { city: 1, traces: [] }')), {
+    message: /\/city must be string,null/,
+  });
+  t.throws(
+    () =>
+      parseOperationsConfig(
+        'operations.yaml',
+        yaml(ok, '    response_example: { city: null, traces: [], surprise: 1 }'),
+      ),
+    { message: /must NOT have additional properties \(surprise\)/ },
+  );
 });

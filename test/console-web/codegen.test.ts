@@ -1,16 +1,38 @@
 // The code-example generator: exact output per language, and quoting that survives quotes, backslashes,
 // newlines, Chinese and emoji. Where a language's own tool is installed (python3, javac, node) the examples
 // are also parsed by it.
-import t from 'tap';
+
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codeExample, codeExamples, CODE_LANGS, goBody, goString, javaString, jsString, phpString, pyLiteral, pyString, shQuote, type ExampleRequest } from '../../web/src/codegen.js';
+import t from 'tap';
+import {
+  CODE_LANGS,
+  codeExample,
+  codeExamples,
+  type ExampleRequest,
+  goBody,
+  goString,
+  javaString,
+  jsString,
+  phpString,
+  pyLiteral,
+  pyString,
+  shQuote,
+} from '../../web/src/codegen.js';
 
-const simple: ExampleRequest = { url: 'https://api.example.com/api/phone', apiKey: 'sk_abc', body: { phone: '13800138000' } };
+const simple: ExampleRequest = {
+  url: 'https://api.example.com/api/phone',
+  apiKey: 'sk_abc',
+  body: { phone: '13800138000' },
+};
 const nasty = `it's "quoted" \\ back\\slash\nnew line\ttab 中文 😀 \`tick\` $HOME`;
-const tricky: ExampleRequest = { url: 'https://api.example.com/api/jiexi', apiKey: "sk_a'b", body: { url: nasty, n: 3, ok: true, none: null, list: [1, 'x'] } };
+const tricky: ExampleRequest = {
+  url: 'https://api.example.com/api/jiexi',
+  apiKey: "sk_a'b",
+  body: { url: nasty, n: 3, ok: true, none: null, list: [1, 'x'] },
+};
 
 function has(cmd: string): boolean {
   try {
@@ -24,13 +46,29 @@ function has(cmd: string): boolean {
 t.test('curl: exact text, and the shell reads every argument back unchanged', async (t) => {
   t.equal(
     codeExample('curl', simple),
-    [`curl -sS -X POST 'https://api.example.com/api/phone' \\`, `  -H 'X-API-Key: sk_abc' \\`, `  -H 'Content-Type: application/json' \\`, `  -d '{"phone":"13800138000"}'`].join('\n'),
+    [
+      `curl -sS -X POST 'https://api.example.com/api/phone' \\`,
+      `  -H 'X-API-Key: sk_abc' \\`,
+      `  -H 'Content-Type: application/json' \\`,
+      `  -d '{"phone":"13800138000"}'`,
+    ].join('\n'),
   );
   t.equal(shQuote(`a'b`), `'a'\\''b'`);
   // Replace curl by printf to see the arguments the shell produced.
   const script = codeExample('curl', tricky).replace(/^curl /, `printf '%s\\0' `);
   const args = execFileSync('sh', ['-c', script]).toString('utf8').split('\0').slice(0, -1);
-  t.same(args, ['-sS', '-X', 'POST', tricky.url, '-H', `X-API-Key: ${tricky.apiKey}`, '-H', 'Content-Type: application/json', '-d', JSON.stringify(tricky.body)]);
+  t.same(args, [
+    '-sS',
+    '-X',
+    'POST',
+    tricky.url,
+    '-H',
+    `X-API-Key: ${tricky.apiKey}`,
+    '-H',
+    'Content-Type: application/json',
+    '-d',
+    JSON.stringify(tricky.body),
+  ]);
 });
 
 t.test('javascript: exact text, and it evaluates to the same request', async (t) => {
@@ -57,7 +95,9 @@ t.test('javascript: exact text, and it evaluates to the same request', async (t)
     seen.push({ url, init });
     return { status: 200, json: async () => ({}) };
   };
-  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+    ...args: string[]
+  ) => (...a: unknown[]) => Promise<void>;
   await new AsyncFunction('fetch', 'console', codeExample('javascript', tricky))(fakeFetch, { log: () => undefined });
   t.equal(seen[0].url, tricky.url);
   t.equal(seen[0].init.headers['X-API-Key'], tricky.apiKey);
@@ -79,10 +119,17 @@ t.test('python: exact text, literals and escaping', async (t) => {
       'print(response.status_code, response.json())',
     ].join('\n'),
   );
-  t.equal(pyLiteral({ a: true, b: false, c: null, d: [1, 2.5], e: 'x' }), '{"a": True, "b": False, "c": None, "d": [1, 2.5], "e": "x"}');
+  t.equal(
+    pyLiteral({ a: true, b: false, c: null, d: [1, 2.5], e: 'x' }),
+    '{"a": True, "b": False, "c": None, "d": [1, 2.5], "e": "x"}',
+  );
   t.equal(pyString('a"b\\c\nd\u0001中'), '"a\\"b\\\\c\\nd\\x01中"');
   if (!has('python3')) return void t.comment('python3 not installed: literal round trip not checked');
-  const out = execFileSync('python3', ['-c', `import ast, json, sys\nprint(json.dumps(ast.literal_eval(sys.stdin.read())))`], { input: pyLiteral(tricky.body) }).toString('utf8');
+  const out = execFileSync(
+    'python3',
+    ['-c', `import ast, json, sys\nprint(json.dumps(ast.literal_eval(sys.stdin.read())))`],
+    { input: pyLiteral(tricky.body) },
+  ).toString('utf8');
   t.same(JSON.parse(out), tricky.body, 'python reads the body literal back as the same JSON');
   const src = codeExample('python', tricky);
   execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: src });
@@ -116,7 +163,9 @@ t.test('go: exact text, raw body when possible, escaped otherwise', async (t) =>
   const src = codeExample('go', simple);
   t.match(src, /^package main\n\nimport \(\n\t"bytes"\n\t"fmt"\n\t"io"\n\t"net\/http"\n\)\n\nfunc main\(\) \{\n/);
   t.ok(src.includes('\tbody := []byte(`{"phone":"13800138000"}`)\n'));
-  t.ok(src.includes('\treq, err := http.NewRequest("POST", "https://api.example.com/api/phone", bytes.NewReader(body))\n'));
+  t.ok(
+    src.includes('\treq, err := http.NewRequest("POST", "https://api.example.com/api/phone", bytes.NewReader(body))\n'),
+  );
   t.ok(src.includes('\treq.Header.Set("X-API-Key", "sk_abc")\n'));
   t.equal(goBody('{"a":"b"}'), '`{"a":"b"}`');
   t.equal(goBody('{"a":"`"}'), '"{\\"a\\":\\"`\\"}"', 'a backtick forces an interpreted string');

@@ -2,21 +2,25 @@
 // the shipped operations.yaml and plugins: register, make a key, call phone in the debugger, run the page's own
 // curl example, see the call in the log, log out; then an admin makes a redeem code that the user redeems.
 // Screenshots of every main page go to test/artifacts/console/ for a human to look at.
-import t from 'tap';
+
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+import t from 'tap';
 import { createUser, findUserByEmail } from '../../core/accounts/users.js';
 import { postEntry } from '../../core/billing/ledger.js';
 import { toMicro } from '../../core/kernel/money.js';
-import { SHOTS, consoleInBrowser, haveChromium, watchProblems } from '../helpers/browser.js';
+import { consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 // Browser globals used inside page.evaluate callbacks: they run in Chromium; the tests are typed without lib DOM.
 declare const sessionStorage: { getItem(key: string): string | null };
-declare const document: { documentElement: { scrollWidth: number }; querySelector(selector: string): { textContent: string | null } | null };
+declare const document: {
+  documentElement: { scrollWidth: number };
+  querySelector(selector: string): { textContent: string | null } | null;
+};
 declare const window: { innerWidth: number };
 
 const run = promisify(execFile);
@@ -40,7 +44,8 @@ if (haveChromium(t, 'console e2e')) {
     watch(page);
     return { ctx, page };
   };
-  const shot = (page: Page, name: string): Promise<Buffer> => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  const shot = (page: Page, name: string): Promise<Buffer> =>
+    page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
   const nav = async (page: Page, name: string): Promise<void> => {
     await page.click(`nav.sidenav a[data-nav="${name}"]`);
     await page.waitForSelector(`[data-page="${name}"]`);
@@ -52,7 +57,8 @@ if (haveChromium(t, 'console e2e')) {
     await page.click('[data-testid=auth-submit]');
     await page.waitForSelector('[data-page="dashboard"]');
   };
-  const numberIn = async (page: Page, selector: string): Promise<number> => Number((await page.textContent(selector))?.replace(/[^\d.-]/g, ''));
+  const numberIn = async (page: Page, selector: string): Promise<number> =>
+    Number((await page.textContent(selector))?.replace(/[^\d.-]/g, ''));
 
   consoleInBrowser(
     t,
@@ -63,7 +69,10 @@ if (haveChromium(t, 'console e2e')) {
   t.test('register, key, debugger call, curl example, call log, log out', async (t) => {
     const { ctx, page } = await newPage();
     const first = await page.goto(`${base}/console/`);
-    t.match(first?.headers()['content-security-policy'] ?? '', /default-src 'self'; script-src 'self'; style-src 'self'/);
+    t.match(
+      first?.headers()['content-security-policy'] ?? '',
+      /default-src 'self'; script-src 'self'; style-src 'self'/,
+    );
     await page.waitForURL(/\/console\/login/);
     await shot(page, 'login-zh');
     await page.click('a[href="/console/register"]');
@@ -99,7 +108,11 @@ if (haveChromium(t, 'console e2e')) {
     t.equal((await page.textContent('[data-testid=dbg-deducted]'))?.trim(), '0.005');
     t.equal(await numberIn(page, '[data-testid=dbg-remaining]'), 0.995);
     t.match(await page.textContent('[data-testid=dbg-server-ms]'), /ms/, 'Server-Timing is shown');
-    const body = JSON.parse((await page.textContent('[data-testid=dbg-body]')) ?? '{}') as { success: boolean; data: Record<string, unknown>; request_id: string };
+    const body = JSON.parse((await page.textContent('[data-testid=dbg-body]')) ?? '{}') as {
+      success: boolean;
+      data: Record<string, unknown>;
+      request_id: string;
+    };
     t.equal(body.success, true);
     t.equal(body.data.phone, '13800138000');
     await shot(page, 'debugger-zh');
@@ -117,10 +130,16 @@ if (haveChromium(t, 'console e2e')) {
 
     await nav(page, 'usage');
     await page.waitForSelector('[data-testid=calls-table]');
-    t.ok((await page.textContent('[data-testid=calls-table]'))?.includes(body.request_id), 'the call log shows the debugger call');
+    t.ok(
+      (await page.textContent('[data-testid=calls-table]'))?.includes(body.request_id),
+      'the call log shows the debugger call',
+    );
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-csv]')]);
     const csv = readFileSync((await download.path())!, 'utf8');
-    t.ok(csv.startsWith('\uFEFF编号,请求 ID,时间（') && csv.includes(body.request_id), 'CSV export downloads through a Blob with the token in a header, BOM and Chinese header first');
+    t.ok(
+      csv.startsWith('\uFEFF编号,请求 ID,时间（') && csv.includes(body.request_id),
+      'CSV export downloads through a Blob with the token in a header, BOM and Chinese header first',
+    );
     await shot(page, 'usage-zh');
 
     await nav(page, 'dashboard');
@@ -136,7 +155,14 @@ if (haveChromium(t, 'console e2e')) {
 
     // Admin pages: hidden from users, and refused by the server even when asked directly.
     t.notOk(await page.isVisible('nav.sidenav a[data-nav="admin"]'));
-    const adminStatus = await page.evaluate(async () => (await fetch('/console/api/admin/users', { headers: { Authorization: `Bearer ${sessionStorage.getItem('tollgate.token') ?? ''}` } })).status);
+    const adminStatus = await page.evaluate(
+      async () =>
+        (
+          await fetch('/console/api/admin/users', {
+            headers: { Authorization: `Bearer ${sessionStorage.getItem('tollgate.token') ?? ''}` },
+          })
+        ).status,
+    );
     t.equal(adminStatus, 403);
 
     await page.click('[data-testid=lang-switch]');
@@ -166,7 +192,10 @@ if (haveChromium(t, 'console e2e')) {
     await shot(phone.page, 'phone-debugger-zh');
     await nav(phone.page, 'usage');
     await shot(phone.page, 'phone-usage-zh');
-    t.ok((await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)) <= 0, 'usage fits the phone too');
+    t.ok(
+      (await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)) <= 0,
+      'usage fits the phone too',
+    );
     await phone.ctx.close();
   });
 
@@ -201,7 +230,13 @@ if (haveChromium(t, 'console e2e')) {
     await page.fill('[data-testid=redeem-code]', codes[0]);
     await page.click('[data-testid=redeem-submit]');
     await page.waitForSelector('.notice-ok');
-    await page.waitForFunction((b) => Number(document.querySelector('[data-stat=billing-available] .stat-value')?.textContent?.replace(/[^\d.-]/g, '')) !== b, before);
+    await page.waitForFunction(
+      (b) =>
+        Number(
+          document.querySelector('[data-stat=billing-available] .stat-value')?.textContent?.replace(/[^\d.-]/g, ''),
+        ) !== b,
+      before,
+    );
     const after = await numberIn(page, '[data-stat=billing-available] .stat-value');
     t.equal(Math.round((after - before) * 1e6), 10_000_000, `balance rose by 10 (${before} -> ${after})`);
     await page.waitForSelector('[data-testid=ledger-table]');
@@ -216,6 +251,9 @@ if (haveChromium(t, 'console e2e')) {
 
   t.test('no CSP violations, no page errors, no token in any URL', async (t) => {
     t.same(problems, []);
-    t.same(urls.filter((u) => /ut_[A-Za-z0-9_-]{10,}/.test(u)), []);
+    t.same(
+      urls.filter((u) => /ut_[A-Za-z0-9_-]{10,}/.test(u)),
+      [],
+    );
   });
 }

@@ -4,23 +4,30 @@
 // package, redeem a code, export usage. Then an admin finds that customer's pending order by email and cancels
 // it, and sees revenue and operation health on the overview. Every page must fit the screen (no sideways
 // scrolling of the page itself) and show the chosen language. Screenshots: test/artifacts/console/journey/.
-import t from 'tap';
+
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+import t from 'tap';
 import { createUser } from '../../core/accounts/users.js';
 import { readPaymentSettings } from '../../core/config/payment-env.js';
-import { SHOTS, consoleInBrowser, haveChromium, watchProblems } from '../helpers/browser.js';
-import { zh } from '../../web/src/i18n/zh.js';
 import { en } from '../../web/src/i18n/en.js';
+import { zh } from '../../web/src/i18n/zh.js';
 import { admin as makeAdmin, tokenFor } from '../console/support.js';
+import { consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 // Browser globals used inside page.evaluate callbacks: they run in Chromium; the tests are typed without lib DOM.
 declare const document: {
   documentElement: { scrollWidth: number; lang: string };
   querySelector(selector: string): { textContent: string | null } | null;
-  querySelectorAll(selector: string): Iterable<{ tagName: string; className: string; textContent: string | null; getBoundingClientRect(): { right: number }; closest(s: string): unknown }>;
+  querySelectorAll(selector: string): Iterable<{
+    tagName: string;
+    className: string;
+    textContent: string | null;
+    getBoundingClientRect(): { right: number };
+    closest(s: string): unknown;
+  }>;
 };
 declare const window: { innerWidth: number };
 
@@ -60,14 +67,16 @@ if (haveChromium(t, 'first-customer journeys')) {
     return { ctx, page };
   };
   /** The page itself never scrolls sideways (wide tables scroll inside their own box). */
-  const overflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const overflow = (page: Page): Promise<number> =>
+    page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   /** What sticks out past the right edge, to name in a failure. */
   const offenders = (page: Page): Promise<string[]> =>
     page.evaluate(() => {
       const out: string[] = [];
       for (const el of document.querySelectorAll('body *')) {
         const r = el.getBoundingClientRect();
-        if (r.right > window.innerWidth + 0.5 && !el.closest('.table-wrap, .sidenav, pre, .tabs')) out.push(`${el.tagName.toLowerCase()}.${el.className} ${Math.round(r.right)}px`);
+        if (r.right > window.innerWidth + 0.5 && !el.closest('.table-wrap, .sidenav, pre, .tabs'))
+          out.push(`${el.tagName.toLowerCase()}.${el.className} ${Math.round(r.right)}px`);
       }
       return out.slice(0, 8);
     });
@@ -92,14 +101,20 @@ if (haveChromium(t, 'first-customer journeys')) {
         const shot = async (step: string): Promise<void> => {
           await page.screenshot({ path: `${DIR}/${lang}-${device}-${step}.png`, fullPage: true });
           const over = await overflow(page);
-          t.ok(over <= 0, `${step}: nothing wider than the ${device} screen (${over}px: ${(await offenders(page)).join(', ')})`);
+          t.ok(
+            over <= 0,
+            `${step}: nothing wider than the ${device} screen (${over}px: ${(await offenders(page)).join(', ')})`,
+          );
         };
 
         // Sign up, switching language first where the customer reads English.
         await page.goto(`${base}/console/register`);
         await page.waitForSelector('[data-testid=auth-submit]');
         if (lang === 'en') await page.click('[data-testid=lang-switch]');
-        await page.waitForFunction((want) => document.documentElement.lang === want || document.documentElement.lang.startsWith(want), lang === 'zh' ? 'zh' : 'en');
+        await page.waitForFunction(
+          (want) => document.documentElement.lang === want || document.documentElement.lang.startsWith(want),
+          lang === 'zh' ? 'zh' : 'en',
+        );
         t.equal((await page.textContent('[data-testid=auth-submit]'))?.trim(), d['auth.createAccount']);
         await page.fill('input[name=email]', email);
         await page.fill('input[name=password]', PASSWORD);
@@ -126,7 +141,10 @@ if (haveChromium(t, 'first-customer journeys')) {
         await page.waitForSelector(`.card-title:has-text("${d['docs.params']}")`);
         // What it returns: the field table from operations.yaml response:, in this language.
         await page.waitForSelector(`.card-title:has-text("${d['docs.responseFields']}")`);
-        t.ok(await page.isVisible(`td:has-text("${lang === 'zh' ? '归属地精确到哪一级' : 'How far the location goes'}")`), 'the precision field is described in the UI language');
+        t.ok(
+          await page.isVisible(`td:has-text("${lang === 'zh' ? '归属地精确到哪一级' : 'How far the location goes'}")`),
+          'the precision field is described in the UI language',
+        );
         await shot('5-docs-phone');
 
         // Try it: the docs link opens the debugger on that operation with the new key.
@@ -136,7 +154,11 @@ if (haveChromium(t, 'first-customer journeys')) {
         await page.fill('#p-phone', '13800138000');
         await page.click('[data-testid=dbg-send]');
         await page.waitForSelector('[data-testid=dbg-status]', { state: 'attached' });
-        t.equal(await page.textContent('[data-testid=dbg-status]'), '200', (await page.textContent('[data-testid=dbg-result]')) ?? '');
+        t.equal(
+          await page.textContent('[data-testid=dbg-status]'),
+          '200',
+          (await page.textContent('[data-testid=dbg-result]')) ?? '',
+        );
         t.equal((await page.textContent('[data-testid=dbg-deducted]'))?.trim(), '0.005');
         const requestId = (await page.textContent('[data-testid=dbg-request-id]'))?.trim() ?? '';
         t.match(requestId, /\S{8,}/);
@@ -152,20 +174,29 @@ if (haveChromium(t, 'first-customer journeys')) {
 
         // Redeem a code made by an admin: 10 TOKEN arrive.
         adminHeaders ??= (await makeAdmin(h)).headers;
-        const batch = await h.client.post('/console/api/admin/redeem-codes', { kind: 'package', id: 't10', count: 1 }, adminHeaders);
+        const batch = await h.client.post(
+          '/console/api/admin/redeem-codes',
+          { kind: 'package', id: 't10', count: 1 },
+          adminHeaders,
+        );
         t.equal(batch.status, 201);
         await nav(page, 'billing');
         await page.fill('[data-testid=redeem-code]', batch.body.codes[0]);
         await page.click('[data-testid=redeem-submit]');
         await page.waitForSelector('.notice-ok');
-        await page.waitForFunction(() => /10\.995/.test(document.querySelector('[data-testid=balance-pill]')?.textContent ?? ''));
+        await page.waitForFunction(() =>
+          /10\.995/.test(document.querySelector('[data-testid=balance-pill]')?.textContent ?? ''),
+        );
         await shot('8-redeemed');
 
         // Usage: the debugger call is in the log and exports as CSV.
         await nav(page, 'usage');
         await page.waitForSelector('[data-testid=calls-table]');
         t.ok(await activeOnScreen(page, 'nav.sidenav'), 'the usage link is scrolled into view in the navigation strip');
-        t.ok((await page.textContent('[data-testid=calls-table]'))?.includes(requestId), 'the call log shows the debugger call');
+        t.ok(
+          (await page.textContent('[data-testid=calls-table]'))?.includes(requestId),
+          'the call log shows the debugger call',
+        );
         const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-csv]')]);
         const csv = readFileSync((await download.path())!, 'utf8');
         t.ok(csv.includes(requestId), 'the CSV holds the call');
@@ -182,17 +213,33 @@ if (haveChromium(t, 'first-customer journeys')) {
         const email = customers.get(`${lang}/${device}`);
         if (!email) return t.fail('the customer journey did not run');
         // One more order of this customer, paid (confirmed by an admin): revenue from orders must show it.
-        const buyer = await h.services.store.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
-        const paid = await h.client.post('/console/api/orders', { kind: 'plan', id: 'starter' }, { authorization: `Bearer ${await tokenFor(h, Number(buyer.id))}` });
-        t.equal((await h.client.post(`/console/api/admin/orders/${paid.body.order.id}/confirm`, {}, adminHeaders)).status, 200);
-        const revenue = (await h.client.get('/console/api/admin/revenue?days=30', adminHeaders)).body as { totals: { paid: { CNY: number }; plans: number } };
+        const buyer = await h.services.store.db
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', email)
+          .executeTakeFirstOrThrow();
+        const paid = await h.client.post(
+          '/console/api/orders',
+          { kind: 'plan', id: 'starter' },
+          { authorization: `Bearer ${await tokenFor(h, Number(buyer.id))}` },
+        );
+        t.equal(
+          (await h.client.post(`/console/api/admin/orders/${paid.body.order.id}/confirm`, {}, adminHeaders)).status,
+          200,
+        );
+        const revenue = (await h.client.get('/console/api/admin/revenue?days=30', adminHeaders)).body as {
+          totals: { paid: { CNY: number }; plans: number };
+        };
         const adminEmail = `boss-${lang}-${device}@example.com`;
         await createUser(h.services.store.db, adminEmail, 'adminpass123', 'admin');
         const { ctx, page } = await open(device);
         const shot = async (step: string): Promise<void> => {
           await page.screenshot({ path: `${DIR}/admin-${lang}-${device}-${step}.png`, fullPage: true });
           const over = await overflow(page);
-          t.ok(over <= 0, `${step}: nothing wider than the ${device} screen (${over}px: ${(await offenders(page)).join(', ')})`);
+          t.ok(
+            over <= 0,
+            `${step}: nothing wider than the ${device} screen (${over}px: ${(await offenders(page)).join(', ')})`,
+          );
         };
         await page.goto(`${base}/console/login`);
         await page.waitForSelector('[data-testid=auth-submit]');
@@ -204,18 +251,34 @@ if (haveChromium(t, 'first-customer journeys')) {
 
         await nav(page, 'admin');
         await page.waitForSelector('[data-testid=ops-health-table]');
-        t.match(await page.textContent('[data-testid=ops-health-table]'), /phone/, 'the debugger calls show in operation health');
+        t.match(
+          await page.textContent('[data-testid=ops-health-table]'),
+          /phone/,
+          'the debugger calls show in operation health',
+        );
         t.ok(await page.isVisible(`text=${d['admin.revenueTitle']}`));
-        t.equal((await page.textContent('[data-stat=revenue-paid] .stat-value'))?.trim(), `¥${revenue.totals.paid.CNY.toFixed(2)}`, 'money received from paid orders');
+        t.equal(
+          (await page.textContent('[data-stat=revenue-paid] .stat-value'))?.trim(),
+          `¥${revenue.totals.paid.CNY.toFixed(2)}`,
+          'money received from paid orders',
+        );
         t.match(await page.textContent('[data-stat=revenue-orders] .stat-value'), String(revenue.totals.plans));
-        t.match(await page.textContent('[data-testid=revenue-table]'), new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10), "today's row");
+        t.match(
+          await page.textContent('[data-testid=revenue-table]'),
+          new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10),
+          "today's row",
+        );
         t.ok(await page.isVisible(`text=${d['admin.opsTitle']}`));
         await shot('1-overview');
         await page.click('[data-tab="1"]');
         await page.waitForSelector('[data-testid=ops-health-table]');
 
         // Users: found by the customer's key prefix as the keys page shows it.
-        const key = await h.services.store.db.selectFrom('api_keys').select('prefix').where('user_id', '=', Number(buyer.id)).executeTakeFirstOrThrow();
+        const key = await h.services.store.db
+          .selectFrom('api_keys')
+          .select('prefix')
+          .where('user_id', '=', Number(buyer.id))
+          .executeTakeFirstOrThrow();
         await page.click('.subnav a[href="/console/admin/users"]');
         await page.waitForSelector('[data-testid=users-table]');
         await page.fill('input[name=q]', key.prefix);
@@ -240,8 +303,18 @@ if (haveChromium(t, 'first-customer journeys')) {
         await shot('3-orders-found');
         await page.click('[data-testid^=cancel-order-]');
         await page.waitForSelector('.notice-ok');
-        const order = await h.services.store.db.selectFrom('orders').innerJoin('users', 'users.id', 'orders.user_id').select(['orders.status']).where('users.email', '=', email).orderBy('orders.id').execute();
-        t.same(order.map((o) => o.status), ['cancelled', 'paid'], 'the pending order is cancelled in the database, the paid one untouched');
+        const order = await h.services.store.db
+          .selectFrom('orders')
+          .innerJoin('users', 'users.id', 'orders.user_id')
+          .select(['orders.status'])
+          .where('users.email', '=', email)
+          .orderBy('orders.id')
+          .execute();
+        t.same(
+          order.map((o) => o.status),
+          ['cancelled', 'paid'],
+          'the pending order is cancelled in the database, the paid one untouched',
+        );
         await shot('4-order-cancelled');
 
         await page.click('.subnav a[href="/console/admin/audit"]');
@@ -254,7 +327,11 @@ if (haveChromium(t, 'first-customer journeys')) {
           const rows = [...document.querySelectorAll('[data-testid=audit-table] tbody tr')];
           return rows.length > 0 && rows.every((r) => (r.textContent ?? '').includes(want));
         }, email);
-        t.match(await page.textContent('[data-testid=audit-table]'), /order\.cancel/, 'the cancel is in the customer\'s log');
+        t.match(
+          await page.textContent('[data-testid=audit-table]'),
+          /order\.cancel/,
+          "the cancel is in the customer's log",
+        );
         await shot('5-audit');
         await ctx.close();
       });

@@ -1,13 +1,14 @@
 // The console's dictionaries: zh and en have the same keys and no empty value, every t('key') in the sources
 // exists, every error code of the catalogue has a translation, and the page sources carry no user-visible
 // literal text of their own (heuristic: Chinese characters or an English phrase in a string literal).
-import t from 'tap';
+
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { zh } from '../../web/src/i18n/zh.js';
-import { en } from '../../web/src/i18n/en.js';
+import t from 'tap';
 import { ERROR_CATALOGUE, ERROR_CODES, ERROR_TEXT } from '../../core/http/errors.js';
 import { DICTS } from '../../web/src/i18n/dicts.js';
+import { en } from '../../web/src/i18n/en.js';
+import { zh } from '../../web/src/i18n/zh.js';
 
 const SRC = 'web/src';
 
@@ -42,7 +43,8 @@ const uiFiles = files.filter((f) => !f.includes(`${SRC}/i18n/`) && !f.endsWith('
 
 t.test('zh and en have the same keys, none empty', async (t) => {
   t.same(Object.keys(en).sort(), Object.keys(zh).sort());
-  for (const [k, v] of [...Object.entries(zh), ...Object.entries(en)]) if (v.trim() === '') t.fail(`empty text for ${k}`);
+  for (const [k, v] of [...Object.entries(zh), ...Object.entries(en)])
+    if (v.trim() === '') t.fail(`empty text for ${k}`);
   t.ok(Object.keys(zh).length > 200);
 });
 
@@ -54,7 +56,8 @@ t.test('placeholders match between languages', async (t) => {
 t.test('every t() key used in the sources exists', async (t) => {
   const missing: string[] = [];
   for (const f of files) {
-    for (const m of code(f).matchAll(/\bt\('([^']+)'/g)) if (!(m[1] in DICTS.zh)) missing.push(`${relative(SRC, f)}: ${m[1]}`);
+    for (const m of code(f).matchAll(/\bt\('([^']+)'/g))
+      if (!(m[1] in DICTS.zh)) missing.push(`${relative(SRC, f)}: ${m[1]}`);
   }
   t.same(missing, []);
 });
@@ -65,13 +68,20 @@ t.test('the error catalogue: every code has a zh and an en message and hint, eac
     const { zh: z, en: e, status } = ERROR_TEXT[code];
     t.equal(status, ERROR_CATALOGUE[code].status, `${code} status`);
     t.equal(e.message, ERROR_CATALOGUE[code].message, `${code}: the API's default text is the en message`);
-    for (const [l, text] of [['zh', z], ['en', e]] as const) {
+    for (const [l, text] of [
+      ['zh', z],
+      ['en', e],
+    ] as const) {
       t.ok(text.message.trim().length >= 4 && text.hint.trim().length >= 4, `${code} ${l}: message and hint`);
       t.not(text.message, text.hint, `${code} ${l}: the hint says what to do, not the message again`);
     }
     t.match(z.message + z.hint, /[\u3400-\u9fff]/, `${code}: zh is Chinese`);
     t.notMatch(e.message + e.hint, /[\u3400-\u9fff]/, `${code}: en has no Chinese`);
-    t.notMatch(z.message + z.hint + e.message + e.hint, /KUAIDI|KDNIAO|DATABASE_URL|REDIS_URL|SMTP_/, `${code}: no operator setting names`);
+    t.notMatch(
+      z.message + z.hint + e.message + e.hint,
+      /KUAIDI|KDNIAO|DATABASE_URL|REDIS_URL|SMTP_/,
+      `${code}: no operator setting names`,
+    );
   }
   t.same(Object.keys(DICTS.en).sort(), Object.keys(DICTS.zh).sort(), 'the merged dictionaries have the same keys');
 });
@@ -82,8 +92,11 @@ t.test('the console sends its language, so server messages match the UI', async 
 });
 
 t.test('every error code and ledger kind has a translation', async (t) => {
-  for (const code of ERROR_CODES) for (const l of ['zh', 'en'] as const) t.ok(`err.${code}` in DICTS[l] && `hint.${code}` in DICTS[l], `${l}: err.${code}, hint.${code}`);
-  for (const kind of ['charge', 'topup', 'grant', 'refund', 'adjustment', 'plan_grant', 'package', 'redeem']) t.ok(`ledger.${kind}` in zh, `ledger.${kind}`);
+  for (const code of ERROR_CODES)
+    for (const l of ['zh', 'en'] as const)
+      t.ok(`err.${code}` in DICTS[l] && `hint.${code}` in DICTS[l], `${l}: err.${code}, hint.${code}`);
+  for (const kind of ['charge', 'topup', 'grant', 'refund', 'adjustment', 'plan_grant', 'package', 'redeem'])
+    t.ok(`ledger.${kind}` in zh, `ledger.${kind}`);
 });
 
 t.test('no user-visible literal text outside the dictionaries', async (t) => {
@@ -108,9 +121,23 @@ t.test('no HTML injection or eval paths in the console sources', async (t) => {
 });
 
 t.test('the docs list every /api error code with its catalogue status', async (t) => {
-  const CONSOLE_ONLY = new Set(['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_DISABLED', 'RESOURCE_NOT_FOUND', 'CONFLICT', 'TOO_MANY_ATTEMPTS',
-    'INVALID_TOKEN', 'EMAIL_NOT_VERIFIED', 'REGISTRATION_CLOSED', 'EMAIL_DOMAIN_NOT_ALLOWED', 'TWO_FACTOR_REQUIRED', 'MAIL_FAILED']);
-  const listed = [...readFileSync(join(SRC, 'pages/docs.ts'), 'utf8').matchAll(/\['([A-Z_]+)', (\d{3})\]/g)].map((m) => [m[1], Number(m[2])]);
+  const CONSOLE_ONLY = new Set([
+    'UNAUTHORIZED',
+    'FORBIDDEN',
+    'ACCOUNT_DISABLED',
+    'RESOURCE_NOT_FOUND',
+    'CONFLICT',
+    'TOO_MANY_ATTEMPTS',
+    'INVALID_TOKEN',
+    'EMAIL_NOT_VERIFIED',
+    'REGISTRATION_CLOSED',
+    'EMAIL_DOMAIN_NOT_ALLOWED',
+    'TWO_FACTOR_REQUIRED',
+    'MAIL_FAILED',
+  ]);
+  const listed = [...readFileSync(join(SRC, 'pages/docs.ts'), 'utf8').matchAll(/\['([A-Z_]+)', (\d{3})\]/g)].map(
+    (m) => [m[1], Number(m[2])],
+  );
   const expected = ERROR_CODES.filter((c) => !CONSOLE_ONLY.has(c)).map((c) => [c, ERROR_CATALOGUE[c].status]);
   t.same([...listed].sort(), [...expected].sort());
 });

@@ -2,11 +2,12 @@
 // "forgot password" from the login page, the link read from the outbox table, the reset page (token dropped
 // from the address bar), login with the new password; the security page; and the admin's mail outbox page
 // listing that mail. Screenshots go to test/artifacts/console/.
-import t from 'tap';
+
 import type { Browser, Page } from 'playwright-core';
-import { createTestApp, testPasswordHash, type TestApp } from '../helpers/create-test-app.js';
+import t from 'tap';
 import { createUser } from '../../core/accounts/users.js';
-import { SHOTS, consoleInBrowser, haveChromium, watchProblems } from '../helpers/browser.js';
+import { consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
+import { createTestApp, type TestApp, testPasswordHash } from '../helpers/create-test-app.js';
 
 declare const location: { href: string };
 
@@ -17,7 +18,11 @@ if (haveChromium(t, 'reset e2e')) {
   let base: string;
   const problems: string[] = [];
 
-  consoleInBrowser(t, () => createTestApp(), (x) => ({ h, browser, base } = x));
+  consoleInBrowser(
+    t,
+    () => createTestApp(),
+    (x) => ({ h, browser, base } = x),
+  );
 
   const newPage = async (): Promise<Page> => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
@@ -29,7 +34,12 @@ if (haveChromium(t, 'reset e2e')) {
   /** The newest reset link mailed to `to`, polled from the outbox (the mail is sent after the answer). */
   const resetLink = async (to: string): Promise<string> => {
     for (let i = 0; i < 50; i++) {
-      const row = await h.services.store.db.selectFrom('mail_outbox').selectAll().where('to_addr', '=', to).orderBy('id', 'desc').executeTakeFirst();
+      const row = await h.services.store.db
+        .selectFrom('mail_outbox')
+        .selectAll()
+        .where('to_addr', '=', to)
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
       const m = row && /http:\/\/localhost:\d+(\/console\/reset\?token=rt_[A-Za-z0-9_-]{43})/.exec(row.text_body);
       if (m) return m[1];
       await new Promise((r) => setTimeout(r, 100));
@@ -62,7 +72,11 @@ if (haveChromium(t, 'reset e2e')) {
     await page.waitForSelector('.notice-ok');
     await page.screenshot({ path: `${SHOTS}/reset-done-zh.png`, fullPage: true });
 
-    t.equal((await h.client.post('/console/api/login', { email, password: 'password123' })).status, 401, 'the old password is dead');
+    t.equal(
+      (await h.client.post('/console/api/login', { email, password: 'password123' })).status,
+      401,
+      'the old password is dead',
+    );
     await page.click('.notice-ok a[href="/console/login"]');
     await page.fill('input[name=email]', email);
     await page.fill('input[name=password]', 'brandnew456');

@@ -1,14 +1,15 @@
 // core/console/web-serve.ts through the real app: index.html with the strict CSP, hashed assets cached for a
 // year, SPA fallback for console URLs, /console/api left to the API, and a missing dist built on demand.
-import t from 'tap';
-import Koa from 'koa';
-import { mkdtempSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
+
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Koa from 'koa';
+import t from 'tap';
+import { buildConsoleBundle } from '../../core/build/console-bundle.js';
+import { CONSOLE_CSP, serveConsoleWeb } from '../../core/console/web-serve.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { startClient } from '../helpers/http.js';
-import { CONSOLE_CSP, serveConsoleWeb } from '../../core/console/web-serve.js';
-import { buildConsoleBundle } from '../../core/build/console-bundle.js';
 
 let h: TestApp;
 t.before(async () => {
@@ -59,7 +60,12 @@ t.test('assets: right type, cached for a year as immutable', async (t) => {
 });
 
 t.test('unknown assets are 404, never the SPA page; traversal is refused', async (t) => {
-  for (const path of ['/console/assets/nope.js', '/console/assets/..%2F..%2Fpackage.json', '/console/assets/%2e%2e/serve.ts', '/console/assets/x.exe']) {
+  for (const path of [
+    '/console/assets/nope.js',
+    '/console/assets/..%2F..%2Fpackage.json',
+    '/console/assets/%2e%2e/serve.ts',
+    '/console/assets/x.exe',
+  ]) {
     const res = await h.client.get(path);
     t.equal(res.status, 404, path);
     t.notMatch(res.text, /<html/, path);
@@ -115,12 +121,19 @@ t.test('the real build writes one JS, one CSS and index.html', async (t) => {
   const r = await buildConsoleBundle(dist, { quiet: true });
   t.match(r.js, /^console-[A-Z0-9]+\.js$/);
   t.match(r.css, /^console-[A-Z0-9]+\.css$/);
-  t.ok(existsSync(join(dist, 'assets', r.js)) && existsSync(join(dist, 'assets', r.css)) && existsSync(join(dist, 'index.html')));
+  t.ok(
+    existsSync(join(dist, 'assets', r.js)) &&
+      existsSync(join(dist, 'assets', r.css)) &&
+      existsSync(join(dist, 'index.html')),
+  );
 });
 
 t.test('a failing build answers 503 with the reason, not a silent 404', async (t) => {
   const app = new Koa();
-  serveConsoleWeb(app, { distDir: join(tmpdir(), `nowhere-${Date.now()}`), build: async () => Promise.reject(new Error('esbuild exploded')) });
+  serveConsoleWeb(app, {
+    distDir: join(tmpdir(), `nowhere-${Date.now()}`),
+    build: async () => Promise.reject(new Error('esbuild exploded')),
+  });
   const client = await startClient(app);
   t.teardown(() => client.close());
   const res = await client.get('/console/');

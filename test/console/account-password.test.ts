@@ -1,16 +1,21 @@
 // Password change, reset by mailed link (through a real in-process SMTP server), admin reset and sessions.
 import t from 'tap';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
-import { readMailSettings } from '../../core/config/mail-env.js';
 import { sha256Hex } from '../../core/accounts/secrets.js';
-import { startSmtpSink, type SmtpSink } from '../accounts/smtp-sink.js';
+import { readMailSettings } from '../../core/config/mail-env.js';
+import { type SmtpSink, startSmtpSink } from '../accounts/smtp-sink.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { admin, bearer } from './support.js';
 
 let h: TestApp;
 let sink: SmtpSink;
 t.before(async () => {
   sink = await startSmtpSink();
-  h = await createTestApp({ settings: { trustProxy: { hops: 1 }, mail: readMailSettings({ SMTP_URL: sink.url, MAIL_FROM: 'Tollgate <noreply@example.com>' }) } });
+  h = await createTestApp({
+    settings: {
+      trustProxy: { hops: 1 },
+      mail: readMailSettings({ SMTP_URL: sink.url, MAIL_FROM: 'Tollgate <noreply@example.com>' }),
+    },
+  });
 });
 t.teardown(async () => {
   await h.close();
@@ -23,11 +28,15 @@ let ip = '10.9.0.1';
 t.beforeEach(() => {
   ip = `10.9.${++ipSeq}.1`;
 });
-const withIp = (headers: Record<string, string> = {}): Record<string, string> => ({ 'x-forwarded-for': ip, ...headers });
+const withIp = (headers: Record<string, string> = {}): Record<string, string> => ({
+  'x-forwarded-for': ip,
+  ...headers,
+});
 const c = {
   get: (path: string, headers?: Record<string, string>) => h.client.get(path, withIp(headers)),
   post: (path: string, body: unknown, headers?: Record<string, string>) => h.client.post(path, body, withIp(headers)),
-  request: (path: string, opts: { method: string; body?: unknown; headers?: Record<string, string> }) => h.client.request(path, { ...opts, headers: withIp(opts.headers) }),
+  request: (path: string, opts: { method: string; body?: unknown; headers?: Record<string, string> }) =>
+    h.client.request(path, { ...opts, headers: withIp(opts.headers) }),
 };
 
 let seq = 0;
@@ -57,15 +66,26 @@ t.test('forgot -> a zh mail with a single-use link; reset signs every session ou
 
   const res = await c.post('/console/api/password/forgot', { email: u.email.toUpperCase() });
   t.equal(res.status, 202);
-  t.same(res.body, { accepted: true, message: 'If an account exists for this email, a link to reset its password has been sent. It is valid for 30 minutes.' });
+  t.same(res.body, {
+    accepted: true,
+    message:
+      'If an account exists for this email, a link to reset its password has been sent. It is valid for 30 minutes.',
+  });
   const mail = await sink.next();
   t.equal(mail.subject, '重置您的 Tollgate 密码');
   t.match(mail.text, /30 分钟/);
-  t.same((Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value.map((v) => v.address), [u.email]);
+  t.same(
+    (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value.map((v) => v.address),
+    [u.email],
+  );
   const token = linkToken(mail.text ?? '');
   t.match(mail.text, `http://localhost:8080/console/reset?token=${token}`);
   // Only the hash is stored.
-  const row = await h.services.store.db.selectFrom('account_tokens').selectAll().where('token_hash', '=', sha256Hex(token)).executeTakeFirstOrThrow();
+  const row = await h.services.store.db
+    .selectFrom('account_tokens')
+    .selectAll()
+    .where('token_hash', '=', sha256Hex(token))
+    .executeTakeFirstOrThrow();
   t.equal(row.purpose, 'reset');
   t.equal(Number(row.expires_at) - Number(row.created_at), 30 * 60_000);
 
@@ -84,14 +104,21 @@ t.test('forgot -> a zh mail with a single-use link; reset signs every session ou
 
   const again = await c.post('/console/api/password/reset', { token, password: 'another789x' });
   t.equal(again.status, 400);
-  t.same(again.body.error, { code: 'INVALID_TOKEN', message: 'This link is invalid, has expired or was already used. Ask for a new one.' });
+  t.same(again.body.error, {
+    code: 'INVALID_TOKEN',
+    message: 'This link is invalid, has expired or was already used. Ask for a new one.',
+  });
 });
 
 t.test('forgot for an unknown email: the same answer, and no mail', async (t) => {
   const before = sink.mails.length;
   const res = await c.post('/console/api/password/forgot', { email: 'nobody-here@example.com' });
   t.equal(res.status, 202);
-  t.same(res.body, { accepted: true, message: 'If an account exists for this email, a link to reset its password has been sent. It is valid for 30 minutes.' });
+  t.same(res.body, {
+    accepted: true,
+    message:
+      'If an account exists for this email, a link to reset its password has been sent. It is valid for 30 minutes.',
+  });
   await new Promise((r) => setTimeout(r, 300));
   t.equal(sink.mails.length, before);
   const bad = await c.post('/console/api/password/forgot', { email: 'not-an-email' });
@@ -99,21 +126,31 @@ t.test('forgot for an unknown email: the same answer, and no mail', async (t) =>
   t.equal(bad.body.error.code, 'INVALID_INPUT');
 });
 
-t.test('an expired reset link is refused; a new request voids nothing but a new password voids older links', async (t) => {
-  const u = await register('en-US');
-  await c.post('/console/api/password/forgot', { email: u.email });
-  const first = linkToken((await sink.next()).text ?? '');
-  await c.post('/console/api/password/forgot', { email: u.email });
-  const second = linkToken((await sink.next()).text ?? '');
-  await h.services.store.db.updateTable('account_tokens').set({ expires_at: Date.now() - 1 }).where('token_hash', '=', sha256Hex(first)).execute();
-  const expired = await c.post('/console/api/password/reset', { token: first, password: 'newpassword456' });
-  t.equal(expired.body.error.code, 'INVALID_TOKEN');
-  // A third link, then the second is used: the third dies with the old password.
-  await c.post('/console/api/password/forgot', { email: u.email });
-  const third = linkToken((await sink.next()).text ?? '');
-  t.equal((await c.post('/console/api/password/reset', { token: second, password: 'newpassword456' })).status, 200);
-  t.equal((await c.post('/console/api/password/reset', { token: third, password: 'newpassword789' })).body.error.code, 'INVALID_TOKEN');
-});
+t.test(
+  'an expired reset link is refused; a new request voids nothing but a new password voids older links',
+  async (t) => {
+    const u = await register('en-US');
+    await c.post('/console/api/password/forgot', { email: u.email });
+    const first = linkToken((await sink.next()).text ?? '');
+    await c.post('/console/api/password/forgot', { email: u.email });
+    const second = linkToken((await sink.next()).text ?? '');
+    await h.services.store.db
+      .updateTable('account_tokens')
+      .set({ expires_at: Date.now() - 1 })
+      .where('token_hash', '=', sha256Hex(first))
+      .execute();
+    const expired = await c.post('/console/api/password/reset', { token: first, password: 'newpassword456' });
+    t.equal(expired.body.error.code, 'INVALID_TOKEN');
+    // A third link, then the second is used: the third dies with the old password.
+    await c.post('/console/api/password/forgot', { email: u.email });
+    const third = linkToken((await sink.next()).text ?? '');
+    t.equal((await c.post('/console/api/password/reset', { token: second, password: 'newpassword456' })).status, 200);
+    t.equal(
+      (await c.post('/console/api/password/reset', { token: third, password: 'newpassword789' })).body.error.code,
+      'INVALID_TOKEN',
+    );
+  },
+);
 
 t.test('reset mails per account are capped (3 at once); the answer stays the same', async (t) => {
   const u = await register();
@@ -127,12 +164,24 @@ t.test('reset mails per account are capped (3 at once); the answer stays the sam
 t.test('change password: current password required; other sessions end, this one stays; notice mailed', async (t) => {
   const u = await register('en');
   const other = (await login(u.email, 'password123')).body.token;
-  const wrong = await c.post('/console/api/me/password', { current_password: 'wrongpass1', new_password: 'changed123' }, bearer(u.token));
+  const wrong = await c.post(
+    '/console/api/me/password',
+    { current_password: 'wrongpass1', new_password: 'changed123' },
+    bearer(u.token),
+  );
   t.equal(wrong.status, 401);
   t.same(wrong.body.error, { code: 'UNAUTHORIZED', message: 'The current password is wrong.' });
-  const weak = await c.post('/console/api/me/password', { current_password: 'password123', new_password: 'weak' }, bearer(u.token));
+  const weak = await c.post(
+    '/console/api/me/password',
+    { current_password: 'password123', new_password: 'weak' },
+    bearer(u.token),
+  );
   t.equal(weak.status, 400);
-  const res = await c.post('/console/api/me/password', { current_password: 'password123', new_password: 'changed123' }, bearer(u.token));
+  const res = await c.post(
+    '/console/api/me/password',
+    { current_password: 'password123', new_password: 'changed123' },
+    bearer(u.token),
+  );
   t.equal(res.status, 200);
   t.same(res.body, { changed: true, signed_out_sessions: 1, notice_mailed: true });
   const notice = await sink.next();
@@ -150,8 +199,14 @@ t.test('sessions: list marks the current one; end one; end all others', async (t
   const list = await c.get('/console/api/me/sessions', bearer(u.token));
   t.equal(list.status, 200);
   t.equal(list.body.items.length, 2);
-  t.same(list.body.items.map((s: { current: boolean }) => s.current), [false, true]);
-  const del = await c.request(`/console/api/me/sessions/${list.body.items[0].id}`, { method: 'DELETE', headers: bearer(u.token) });
+  t.same(
+    list.body.items.map((s: { current: boolean }) => s.current),
+    [false, true],
+  );
+  const del = await c.request(`/console/api/me/sessions/${list.body.items[0].id}`, {
+    method: 'DELETE',
+    headers: bearer(u.token),
+  });
   t.same(del.body, { revoked: true });
   t.equal((await c.get('/console/api/me', bearer(second))).status, 401);
   const third = (await login(u.email, 'password123')).body.token;
@@ -174,35 +229,53 @@ t.test('admin reset: generated password shown once, or a chosen one; every sessi
   const chosen = await c.post(`/console/api/admin/users/${u.id}/password`, { password: 'chosen1234' }, a.headers);
   t.same(chosen.body, { reset: true, signed_out_sessions: 1 });
   t.equal((await login(u.email, 'chosen1234')).status, 200);
-  const trail = await h.services.store.db.selectFrom('audit_log').selectAll().where('action', '=', 'user.password_reset').where('subject_user_id', '=', u.id).orderBy('id').execute();
+  const trail = await h.services.store.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', '=', 'user.password_reset')
+    .where('subject_user_id', '=', u.id)
+    .orderBy('id')
+    .execute();
   t.equal(trail.length, 2);
   t.match(trail[0], { actor_id: a.userId, actor_role: 'admin' });
   t.same(JSON.parse(String(trail[0].detail)), { generated: true, signed_out_sessions: 1 });
   t.equal((await c.post(`/console/api/admin/users/${u.id}/password`, { password: 'weak' }, a.headers)).status, 400);
   t.equal((await c.post('/console/api/admin/users/999999/password', {}, a.headers)).status, 404);
-  const notAdmin = await c.post(`/console/api/admin/users/${u.id}/password`, {}, bearer((await login(u.email, 'chosen1234')).body.token));
+  const notAdmin = await c.post(
+    `/console/api/admin/users/${u.id}/password`,
+    {},
+    bearer((await login(u.email, 'chosen1234')).body.token),
+  );
   t.equal(notAdmin.status, 403);
 });
 
-t.test('admin mail tools: the outbox lists every mail with its outcome; a refused test mail is 502 MAIL_FAILED', async (t) => {
-  const a = await admin(h);
-  const ok = await c.post('/console/api/admin/mail/test', { to: 'ops@example.com' }, a.headers);
-  t.equal(ok.status, 200);
-  t.match(ok.body, { sent: true, transport: 'smtp' });
-  t.equal((await sink.next()).subject, 'Tollgate test mail');
-  sink.refuse = true;
-  const failed = await c.post('/console/api/admin/mail/test', { to: 'ops@example.com' }, a.headers);
-  sink.refuse = false;
-  t.equal(failed.status, 502);
-  t.equal(failed.body.error.code, 'MAIL_FAILED');
-  const list = await c.get('/console/api/admin/mail?limit=2', a.headers);
-  t.equal(list.status, 200);
-  t.equal(list.body.transport, 'smtp');
-  t.match(list.body.items[0], { to: 'ops@example.com', subject: 'Tollgate test mail', status: 'failed', transport: 'smtp' });
-  t.match(list.body.items[0].error, /550|unavailable/);
-  t.match(list.body.items[1], { status: 'sent' });
-  t.type(list.body.next_before, 'number');
-});
+t.test(
+  'admin mail tools: the outbox lists every mail with its outcome; a refused test mail is 502 MAIL_FAILED',
+  async (t) => {
+    const a = await admin(h);
+    const ok = await c.post('/console/api/admin/mail/test', { to: 'ops@example.com' }, a.headers);
+    t.equal(ok.status, 200);
+    t.match(ok.body, { sent: true, transport: 'smtp' });
+    t.equal((await sink.next()).subject, 'Tollgate test mail');
+    sink.refuse = true;
+    const failed = await c.post('/console/api/admin/mail/test', { to: 'ops@example.com' }, a.headers);
+    sink.refuse = false;
+    t.equal(failed.status, 502);
+    t.equal(failed.body.error.code, 'MAIL_FAILED');
+    const list = await c.get('/console/api/admin/mail?limit=2', a.headers);
+    t.equal(list.status, 200);
+    t.equal(list.body.transport, 'smtp');
+    t.match(list.body.items[0], {
+      to: 'ops@example.com',
+      subject: 'Tollgate test mail',
+      status: 'failed',
+      transport: 'smtp',
+    });
+    t.match(list.body.items[0].error, /550|unavailable/);
+    t.match(list.body.items[1], { status: 'sent' });
+    t.type(list.body.next_before, 'number');
+  },
+);
 
 t.test('the per-IP budget of reset requests answers 429 with Retry-After', async (t) => {
   let last = 0;

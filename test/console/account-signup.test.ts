@@ -1,10 +1,10 @@
 // Sign-up switches: registration off, an email-domain allow-list, and email verification (links read from the
 // outbox table: no SMTP configured, as on a fresh machine).
 import t from 'tap';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
-import { readAccountSettings } from '../../core/config/account-env.js';
-import { signUpRefusal } from '../../core/accounts/sign-up-policy.js';
 import { localeFromAcceptLanguage } from '../../core/accounts/locale.js';
+import { signUpRefusal } from '../../core/accounts/sign-up-policy.js';
+import { readAccountSettings } from '../../core/config/account-env.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { bearer } from './support.js';
 
 async function app(env: Record<string, string>): Promise<TestApp> {
@@ -12,7 +12,12 @@ async function app(env: Record<string, string>): Promise<TestApp> {
 }
 
 async function outboxLink(h: TestApp, to: string, page: 'verify' | 'reset'): Promise<string> {
-  const row = await h.services.store.db.selectFrom('mail_outbox').selectAll().where('to_addr', '=', to).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const row = await h.services.store.db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('to_addr', '=', to)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   const m = new RegExp(`/console/${page}\\?token=([a-z]{2}_[A-Za-z0-9_-]{43})`).exec(row.text_body);
   if (!m) throw new Error(`no ${page} link in ${row.text_body}`);
   return m[1];
@@ -23,7 +28,10 @@ t.test('REGISTRATION=closed: sign-up is 403 REGISTRATION_CLOSED and creates noth
   t.teardown(() => h.close());
   const res = await h.client.post('/console/api/register', { email: 'new@example.com', password: 'password123' });
   t.equal(res.status, 403);
-  t.same(res.body.error, { code: 'REGISTRATION_CLOSED', message: 'Sign-up is closed on this server. Ask the operator for an account.' });
+  t.same(res.body.error, {
+    code: 'REGISTRATION_CLOSED',
+    message: 'Sign-up is closed on this server. Ask the operator for an account.',
+  });
   t.equal((await h.services.store.db.selectFrom('users').selectAll().execute()).length, 0);
 });
 
@@ -32,17 +40,33 @@ t.test('REGISTRATION_EMAIL_DOMAINS: only listed domains (and their subdomains) m
   t.teardown(() => h.close());
   const out = await h.client.post('/console/api/register', { email: 'x@gmail.com', password: 'password123' });
   t.equal(out.status, 403);
-  t.same(out.body.error, { code: 'EMAIL_DOMAIN_NOT_ALLOWED', message: 'Sign-up is limited to addresses at corp.example.com, example.cn.' });
+  t.same(out.body.error, {
+    code: 'EMAIL_DOMAIN_NOT_ALLOWED',
+    message: 'Sign-up is limited to addresses at corp.example.com, example.cn.',
+  });
   // A look-alike suffix is not a subdomain.
-  t.equal((await h.client.post('/console/api/register', { email: 'x@evilcorp.example.com', password: 'password123' })).status, 403);
-  t.equal((await h.client.post('/console/api/register', { email: 'a@corp.example.com', password: 'password123' })).status, 201);
-  t.equal((await h.client.post('/console/api/register', { email: 'b@mail.example.cn', password: 'password123' })).status, 201);
+  t.equal(
+    (await h.client.post('/console/api/register', { email: 'x@evilcorp.example.com', password: 'password123' })).status,
+    403,
+  );
+  t.equal(
+    (await h.client.post('/console/api/register', { email: 'a@corp.example.com', password: 'password123' })).status,
+    201,
+  );
+  t.equal(
+    (await h.client.post('/console/api/register', { email: 'b@mail.example.cn', password: 'password123' })).status,
+    201,
+  );
 });
 
 t.test('REQUIRE_EMAIL_VERIFICATION: no session until the mailed link is followed; the link works once', async (t) => {
   const h = await app({ REQUIRE_EMAIL_VERIFICATION: 'true', PUBLIC_URL: 'https://api.example.com/' });
   t.teardown(() => h.close());
-  const reg = await h.client.post('/console/api/register', { email: 'v@example.com', password: 'password123', locale: 'zh' });
+  const reg = await h.client.post('/console/api/register', {
+    email: 'v@example.com',
+    password: 'password123',
+    locale: 'zh',
+  });
   t.equal(reg.status, 201);
   t.match(reg.body, { verification_required: true, mail_sent: true, user: { email: 'v@example.com' } });
   t.notOk('token' in reg.body);
@@ -71,16 +95,27 @@ t.test('REQUIRE_EMAIL_VERIFICATION: no session until the mailed link is followed
   t.equal(login.status, 200);
   const sec = await h.client.get('/console/api/me/security', bearer(login.body.token));
   t.match(sec.body, { email_verified: true, locale: 'zh', two_factor: { enabled: false } });
-  const set = await h.client.request('/console/api/me/security', { method: 'PATCH', body: { locale: 'en' }, headers: bearer(login.body.token) });
+  const set = await h.client.request('/console/api/me/security', {
+    method: 'PATCH',
+    body: { locale: 'en' },
+    headers: bearer(login.body.token),
+  });
   t.same(set.body, { locale: 'en' });
-  const bad = await h.client.request('/console/api/me/security', { method: 'PATCH', body: { locale: 'fr' }, headers: bearer(login.body.token) });
+  const bad = await h.client.request('/console/api/me/security', {
+    method: 'PATCH',
+    body: { locale: 'fr' },
+    headers: bearer(login.body.token),
+  });
   t.equal(bad.status, 400);
 });
 
 t.test('settings and helpers: bad switch values fail at start; Accept-Language picks by q', async (t) => {
   t.throws(() => readAccountSettings({ REGISTRATION: 'maybe' }, 8080), /REGISTRATION must be open or closed/);
   t.throws(() => readAccountSettings({ REQUIRE_ADMIN_2FA: 'yes please' }, 8080), /REQUIRE_ADMIN_2FA/);
-  t.throws(() => readAccountSettings({ REGISTRATION_EMAIL_DOMAINS: 'not a domain' }, 8080), /REGISTRATION_EMAIL_DOMAINS/);
+  t.throws(
+    () => readAccountSettings({ REGISTRATION_EMAIL_DOMAINS: 'not a domain' }, 8080),
+    /REGISTRATION_EMAIL_DOMAINS/,
+  );
   t.equal(readAccountSettings({}, 9000).publicUrl, 'http://localhost:9000');
   t.equal(signUpRefusal(readAccountSettings({}, 1), 'a@b.com'), null);
   t.equal(localeFromAcceptLanguage('en;q=0.4, zh-TW;q=0.8'), 'zh');

@@ -13,48 +13,118 @@ t.before(async () => {
 t.afterEach(() => h.assertReconciled());
 t.teardown(() => h.close());
 
-const adjust = (userId: number, body: unknown, headers = a.headers) => h.client.post(`/console/api/admin/users/${userId}/adjustments`, body, headers);
+const adjust = (userId: number, body: unknown, headers = a.headers) =>
+  h.client.post(`/console/api/admin/users/${userId}/adjustments`, body, headers);
 const auditOf = async (userId: number) =>
-  (await h.services.store.db.selectFrom('audit_log').selectAll().where('subject_user_id', '=', userId).orderBy('id').execute()).map((r) => ({
-    actor_id: Number(r.actor_id), actor_role: r.actor_role, action: r.action, target_type: r.target_type, target_id: r.target_id, detail: JSON.parse(r.detail) as unknown, ip: r.ip,
+  (
+    await h.services.store.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('subject_user_id', '=', userId)
+      .orderBy('id')
+      .execute()
+  ).map((r) => ({
+    actor_id: Number(r.actor_id),
+    actor_role: r.actor_role,
+    action: r.action,
+    target_type: r.target_type,
+    target_id: r.target_id,
+    detail: JSON.parse(r.detail) as unknown,
+    ip: r.ip,
   }));
 
-t.test('refund and debit: one ledger row each with the reason; a debit never goes below the available balance', async (t) => {
-  const u = await consoleUser(h, '1');
-  const refund = await adjust(u.userId, { kind: 'refund', amount: '0.25', reason: 'failed upstream calls' });
-  t.equal(refund.status, 201);
-  t.match(refund.body, { user_id: u.userId, kind: 'refund', amount: 0.25, balance: 1.25, ref: /^refund:\d+:[0-9a-f]{12}$/ });
-  const debit = await adjust(u.userId, { kind: 'debit', amount: 1.2, reason: 'chargeback' });
-  t.equal(debit.status, 201);
-  t.match(debit.body, { kind: 'debit', amount: -1.2, balance: 0.05, ref: /^debit:/ });
-  const tooMuch = await adjust(u.userId, { kind: 'debit', amount: '0.050001', reason: 'x' });
-  t.equal(tooMuch.status, 409);
-  t.same(tooMuch.body.error, { code: 'CONFLICT', message: "Cannot debit 0.050001 TOKEN: it exceeds the user's available balance." });
+t.test(
+  'refund and debit: one ledger row each with the reason; a debit never goes below the available balance',
+  async (t) => {
+    const u = await consoleUser(h, '1');
+    const refund = await adjust(u.userId, { kind: 'refund', amount: '0.25', reason: 'failed upstream calls' });
+    t.equal(refund.status, 201);
+    t.match(refund.body, {
+      user_id: u.userId,
+      kind: 'refund',
+      amount: 0.25,
+      balance: 1.25,
+      ref: /^refund:\d+:[0-9a-f]{12}$/,
+    });
+    const debit = await adjust(u.userId, { kind: 'debit', amount: 1.2, reason: 'chargeback' });
+    t.equal(debit.status, 201);
+    t.match(debit.body, { kind: 'debit', amount: -1.2, balance: 0.05, ref: /^debit:/ });
+    const tooMuch = await adjust(u.userId, { kind: 'debit', amount: '0.050001', reason: 'x' });
+    t.equal(tooMuch.status, 409);
+    t.same(tooMuch.body.error, {
+      code: 'CONFLICT',
+      message: "Cannot debit 0.050001 TOKEN: it exceeds the user's available balance.",
+    });
 
-  // Money held by a call in flight is not available to a debit either.
-  await h.services.store.db.updateTable('users').set({ held: 30_000 }).where('id', '=', u.userId).execute();
-  t.equal((await adjust(u.userId, { kind: 'debit', amount: '0.03', reason: 'x' })).status, 409);
-  await h.services.store.db.updateTable('users').set({ held: 0 }).where('id', '=', u.userId).execute();
+    // Money held by a call in flight is not available to a debit either.
+    await h.services.store.db.updateTable('users').set({ held: 30_000 }).where('id', '=', u.userId).execute();
+    t.equal((await adjust(u.userId, { kind: 'debit', amount: '0.03', reason: 'x' })).status, 409);
+    await h.services.store.db.updateTable('users').set({ held: 0 }).where('id', '=', u.userId).execute();
 
-  const ledger = await h.ledger(u.userId);
-  t.same(ledger.map((r) => [r.amount, r.kind, r.balance_after]), [[1_000_000, 'grant', 1_000_000], [250_000, 'refund', 1_250_000], [-1_200_000, 'adjustment', 50_000]]);
-  const notes = await h.services.store.db.selectFrom('ledger').select('note').where('user_id', '=', u.userId).orderBy('id').execute();
-  t.same(notes.slice(1).map((n) => n.note), [`failed upstream calls (by admin ${a.userId})`, `chargeback (by admin ${a.userId})`]);
-  t.same(await h.balance(u.userId), { balance: 50_000, held: 0 });
+    const ledger = await h.ledger(u.userId);
+    t.same(
+      ledger.map((r) => [r.amount, r.kind, r.balance_after]),
+      [
+        [1_000_000, 'grant', 1_000_000],
+        [250_000, 'refund', 1_250_000],
+        [-1_200_000, 'adjustment', 50_000],
+      ],
+    );
+    const notes = await h.services.store.db
+      .selectFrom('ledger')
+      .select('note')
+      .where('user_id', '=', u.userId)
+      .orderBy('id')
+      .execute();
+    t.same(
+      notes.slice(1).map((n) => n.note),
+      [`failed upstream calls (by admin ${a.userId})`, `chargeback (by admin ${a.userId})`],
+    );
+    t.same(await h.balance(u.userId), { balance: 50_000, held: 0 });
 
-  t.same(await auditOf(u.userId), [
-    { actor_id: a.userId, actor_role: 'admin', action: 'user.refund', target_type: 'user', target_id: String(u.userId), detail: { amount: 0.25, reason: 'failed upstream calls', ref: refund.body.ref, balance_after: 1.25 }, ip: '127.0.0.1' },
-    { actor_id: a.userId, actor_role: 'admin', action: 'user.debit', target_type: 'user', target_id: String(u.userId), detail: { amount: 1.2, reason: 'chargeback', ref: debit.body.ref, balance_after: 0.05 }, ip: '127.0.0.1' },
-  ], 'refused changes leave no audit row');
-});
+    t.same(
+      await auditOf(u.userId),
+      [
+        {
+          actor_id: a.userId,
+          actor_role: 'admin',
+          action: 'user.refund',
+          target_type: 'user',
+          target_id: String(u.userId),
+          detail: { amount: 0.25, reason: 'failed upstream calls', ref: refund.body.ref, balance_after: 1.25 },
+          ip: '127.0.0.1',
+        },
+        {
+          actor_id: a.userId,
+          actor_role: 'admin',
+          action: 'user.debit',
+          target_type: 'user',
+          target_id: String(u.userId),
+          detail: { amount: 1.2, reason: 'chargeback', ref: debit.body.ref, balance_after: 0.05 },
+          ip: '127.0.0.1',
+        },
+      ],
+      'refused changes leave no audit row',
+    );
+  },
+);
 
 t.test('bad adjustments are 400/404, not charged and not audited', async (t) => {
   const u = await consoleUser(h, '1');
   const cases: Array<[unknown, string]> = [
     [{ kind: 'gift', amount: 1, reason: 'x' }, "'kind' must be one of refund, debit."],
-    [{ kind: 'refund', amount: -1, reason: 'x' }, "'amount' must be a positive TOKEN amount; 'kind' says whether it is a refund or a debit."],
-    [{ kind: 'refund', amount: 0, reason: 'x' }, "'amount' must be a positive TOKEN amount; 'kind' says whether it is a refund or a debit."],
-    [{ kind: 'refund', amount: '1.0000001', reason: 'x' }, "'amount' must be a TOKEN amount from -1000000000 to 1000000000 with at most 6 decimals, e.g. 12.5."],
+    [
+      { kind: 'refund', amount: -1, reason: 'x' },
+      "'amount' must be a positive TOKEN amount; 'kind' says whether it is a refund or a debit.",
+    ],
+    [
+      { kind: 'refund', amount: 0, reason: 'x' },
+      "'amount' must be a positive TOKEN amount; 'kind' says whether it is a refund or a debit.",
+    ],
+    [
+      { kind: 'refund', amount: '1.0000001', reason: 'x' },
+      "'amount' must be a TOKEN amount from -1000000000 to 1000000000 with at most 6 decimals, e.g. 12.5.",
+    ],
     [{ kind: 'refund', amount: 1 }, "'reason' is required and must be a non-empty string."],
     [{ kind: 'refund', amount: 1, reason: 'x', note: 'y' }, "Unknown field 'note'; allowed: kind, amount, reason."],
   ];
@@ -64,7 +134,11 @@ t.test('bad adjustments are 400/404, not charged and not audited', async (t) => 
     t.same(res.body.error, { code: 'INVALID_INPUT', message });
   }
   t.equal((await adjust(999999, { kind: 'refund', amount: 1, reason: 'x' })).status, 404);
-  t.equal((await adjust(u.userId, { kind: 'refund', amount: 1, reason: 'x' }, u.headers)).status, 403, 'users cannot refund themselves');
+  t.equal(
+    (await adjust(u.userId, { kind: 'refund', amount: 1, reason: 'x' }, u.headers)).status,
+    403,
+    'users cannot refund themselves',
+  );
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
   t.same(await auditOf(u.userId), []);
 });
@@ -73,20 +147,52 @@ t.test('key and limit changes are audited with before/after, and listed in the a
   const u = await consoleUser(h, '1');
   const created = await h.client.post('/console/api/keys', { name: 'ci', rate_limit_per_sec: 5 }, u.headers);
   const id = created.body.key.id;
-  await h.client.request(`/console/api/keys/${id}`, { method: 'PATCH', body: { rate_limit_per_sec: 9, disabled: true }, headers: u.headers });
+  await h.client.request(`/console/api/keys/${id}`, {
+    method: 'PATCH',
+    body: { rate_limit_per_sec: 9, disabled: true },
+    headers: u.headers,
+  });
   await h.client.request(`/console/api/keys/${id}`, { method: 'DELETE', headers: u.headers });
   const rows = (await auditOf(u.userId)).map((r) => [r.actor_id, r.actor_role, r.action, r.target_id, r.detail]);
   t.same(rows, [
-    [u.userId, 'user', 'key.create', String(id), { name: 'ci', prefix: created.body.key.prefix, limits: created.body.key.limits }],
-    [u.userId, 'user', 'key.update', String(id), { status: { from: 'active', to: 'disabled' }, rate_limit_per_sec: { from: 5, to: 9 } }],
+    [
+      u.userId,
+      'user',
+      'key.create',
+      String(id),
+      { name: 'ci', prefix: created.body.key.prefix, limits: created.body.key.limits },
+    ],
+    [
+      u.userId,
+      'user',
+      'key.update',
+      String(id),
+      { status: { from: 'active', to: 'disabled' }, rate_limit_per_sec: { from: 5, to: 9 } },
+    ],
     [u.userId, 'user', 'key.delete', String(id), {}],
   ]);
   const api = await h.client.get(`/console/api/admin/audit?user_id=${u.userId}&limit=2`, a.headers);
-  t.same(api.body.entries.map((e: { action: string }) => e.action), ['key.delete', 'key.update'], 'newest first');
+  t.same(
+    api.body.entries.map((e: { action: string }) => e.action),
+    ['key.delete', 'key.update'],
+    'newest first',
+  );
   t.equal(typeof api.body.next_before, 'number');
-  const rest = await h.client.get(`/console/api/admin/audit?user_id=${u.userId}&before=${api.body.next_before}`, a.headers);
-  t.same(rest.body.entries.map((e: { action: string }) => e.action), ['key.create']);
-  t.match(rest.body.entries[0], { actor_id: u.userId, actor_role: 'user', target_type: 'api_key', subject_user_id: u.userId, ip: '127.0.0.1' });
+  const rest = await h.client.get(
+    `/console/api/admin/audit?user_id=${u.userId}&before=${api.body.next_before}`,
+    a.headers,
+  );
+  t.same(
+    rest.body.entries.map((e: { action: string }) => e.action),
+    ['key.create'],
+  );
+  t.match(rest.body.entries[0], {
+    actor_id: u.userId,
+    actor_role: 'user',
+    target_type: 'api_key',
+    subject_user_id: u.userId,
+    ip: '127.0.0.1',
+  });
   t.equal((await h.client.get('/console/api/admin/audit', u.headers)).status, 403);
 });
 
@@ -97,12 +203,36 @@ t.test('drill-down: keys, calls, ledger, orders, plans and audit of one user', a
   const res = await h.client.get(`/console/api/admin/users/${u.userId}/overview`, a.headers);
   t.equal(res.status, 200);
   t.match(res.body.user, { id: u.userId, email: u.email, balance: 1, available: 1 });
-  t.same(res.body.keys.map((k: { id: number }) => k.id), [u.keyId]);
-  t.same(res.body.calls.map((c: { operation: string; charged: number; key_id: number }) => [c.operation, c.charged, c.key_id]), [['echo', 0.01, u.keyId]]);
-  t.same(res.body.ledger.map((l: { kind: string; amount: number; balance_after: number }) => [l.kind, l.amount, l.balance_after]), [['refund', 0.01, 1], ['charge', -0.01, 0.99], ['grant', 1, 1]]);
+  t.same(
+    res.body.keys.map((k: { id: number }) => k.id),
+    [u.keyId],
+  );
+  t.same(
+    res.body.calls.map((c: { operation: string; charged: number; key_id: number }) => [
+      c.operation,
+      c.charged,
+      c.key_id,
+    ]),
+    [['echo', 0.01, u.keyId]],
+  );
+  t.same(
+    res.body.ledger.map((l: { kind: string; amount: number; balance_after: number }) => [
+      l.kind,
+      l.amount,
+      l.balance_after,
+    ]),
+    [
+      ['refund', 0.01, 1],
+      ['charge', -0.01, 0.99],
+      ['grant', 1, 1],
+    ],
+  );
   t.same(res.body.orders, []);
   t.same(res.body.subscriptions, []);
-  t.same(res.body.audit.map((e: { action: string }) => e.action), ['user.refund']);
+  t.same(
+    res.body.audit.map((e: { action: string }) => e.action),
+    ['user.refund'],
+  );
   t.equal((await h.client.get('/console/api/admin/users/999999/overview', a.headers)).status, 404);
 });
 
@@ -115,34 +245,72 @@ t.test('exports stream users, orders and ledger as CSV, newest first, filtered b
   t.equal(res.headers['content-disposition'], 'attachment; filename="ledger.csv"');
   const lines = res.text.trim().split(/\r?\n/);
   t.ok(res.text.startsWith('\uFEFFID,'), 'a UTF-8 BOM first (trim() below drops it)');
-  t.equal(lines[0], 'ID,User ID,Time (Asia/Shanghai),Kind,Amount (TOKEN),Balance after (TOKEN),Reference,Operation,Note');
+  t.equal(
+    lines[0],
+    'ID,User ID,Time (Asia/Shanghai),Kind,Amount (TOKEN),Balance after (TOKEN),Reference,Operation,Note',
+  );
   t.equal(lines.length, 3);
-  t.match(lines[1], new RegExp(`^\\d+,${u.userId},[^,]+,adjustment,-0.5,1.5,debit:[^,]+,,"a, ""quoted"" reason \\(by admin ${a.userId}\\)"$`));
+  t.match(
+    lines[1],
+    new RegExp(
+      `^\\d+,${u.userId},[^,]+,adjustment,-0.5,1.5,debit:[^,]+,,"a, ""quoted"" reason \\(by admin ${a.userId}\\)"$`,
+    ),
+  );
   t.match(lines[2], new RegExp(`^\\d+,${u.userId},[^,]+,grant,2,2,test-grant:${u.userId},,$`));
   const users = await h.client.get('/console/api/admin/exports/users.csv?lang=en', a.headers);
   const userLines = users.text.trim().split(/\r?\n/);
   t.equal(userLines[0], 'ID,Email,Role,Status,Balance (TOKEN),Held (TOKEN),Time (Asia/Shanghai)');
   t.ok(userLines.some((l) => l.startsWith(`${u.userId},${u.email},user,active,1.5,0,`)));
   const ids = userLines.slice(1).map((l) => Number(l.split(',')[0]));
-  t.same(ids, [...ids].sort((x, y) => y - x), 'newest first');
-  const orders = await h.client.get('/console/api/admin/exports/orders.csv', { ...a.headers, 'accept-language': 'zh-CN,zh;q=0.9' });
-  t.equal(orders.text.split(/\r?\n/)[0], '\uFEFF编号,用户编号,类型,商品编号,商品名称,金额（TOKEN）,支付方式,状态,时间（Asia/Shanghai）,支付时间（Asia/Shanghai）');
+  t.same(
+    ids,
+    [...ids].sort((x, y) => y - x),
+    'newest first',
+  );
+  const orders = await h.client.get('/console/api/admin/exports/orders.csv', {
+    ...a.headers,
+    'accept-language': 'zh-CN,zh;q=0.9',
+  });
+  t.equal(
+    orders.text.split(/\r?\n/)[0],
+    '\uFEFF编号,用户编号,类型,商品编号,商品名称,金额（TOKEN）,支付方式,状态,时间（Asia/Shanghai）,支付时间（Asia/Shanghai）',
+  );
   t.equal((await h.client.get('/console/api/admin/exports/ledger.csv', u.headers)).status, 403);
-  const exportsAudited = await h.services.store.db.selectFrom('audit_log').select(['action', 'target_type']).where('actor_id', '=', a.userId).where('action', '=', 'export').execute();
-  t.same(exportsAudited.map((r) => r.target_type), ['ledger', 'users', 'orders']);
+  const exportsAudited = await h.services.store.db
+    .selectFrom('audit_log')
+    .select(['action', 'target_type'])
+    .where('actor_id', '=', a.userId)
+    .where('action', '=', 'export')
+    .execute();
+  t.same(
+    exportsAudited.map((r) => r.target_type),
+    ['ledger', 'users', 'orders'],
+  );
 });
 
 t.test('redeem-code batches and redemptions (plan changes) are audited', async (t) => {
   const u = await consoleUser(h, '0');
-  const batch = await h.client.post('/console/api/admin/redeem-codes', { kind: 'plan', id: 'basic', count: 1 }, a.headers);
+  const batch = await h.client.post(
+    '/console/api/admin/redeem-codes',
+    { kind: 'plan', id: 'basic', count: 1 },
+    a.headers,
+  );
   t.equal(batch.status, 201);
   const code = batch.body.codes[0];
   t.equal((await h.client.post('/console/api/redeem', { code }, u.headers)).status, 200);
-  const rows = await h.services.store.db.selectFrom('audit_log').selectAll().where((eb) => eb.or([eb('action', '=', 'redeem_codes.create'), eb('subject_user_id', '=', u.userId)])).orderBy('id').execute();
+  const rows = await h.services.store.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where((eb) => eb.or([eb('action', '=', 'redeem_codes.create'), eb('subject_user_id', '=', u.userId)]))
+    .orderBy('id')
+    .execute();
   const mine = rows.filter((r) => r.action !== 'redeem_codes.create' || r.target_id === String(batch.body.batch_id));
-  t.same(mine.map((r) => [r.actor_role, Number(r.actor_id), r.action, r.target_type, r.target_id]), [
-    ['admin', a.userId, 'redeem_codes.create', 'redeem_batch', String(batch.body.batch_id)],
-    ['user', u.userId, 'redeem', 'plan', 'basic'],
-  ]);
+  t.same(
+    mine.map((r) => [r.actor_role, Number(r.actor_id), r.action, r.target_type, r.target_id]),
+    [
+      ['admin', a.userId, 'redeem_codes.create', 'redeem_batch', String(batch.body.batch_id)],
+      ['user', u.userId, 'redeem', 'plan', 'basic'],
+    ],
+  );
   t.same(JSON.parse(mine[1].detail).code, code);
 });

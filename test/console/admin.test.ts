@@ -1,7 +1,7 @@
 // Admin routes: refused to anonymous (401) and non-admins (403) on the server; users, grants, stats.
 import t from 'tap';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { CONSOLE_ENDPOINTS } from '../../core/console/api/console-endpoints.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { admin, consoleUser } from './support.js';
 
 let h: TestApp;
@@ -22,7 +22,11 @@ t.test('every admin route: anonymous 401, a logged-in user 403', async (t) => {
     const anon = await h.client.request(path, { method: e.method, body: e.method === 'GET' ? undefined : {} });
     t.equal(anon.status, 401, `${e.method} ${path} anonymous`);
     t.equal(anon.body.error.code, 'UNAUTHORIZED');
-    const user = await h.client.request(path, { method: e.method, headers: u.headers, body: e.method === 'GET' ? undefined : {} });
+    const user = await h.client.request(path, {
+      method: e.method,
+      headers: u.headers,
+      body: e.method === 'GET' ? undefined : {},
+    });
     t.equal(user.status, 403, `${e.method} ${path} as user`);
     t.same(user.body.error, { code: 'FORBIDDEN', message: 'This needs the admin role.' });
   }
@@ -34,7 +38,14 @@ t.test('list and search users, with balances in TOKEN', async (t) => {
   const res = await h.client.get('/console/api/admin/users?q=SEARCH_ME%25', a.headers);
   t.equal(res.status, 200);
   t.equal(res.body.users.length, 1, '% and _ are matched literally');
-  t.match(res.body.users[0], { id: u.userId, email: 'search_me%x@example.com', role: 'user', status: 'active', balance: 2.5, available: 2.5 });
+  t.match(res.body.users[0], {
+    id: u.userId,
+    email: 'search_me%x@example.com',
+    role: 'user',
+    status: 'active',
+    balance: 2.5,
+    available: 2.5,
+  });
   const all = await h.client.get('/console/api/admin/users', a.headers);
   t.ok(all.body.users.length >= 3);
   const one = await h.client.get(`/console/api/admin/users/${u.userId}`, a.headers);
@@ -44,29 +55,88 @@ t.test('list and search users, with balances in TOKEN', async (t) => {
 
 t.test('grants add and deduct with a reason: one ledger row each', async (t) => {
   const u = await h.user('1', { email: 'granted@example.com' });
-  const add = await h.client.post('/console/api/admin/grants', { email: 'granted@example.com', amount: 2.5, reason: 'welcome' }, a.headers);
+  const add = await h.client.post(
+    '/console/api/admin/grants',
+    { email: 'granted@example.com', amount: 2.5, reason: 'welcome' },
+    a.headers,
+  );
   t.equal(add.status, 201);
   t.match(add.body, { user_id: u.userId, email: 'granted@example.com', amount: 2.5, balance: 3.5, ref: /^grant:/ });
-  const sub = await h.client.post('/console/api/admin/grants', { email: 'granted@example.com', amount: '-0.5', reason: 'refund reversal' }, a.headers);
+  const sub = await h.client.post(
+    '/console/api/admin/grants',
+    { email: 'granted@example.com', amount: '-0.5', reason: 'refund reversal' },
+    a.headers,
+  );
   t.equal(sub.status, 201);
   t.equal(sub.body.balance, 3);
   const ledger = await h.ledger(u.userId);
-  t.same(ledger.slice(1).map((r) => [r.amount, r.kind, r.balance_after]), [[2_500_000, 'grant', 3_500_000], [-500_000, 'adjustment', 3_000_000]]);
-  const notes = await h.services.store.db.selectFrom('ledger').select('note').where('user_id', '=', u.userId).orderBy('id').execute();
-  t.same(notes.slice(1).map((n) => n.note), [`welcome (by admin ${a.userId})`, `refund reversal (by admin ${a.userId})`]);
-  const tooMuch = await h.client.post('/console/api/admin/grants', { email: 'granted@example.com', amount: -5, reason: 'x' }, a.headers);
+  t.same(
+    ledger.slice(1).map((r) => [r.amount, r.kind, r.balance_after]),
+    [
+      [2_500_000, 'grant', 3_500_000],
+      [-500_000, 'adjustment', 3_000_000],
+    ],
+  );
+  const notes = await h.services.store.db
+    .selectFrom('ledger')
+    .select('note')
+    .where('user_id', '=', u.userId)
+    .orderBy('id')
+    .execute();
+  t.same(
+    notes.slice(1).map((n) => n.note),
+    [`welcome (by admin ${a.userId})`, `refund reversal (by admin ${a.userId})`],
+  );
+  const tooMuch = await h.client.post(
+    '/console/api/admin/grants',
+    { email: 'granted@example.com', amount: -5, reason: 'x' },
+    a.headers,
+  );
   t.equal(tooMuch.status, 409);
-  t.same(tooMuch.body.error, { code: 'CONFLICT', message: "Cannot deduct 5 TOKEN: it exceeds the user's available balance." });
-  t.equal((await h.client.post('/console/api/admin/grants', { email: 'granted@example.com', amount: 0, reason: 'x' }, a.headers)).status, 400);
-  t.equal((await h.client.post('/console/api/admin/grants', { email: 'granted@example.com', amount: 1 }, a.headers)).body.error.message, "'reason' is required and must be a non-empty string.");
-  t.equal((await h.client.post('/console/api/admin/grants', { email: 'nobody@example.com', amount: 1, reason: 'x' }, a.headers)).status, 404);
+  t.same(tooMuch.body.error, {
+    code: 'CONFLICT',
+    message: "Cannot deduct 5 TOKEN: it exceeds the user's available balance.",
+  });
+  t.equal(
+    (
+      await h.client.post(
+        '/console/api/admin/grants',
+        { email: 'granted@example.com', amount: 0, reason: 'x' },
+        a.headers,
+      )
+    ).status,
+    400,
+  );
+  t.equal(
+    (await h.client.post('/console/api/admin/grants', { email: 'granted@example.com', amount: 1 }, a.headers)).body
+      .error.message,
+    "'reason' is required and must be a non-empty string.",
+  );
+  t.equal(
+    (
+      await h.client.post(
+        '/console/api/admin/grants',
+        { email: 'nobody@example.com', amount: 1, reason: 'x' },
+        a.headers,
+      )
+    ).status,
+    404,
+  );
   t.same(await h.balance(u.userId), { balance: 3_000_000, held: 0 });
 });
 
 t.test('an admin cannot disable themselves; bad status is 400', async (t) => {
-  const self = await h.client.request(`/console/api/admin/users/${a.userId}`, { method: 'PATCH', body: { status: 'disabled' }, headers: a.headers });
+  const self = await h.client.request(`/console/api/admin/users/${a.userId}`, {
+    method: 'PATCH',
+    body: { status: 'disabled' },
+    headers: a.headers,
+  });
   t.equal(self.status, 409);
-  const bad = await h.client.request(`/console/api/admin/users/${a.userId}`, { method: 'PATCH', body: { status: 'gone' }, headers: a.headers });
+  const bad = await h.client.request(`/console/api/admin/users/${a.userId}`, {
+    method: 'PATCH',
+    body: { status: 'gone' },
+    headers: a.headers,
+  });
   t.equal(bad.body.error.message, "'status' must be one of active, disabled.");
 });
 

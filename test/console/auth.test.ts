@@ -2,9 +2,9 @@
 // are throttled per IP + email (test/security/accounts-*.test.ts has the lockout cases); a disabled user can neither
 // log in nor use keys.
 import t from 'tap';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
-import { sha256Hex } from '../../core/accounts/secrets.js';
 import { FREE_FAILURES, lockSeconds, loginVerdict, recordLoginFailure } from '../../core/accounts/login-throttle.js';
+import { sha256Hex } from '../../core/accounts/secrets.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { admin, bearer } from './support.js';
 
 let h: TestApp;
@@ -21,7 +21,11 @@ t.test('register -> 201 {token, user}; the token works and only its hash is stor
   t.match(res.body.user, { email: 'alice@example.com', role: 'user', status: 'active' });
   t.type(res.body.user.id, 'number');
   t.notOk('password_hash' in res.body.user);
-  const stored = await h.services.store.db.selectFrom('user_tokens').selectAll().where('user_id', '=', res.body.user.id).execute();
+  const stored = await h.services.store.db
+    .selectFrom('user_tokens')
+    .selectAll()
+    .where('user_id', '=', res.body.user.id)
+    .execute();
   t.equal(stored.length, 1);
   t.equal(stored[0].token_hash, sha256Hex(res.body.token));
   const me = await h.client.get('/console/api/me', bearer(res.body.token));
@@ -33,7 +37,10 @@ t.test('register errors: taken email 409, weak password 400, bad email 400, unkn
   await h.client.post('/console/api/register', { email: 'bob@example.com', password: 'secret123' });
   const taken = await h.client.post('/console/api/register', { email: 'BOB@example.com', password: 'secret456' });
   t.equal(taken.status, 409);
-  t.same(taken.body.error, { code: 'CONFLICT', message: 'This email cannot be registered with this password. If the account is yours, log in.' });
+  t.same(taken.body.error, {
+    code: 'CONFLICT',
+    message: 'This email cannot be registered with this password. If the account is yours, log in.',
+  });
   const weak = await h.client.post('/console/api/register', { email: 'weak@example.com', password: 'short1' });
   t.equal(weak.status, 400);
   t.same(weak.body.error, { code: 'INVALID_INPUT', message: 'Weak password: password must be at least 8 characters.' });
@@ -41,13 +48,24 @@ t.test('register errors: taken email 409, weak password 400, bad email 400, unkn
   t.equal(letters.body.error.message, 'Weak password: password must contain letters and digits.');
   const bad = await h.client.post('/console/api/register', { email: 'not-an-email', password: 'secret123' });
   t.equal(bad.status, 400);
-  t.same(bad.body.error, { code: 'INVALID_INPUT', message: "'email' is not a valid email address (expected name@domain)." });
-  const extra = await h.client.post('/console/api/register', { email: 'x@example.com', password: 'secret123', role: 'admin' });
+  t.same(bad.body.error, {
+    code: 'INVALID_INPUT',
+    message: "'email' is not a valid email address (expected name@domain).",
+  });
+  const extra = await h.client.post('/console/api/register', {
+    email: 'x@example.com',
+    password: 'secret123',
+    role: 'admin',
+  });
   t.equal(extra.status, 400);
   t.equal(extra.body.error.message, "Unknown field 'role'; allowed: email, password, locale, remember.");
   const missing = await h.client.post('/console/api/register', { email: 'x@example.com' });
   t.equal(missing.body.error.message, "'password' is required and must be a non-empty string.");
-  const notJson = await h.client.request('/console/api/register', { method: 'POST', body: '{nope', headers: { 'content-type': 'application/json' } });
+  const notJson = await h.client.request('/console/api/register', {
+    method: 'POST',
+    body: '{nope',
+    headers: { 'content-type': 'application/json' },
+  });
   t.equal(notJson.status, 400);
   t.equal(notJson.body.error.code, 'INVALID_INPUT');
 });
@@ -78,11 +96,15 @@ t.test('missing, malformed, unknown and expired tokens are 401', async (t) => {
   t.equal(none.body.error.code, 'UNAUTHORIZED');
   const malformed = await h.client.get('/console/api/me', bearer('abc'));
   t.equal(malformed.body.error.message, 'The user token is not valid: tokens look like ut_ followed by 43 characters.');
-  const unknown = await h.client.get('/console/api/me', bearer('ut_' + 'a'.repeat(43)));
+  const unknown = await h.client.get('/console/api/me', bearer(`ut_${'a'.repeat(43)}`));
   t.equal(unknown.status, 401);
   t.equal(unknown.body.error.message, 'The user token is not valid. Log in again.');
   const reg = await h.client.post('/console/api/register', { email: 'dave@example.com', password: 'secret123' });
-  await h.services.store.db.updateTable('user_tokens').set({ expires_at: Date.now() - 1 }).where('token_hash', '=', sha256Hex(reg.body.token)).execute();
+  await h.services.store.db
+    .updateTable('user_tokens')
+    .set({ expires_at: Date.now() - 1 })
+    .where('token_hash', '=', sha256Hex(reg.body.token))
+    .execute();
   const expired = await h.client.get('/console/api/me', bearer(reg.body.token));
   t.equal(expired.status, 401);
   t.same(expired.body.error, { code: 'UNAUTHORIZED', message: 'The user token has expired. Log in again.' });
@@ -96,20 +118,23 @@ t.test('tokens expire after settings.userTokenTtlHours', async (t) => {
   t.ok(expires >= before + ttl && expires <= Date.now() + ttl);
 });
 
-t.test('failed logins: after 5 failures from one IP that IP waits (429 with Retry-After), even with the right password', async (t) => {
-  await h.client.post('/console/api/register', { email: 'eve@example.com', password: 'secret123' });
-  for (let i = 0; i < FREE_FAILURES; i++) {
-    const r = await h.client.post('/console/api/login', { email: 'eve@example.com', password: `wrong${i}xx` });
-    t.equal(r.status, 401, `failure ${i + 1} is a plain 401`);
-  }
-  const locked = await h.client.post('/console/api/login', { email: 'eve@example.com', password: 'secret123' });
-  t.equal(locked.status, 429);
-  t.equal(locked.body.error.code, 'TOO_MANY_ATTEMPTS');
-  t.equal(locked.headers['retry-after'], '30');
-  t.equal(locked.body.error.message, 'Too many failed logins for this email from this address. Retry in 30 seconds.');
-  const other = await h.client.post('/console/api/login', { email: 'carol@example.com', password: 'secret123' });
-  t.equal(other.status, 200, 'other emails are not affected');
-});
+t.test(
+  'failed logins: after 5 failures from one IP that IP waits (429 with Retry-After), even with the right password',
+  async (t) => {
+    await h.client.post('/console/api/register', { email: 'eve@example.com', password: 'secret123' });
+    for (let i = 0; i < FREE_FAILURES; i++) {
+      const r = await h.client.post('/console/api/login', { email: 'eve@example.com', password: `wrong${i}xx` });
+      t.equal(r.status, 401, `failure ${i + 1} is a plain 401`);
+    }
+    const locked = await h.client.post('/console/api/login', { email: 'eve@example.com', password: 'secret123' });
+    t.equal(locked.status, 429);
+    t.equal(locked.body.error.code, 'TOO_MANY_ATTEMPTS');
+    t.equal(locked.headers['retry-after'], '30');
+    t.equal(locked.body.error.message, 'Too many failed logins for this email from this address. Retry in 30 seconds.');
+    const other = await h.client.post('/console/api/login', { email: 'carol@example.com', password: 'secret123' });
+    t.equal(other.status, 200, 'other emails are not affected');
+  },
+);
 
 t.test('the lockout grows with each further failure and a success clears the count', async (t) => {
   const db = h.services.store.db;
@@ -129,9 +154,20 @@ t.test('the lockout grows with each further failure and a success clears the cou
   t.equal(await wait(t0 + 90_000 + 16 * 60_000), 0, 'a failure after 15 quiet minutes starts over');
 
   await h.client.post('/console/api/register', { email: 'frank@example.com', password: 'secret123' });
-  for (let i = 0; i < 4; i++) await h.client.post('/console/api/login', { email: 'frank@example.com', password: 'nope12345' });
-  t.equal((await h.client.post('/console/api/login', { email: 'frank@example.com', password: 'secret123' })).status, 200);
-  t.equal(await db.selectFrom('login_attempts').select('failures').where('scope', '=', 'ipacct:127.0.0.1|frank@example.com').executeTakeFirst(), undefined);
+  for (let i = 0; i < 4; i++)
+    await h.client.post('/console/api/login', { email: 'frank@example.com', password: 'nope12345' });
+  t.equal(
+    (await h.client.post('/console/api/login', { email: 'frank@example.com', password: 'secret123' })).status,
+    200,
+  );
+  t.equal(
+    await db
+      .selectFrom('login_attempts')
+      .select('failures')
+      .where('scope', '=', 'ipacct:127.0.0.1|frank@example.com')
+      .executeTakeFirst(),
+    undefined,
+  );
 });
 
 t.test('a disabled user cannot log in, their tokens stop and their keys stop at once', async (t) => {
@@ -140,7 +176,11 @@ t.test('a disabled user cannot log in, their tokens stop and their keys stop at 
   const login = await h.client.post('/console/api/login', { email: 'gina@example.com', password: 'password123' });
   t.equal(login.status, 200);
   t.equal((await h.client.get('/api/echo?msg=1', { 'X-API-Key': u.key })).status, 200, 'key works and is cached');
-  const dis = await h.client.request(`/console/api/admin/users/${u.userId}`, { method: 'PATCH', body: { status: 'disabled' }, headers: a.headers });
+  const dis = await h.client.request(`/console/api/admin/users/${u.userId}`, {
+    method: 'PATCH',
+    body: { status: 'disabled' },
+    headers: a.headers,
+  });
   t.equal(dis.status, 200);
   t.equal(dis.body.user.status, 'disabled');
   const call = await h.client.get('/api/echo?msg=2', { 'X-API-Key': u.key });
@@ -151,7 +191,11 @@ t.test('a disabled user cannot log in, their tokens stop and their keys stop at 
   t.equal(again.status, 403);
   t.same(again.body.error, { code: 'ACCOUNT_DISABLED', message: 'This account is disabled.' });
   t.equal((await h.client.get('/console/api/me', bearer(login.body.token))).status, 401, 'sessions were revoked');
-  const en = await h.client.request(`/console/api/admin/users/${u.userId}`, { method: 'PATCH', body: { status: 'active' }, headers: a.headers });
+  const en = await h.client.request(`/console/api/admin/users/${u.userId}`, {
+    method: 'PATCH',
+    body: { status: 'active' },
+    headers: a.headers,
+  });
   t.equal(en.body.user.status, 'active');
   t.equal((await h.client.get('/api/echo?msg=3', { 'X-API-Key': u.key })).status, 200, 'enabled again');
   t.same(await h.balance(u.userId), { balance: 980_000, held: 0 });

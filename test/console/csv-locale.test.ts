@@ -2,11 +2,11 @@
 // (?tz=, default Asia/Shanghai), header labels in the UI language (?lang=, else Accept-Language, else Chinese).
 // The streaming limits of calls.csv are in test/security/accounts-csv-export.test.ts.
 import t from 'tap';
+import { postEntry } from '../../core/billing/ledger.js';
+import { localClock } from '../../core/console/api/csv-locale.js';
+import { toMicro } from '../../core/kernel/money.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { admin, consoleUser } from './support.js';
-import { postEntry } from '../../core/billing/ledger.js';
-import { toMicro } from '../../core/kernel/money.js';
-import { localClock } from '../../core/console/api/csv-locale.js';
 
 let h: TestApp;
 t.before(async () => {
@@ -20,19 +20,50 @@ const WINTER = Date.UTC(2026, 0, 15, 16, 30, 5);
 const SUMMER = Date.UTC(2026, 6, 1, 3, 4, 59);
 
 async function seed(userId: number): Promise<void> {
-  const base = { user_id: userId, key_id: null, operation: 'echo', charged: 0, cached: 0, free_reason: null, duration_ms: 2.5, plugin_ms: null, ip: '203.0.113.7' };
+  const base = {
+    user_id: userId,
+    key_id: null,
+    operation: 'echo',
+    charged: 0,
+    cached: 0,
+    free_reason: null,
+    duration_ms: 2.5,
+    plugin_ms: null,
+    ip: '203.0.113.7',
+  };
   await h.services.store.db
     .insertInto('call_log')
     .values([
       { ...base, request_id: `req_w1_${userId}`, status: 200, error_code: null, charged: 5000, created_at: WINTER },
-      { ...base, request_id: `req_w2_${userId}`, status: 400, error_code: 'INVALID_INPUT', created_at: WINTER + 30_000 },
-      { ...base, request_id: `req_s_${userId}`, status: 200, error_code: null, cached: 1, free_reason: 'cache', created_at: SUMMER },
+      {
+        ...base,
+        request_id: `req_w2_${userId}`,
+        status: 400,
+        error_code: 'INVALID_INPUT',
+        created_at: WINTER + 30_000,
+      },
+      {
+        ...base,
+        request_id: `req_s_${userId}`,
+        status: 200,
+        error_code: null,
+        cached: 1,
+        free_reason: 'cache',
+        created_at: SUMMER,
+      },
     ])
     .execute();
 }
 
 const ids = async (userId: number): Promise<number[]> =>
-  (await h.services.store.db.selectFrom('call_log').select('id').where('user_id', '=', userId).orderBy('id', 'desc').execute()).map((r) => Number(r.id));
+  (
+    await h.services.store.db
+      .selectFrom('call_log')
+      .select('id')
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .execute()
+  ).map((r) => Number(r.id));
 
 t.test('default: BOM, Chinese header, Asia/Shanghai times', async (t) => {
   const u = await consoleUser(h, 0);
@@ -51,22 +82,42 @@ t.test('default: BOM, Chinese header, Asia/Shanghai times', async (t) => {
   t.ok(s > w2);
 });
 
-t.test('?tz= and ?lang=en: the reader\'s zone (daylight saving included) and English labels', async (t) => {
+t.test("?tz= and ?lang=en: the reader's zone (daylight saving included) and English labels", async (t) => {
   const u = await consoleUser(h, 0);
   await seed(u.userId);
   const [s, w2, w1] = await ids(u.userId);
-  const res = await h.client.get('/console/api/calls.csv?tz=America/New_York&lang=en&from=2026-01-01&to=2026-03-01', u.headers);
+  const res = await h.client.get(
+    '/console/api/calls.csv?tz=America/New_York&lang=en&from=2026-01-01&to=2026-03-01',
+    u.headers,
+  );
   t.equal(
     res.text,
     '\uFEFFID,Request ID,Time (America/New_York),Operation,Key ID,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP\r\n' +
       `${w2},req_w2_${u.userId},2026-01-15 11:30:35,echo,,400,INVALID_INPUT,0,0,,2.5,203.0.113.7\r\n` +
       `${w1},req_w1_${u.userId},2026-01-15 11:30:05,echo,,200,,0.005,0,,2.5,203.0.113.7\r\n`,
   );
-  const summer = await h.client.get('/console/api/calls.csv?tz=America/New_York&lang=en&from=2026-06-01&to=2026-08-01', u.headers);
-  t.equal(summer.text.split('\r\n')[1], `${s},req_s_${u.userId},2026-06-30 23:04:59,echo,,200,,0,1,cache,2.5,203.0.113.7`, 'EDT is UTC-4: the day before');
-  const english = await h.client.get('/console/api/calls.csv?tz=UTC&from=2026-06-01&to=2026-08-01', { ...u.headers, 'accept-language': 'en-GB,en;q=0.8,zh;q=0.5' });
-  t.equal(english.text.split('\r\n')[0], '\uFEFFID,Request ID,Time (UTC),Operation,Key ID,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP', 'Accept-Language when no lang is given');
-  t.equal(english.text.split('\r\n')[1], `${s},req_s_${u.userId},2026-07-01 03:04:59,echo,,200,,0,1,cache,2.5,203.0.113.7`);
+  const summer = await h.client.get(
+    '/console/api/calls.csv?tz=America/New_York&lang=en&from=2026-06-01&to=2026-08-01',
+    u.headers,
+  );
+  t.equal(
+    summer.text.split('\r\n')[1],
+    `${s},req_s_${u.userId},2026-06-30 23:04:59,echo,,200,,0,1,cache,2.5,203.0.113.7`,
+    'EDT is UTC-4: the day before',
+  );
+  const english = await h.client.get('/console/api/calls.csv?tz=UTC&from=2026-06-01&to=2026-08-01', {
+    ...u.headers,
+    'accept-language': 'en-GB,en;q=0.8,zh;q=0.5',
+  });
+  t.equal(
+    english.text.split('\r\n')[0],
+    '\uFEFFID,Request ID,Time (UTC),Operation,Key ID,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP',
+    'Accept-Language when no lang is given',
+  );
+  t.equal(
+    english.text.split('\r\n')[1],
+    `${s},req_s_${u.userId},2026-07-01 03:04:59,echo,,200,,0,1,cache,2.5,203.0.113.7`,
+  );
 });
 
 t.test('a zone or language that does not exist is a 400 before any export starts', async (t) => {
@@ -76,7 +127,10 @@ t.test('a zone or language that does not exist is a 400 before any export starts
   for (const tz of ['Mars/Olympus', '../etc/passwd', 'Asia/Shanghai ', 'Asia/Shanghai\n']) {
     const res = await h.client.get(`/console/api/calls.csv?tz=${encodeURIComponent(tz)}`, u.headers);
     t.equal(res.status, 400, tz);
-    t.same(res.body.error, { code: 'INVALID_INPUT', message: "'tz' must be an IANA time zone such as Asia/Shanghai or Europe/London." });
+    t.same(res.body.error, {
+      code: 'INVALID_INPUT',
+      message: "'tz' must be an IANA time zone such as Asia/Shanghai or Europe/London.",
+    });
   }
   const lang = await h.client.get('/console/api/calls.csv?lang=fr', u.headers);
   t.same(lang.body.error, { code: 'INVALID_INPUT', message: "'lang' must be one of zh, en." });
@@ -87,16 +141,32 @@ t.test('a zone or language that does not exist is a 400 before any export starts
 t.test('admin exports: Chinese text survives as UTF-8 after the BOM, times in the zone asked for', async (t) => {
   const a = await admin(h);
   const u = await consoleUser(h, 0);
-  await postEntry(h.services.store.db, { userId: u.userId, amount: toMicro(3), kind: 'grant', ref: `csv-zh:${u.userId}`, note: '春节赠送，谢谢' });
-  const row = await h.services.store.db.selectFrom('ledger').select(['id', 'created_at']).where('ref', '=', `csv-zh:${u.userId}`).executeTakeFirstOrThrow();
-  const res = await h.client.get(`/console/api/admin/exports/ledger.csv?user_id=${u.userId}&tz=Asia/Tokyo&lang=zh`, a.headers);
+  await postEntry(h.services.store.db, {
+    userId: u.userId,
+    amount: toMicro(3),
+    kind: 'grant',
+    ref: `csv-zh:${u.userId}`,
+    note: '春节赠送，谢谢',
+  });
+  const row = await h.services.store.db
+    .selectFrom('ledger')
+    .select(['id', 'created_at'])
+    .where('ref', '=', `csv-zh:${u.userId}`)
+    .executeTakeFirstOrThrow();
+  const res = await h.client.get(
+    `/console/api/admin/exports/ledger.csv?user_id=${u.userId}&tz=Asia/Tokyo&lang=zh`,
+    a.headers,
+  );
   t.equal(res.status, 200);
   const local = localClock('Asia/Tokyo')(Number(row.created_at));
   t.equal(
     res.text,
-    '\uFEFF编号,用户编号,时间（Asia/Tokyo）,类型,金额（TOKEN）,变动后余额（TOKEN）,关联,接口,备注\r\n' + `${row.id},${u.userId},${local},grant,3,3,csv-zh:${u.userId},,春节赠送，谢谢\r\n`,
+    `\uFEFF编号,用户编号,时间（Asia/Tokyo）,类型,金额（TOKEN）,变动后余额（TOKEN）,关联,接口,备注\r\n${row.id},${u.userId},${local},grant,3,3,csv-zh:${u.userId},,春节赠送，谢谢\r\n`,
   );
-  t.ok(Math.abs(Date.parse(`${local!.replace(' ', 'T')}+09:00`) - Number(row.created_at)) < 1000, 'the local time is the stored instant');
+  t.ok(
+    Math.abs(Date.parse(`${local!.replace(' ', 'T')}+09:00`) - Number(row.created_at)) < 1000,
+    'the local time is the stored instant',
+  );
   t.ok(Number(row.created_at) >= NOW - 60_000);
 });
 

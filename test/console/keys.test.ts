@@ -1,8 +1,8 @@
 // /console/api/keys: several keys per user, the secret shown once, strict limit validation, and changes that
 // take effect on the key's very next call.
 import t from 'tap';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { sha256Hex } from '../../core/accounts/secrets.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { consoleUser } from './support.js';
 
 let h: TestApp;
@@ -12,7 +12,8 @@ t.before(async () => {
 t.afterEach(() => h.assertReconciled());
 t.teardown(() => h.close());
 
-const patch = (path: string, body: unknown, headers: Record<string, string>) => h.client.request(path, { method: 'PATCH', body, headers });
+const patch = (path: string, body: unknown, headers: Record<string, string>) =>
+  h.client.request(path, { method: 'PATCH', body, headers });
 const del = (path: string, headers: Record<string, string>) => h.client.request(path, { method: 'DELETE', headers });
 
 t.test('create shows the secret once; list shows id, prefix, name, dates, status and limits', async (t) => {
@@ -51,7 +52,11 @@ t.test('create shows the secret once; list shows id, prefix, name, dates, status
     },
   };
   t.same(res.body.key, expectedKey);
-  const row = await h.services.store.db.selectFrom('api_keys').selectAll().where('id', '=', res.body.key.id).executeTakeFirstOrThrow();
+  const row = await h.services.store.db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('id', '=', res.body.key.id)
+    .executeTakeFirstOrThrow();
   t.equal(row.key_hash, sha256Hex(res.body.secret), 'only the hash is stored');
   t.equal(Number(row.daily_spend_cap), 2_500_000, 'cap stored in micro-TOKEN');
   const list = await h.client.get('/console/api/keys', u.headers);
@@ -76,18 +81,42 @@ t.test('keys of other users are invisible and untouchable', async (t) => {
 const invalidLimits: Array<[string, Record<string, unknown>, string]> = [
   ['unknown code', { allowed_codes: ['echo', 'nope'] }, "'allowed_codes' names operations that do not exist: nope."],
   ['empty codes', { allowed_codes: [] }, "'allowed_codes' must be null or a list of 1 to 100 non-empty strings."],
-  ['bad cidr', { ip_allow: ['10.0.0.0/33'] }, "'ip_allow' holds entries that are not IP addresses or CIDR blocks: 10.0.0.0/33."],
-  ['not an ip', { ip_allow: ['example.com'] }, "'ip_allow' holds entries that are not IP addresses or CIDR blocks: example.com."],
-  ['bad date', { expires_at: 'next week' }, "'expires_at' must be an ISO 8601 date, e.g. 2030-01-31 or 2030-01-31T12:00:00Z."],
+  [
+    'bad cidr',
+    { ip_allow: ['10.0.0.0/33'] },
+    "'ip_allow' holds entries that are not IP addresses or CIDR blocks: 10.0.0.0/33.",
+  ],
+  [
+    'not an ip',
+    { ip_allow: ['example.com'] },
+    "'ip_allow' holds entries that are not IP addresses or CIDR blocks: example.com.",
+  ],
+  [
+    'bad date',
+    { expires_at: 'next week' },
+    "'expires_at' must be an ISO 8601 date, e.g. 2030-01-31 or 2030-01-31T12:00:00Z.",
+  ],
   ['impossible date', { expires_at: '2030-02-31' }, "'expires_at' is not a real date: 2030-02-31."],
   ['past date', { expires_at: '2001-01-01' }, "'expires_at' must be in the future."],
   ['rate 0', { rate_limit_per_sec: 0 }, "'rate_limit_per_sec' must be an integer from 1 to 10000."],
   ['rate float', { rate_limit_per_sec: 1.5 }, "'rate_limit_per_sec' must be an integer from 1 to 10000."],
-  ['burst below rate', { rate_limit_per_sec: 10, rate_limit_burst: 5 }, "'rate_limit_burst' must be at least 'rate_limit_per_sec'."],
+  [
+    'burst below rate',
+    { rate_limit_per_sec: 10, rate_limit_burst: 5 },
+    "'rate_limit_burst' must be at least 'rate_limit_per_sec'.",
+  ],
   ['concurrency', { max_concurrency: '3' }, "'max_concurrency' must be an integer from 1 to 1000."],
-  ['cap 7 decimals', { daily_spend_cap: 0.0000001 }, "'daily_spend_cap' must be a TOKEN amount from -1000000000 to 1000000000 with at most 6 decimals, e.g. 12.5."],
+  [
+    'cap 7 decimals',
+    { daily_spend_cap: 0.0000001 },
+    "'daily_spend_cap' must be a TOKEN amount from -1000000000 to 1000000000 with at most 6 decimals, e.g. 12.5.",
+  ],
   ['cap zero', { daily_spend_cap: 0 }, "'daily_spend_cap' must be greater than 0 (use null for no cap)."],
-  ['typo', { max_concurency: 3 }, "Unknown field 'max_concurency'; allowed: name, allowed_codes, ip_allow, expires_at, rate_limit_per_sec, rate_limit_burst, max_concurrency, daily_spend_cap."],
+  [
+    'typo',
+    { max_concurency: 3 },
+    "Unknown field 'max_concurency'; allowed: name, allowed_codes, ip_allow, expires_at, rate_limit_per_sec, rate_limit_burst, max_concurrency, daily_spend_cap.",
+  ],
   ['long name', { name: 'x'.repeat(65) }, "'name' must be at most 64 characters."],
 ];
 

@@ -1,12 +1,13 @@
 // GET /openapi.json: every /api operation (GET query parameters, POST JSON body, route aliases), the
 // envelope and catalogue errors, both security schemes, and every console path — which must match the
 // routes actually mounted.
-import t from 'tap';
+
 import Router from '@koa/router';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
-import { mountConsole } from '../../core/console/mount.js';
+import t from 'tap';
 import { CONSOLE_ENDPOINTS } from '../../core/console/api/console-endpoints.js';
+import { mountConsole } from '../../core/console/mount.js';
 import { ERROR_CODES } from '../../core/http/errors.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 let h: TestApp;
 t.before(async () => {
@@ -35,21 +36,35 @@ t.test('every operation: GET with query parameters, POST with a JSON body, alias
     const path = doc.paths[`/api/${op.code}`];
     t.ok(path?.get && path?.post, `/api/${op.code} has get and post`);
     const props = Object.keys(op.input.properties ?? {});
-    t.same(path.get.parameters.map((p: { name: string }) => p.name), props, `${op.code} query parameters`);
+    t.same(
+      path.get.parameters.map((p: { name: string }) => p.name),
+      props,
+      `${op.code} query parameters`,
+    );
     t.same(Object.keys(path.post.requestBody.content['application/json'].schema.properties), props);
     t.match(path.get.responses, { 200: {}, 400: {}, 401: {}, 402: {}, 403: {}, 429: {}, 500: {} });
-    for (const r of op.routes) t.ok(doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()], `alias ${r.method} ${r.path}`);
+    for (const r of op.routes)
+      t.ok(doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()], `alias ${r.method} ${r.path}`);
   }
   const echo = doc.paths['/api/echo'].get;
-  t.same(echo.parameters[0], { name: 'msg', in: 'query', required: false, description: 'any text', schema: { type: 'string', maxLength: 100, description: 'any text' } });
+  t.same(echo.parameters[0], {
+    name: 'msg',
+    in: 'query',
+    required: false,
+    description: 'any text',
+    schema: { type: 'string', maxLength: 100, description: 'any text' },
+  });
   t.equal(echo['x-price-token'], 0.01);
   t.match(echo.responses['402'].description, /INSUFFICIENT_BALANCE/);
   t.match(echo.responses['403'].description, /KEY_DISABLED.*KEY_EXPIRED.*IP_NOT_ALLOWED.*OPERATION_NOT_ALLOWED/);
   const alias = doc.paths['/api/items/{id}'].get;
-  t.same(alias.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required]), [
-    ['id', 'path', true],
-    ['fields', 'query', false],
-  ]);
+  t.same(
+    alias.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required]),
+    [
+      ['id', 'path', true],
+      ['fields', 'query', false],
+    ],
+  );
   t.same(doc.paths['/api/item'].post.requestBody.content['application/json'].schema.required, ['id']);
 });
 
@@ -68,7 +83,8 @@ t.test('the console endpoint list matches the mounted routes exactly', async (t)
   mountConsole(router, h.services);
   const mounted = new Set<string>();
   for (const layer of router.stack) {
-    for (const m of layer.methods) if (m !== 'HEAD' && String(layer.path).startsWith('/console/api/')) mounted.add(`${m} ${String(layer.path)}`);
+    for (const m of layer.methods)
+      if (m !== 'HEAD' && String(layer.path).startsWith('/console/api/')) mounted.add(`${m} ${String(layer.path)}`);
   }
   const listed = new Set(CONSOLE_ENDPOINTS.map((e) => `${e.method} ${e.path}`));
   t.same([...mounted].sort(), [...listed].sort());

@@ -1,14 +1,16 @@
 // One source of request and response shapes for the console API: the body and query schemas /openapi.json
 // publishes are the ones Ajv enforces (request-validation.ts), and real answers match the published response
 // schemas (validated with Ajv against the served document, $refs and all).
-import t from 'tap';
+
 import { Ajv, type ValidateFunction } from 'ajv';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+import t from 'tap';
 import { CONSOLE_ENDPOINTS } from '../../core/console/api/console-endpoints.js';
 import { CONSOLE_RESPONSES } from '../../core/console/openapi/console-responses.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { admin, consoleUser } from './support.js';
 
 let h: TestApp;
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked as plain JSON
 let doc: Record<string, any>;
 const openApiPath = (p: string): string => p.replace(/:([A-Za-z_]\w*)/g, '{$1}');
 
@@ -18,45 +20,99 @@ t.before(async () => {
 });
 t.teardown(() => h.close());
 
-t.test('every console route has a response schema, and the document publishes the bodies and queries that are enforced', async (t) => {
-  for (const e of CONSOLE_ENDPOINTS) {
-    t.ok(CONSOLE_RESPONSES[e.id] || e.produces === 'text/csv', `${e.id} has a response schema`);
-    const op = doc.paths[openApiPath(e.path)][e.method.toLowerCase()];
-    if (e.body) t.same(op.requestBody.content['application/json'].schema, e.body, `${e.id}: published body = enforced body`);
-    for (const q of e.query ?? []) {
-      const published = op.parameters.find((p: { name: string; in: string }) => p.name === q.name && p.in === 'query');
-      if (q.schema) t.same(published.schema, q.schema, `${e.id} ?${q.name}`);
+t.test(
+  'every console route has a response schema, and the document publishes the bodies and queries that are enforced',
+  async (t) => {
+    for (const e of CONSOLE_ENDPOINTS) {
+      t.ok(CONSOLE_RESPONSES[e.id] || e.produces === 'text/csv', `${e.id} has a response schema`);
+      const op = doc.paths[openApiPath(e.path)][e.method.toLowerCase()];
+      if (e.body)
+        t.same(op.requestBody.content['application/json'].schema, e.body, `${e.id}: published body = enforced body`);
+      for (const q of e.query ?? []) {
+        const published = op.parameters.find(
+          (p: { name: string; in: string }) => p.name === q.name && p.in === 'query',
+        );
+        if (q.schema) t.same(published.schema, q.schema, `${e.id} ?${q.name}`);
+      }
+      for (const p of op.parameters.filter((x: { in: string }) => x.in === 'path'))
+        t.same(p.schema.type, 'integer', `${e.id} path ${p.name} is an integer id`);
     }
-    for (const p of op.parameters.filter((x: { in: string }) => x.in === 'path')) t.same(p.schema.type, 'integer', `${e.id} path ${p.name} is an integer id`);
-  }
-  t.equal(new Set(CONSOLE_ENDPOINTS.map((e) => e.id)).size, CONSOLE_ENDPOINTS.length, 'operationIds are unique');
-});
+    t.equal(new Set(CONSOLE_ENDPOINTS.map((e) => e.id)).size, CONSOLE_ENDPOINTS.length, 'operationIds are unique');
+  },
+);
 
 t.test('bodies and queries are refused by the schema with the field named, before the handler runs', async (t) => {
   const u = await consoleUser(h, 1);
   const a = await admin(h);
   const cases: Array<[string, string, unknown, Record<string, string>, string]> = [
-    ['post', '/console/api/keys', { nme: 'x' }, u.headers, "Unknown field 'nme'; allowed: name, allowed_codes, ip_allow, expires_at, rate_limit_per_sec, rate_limit_burst, max_concurrency, daily_spend_cap."],
-    ['post', '/console/api/keys', { rate_limit_per_sec: 10_001 }, u.headers, "'rate_limit_per_sec' must be an integer from 1 to 10000."],
-    ['post', '/console/api/keys', { allowed_codes: [] }, u.headers, "'allowed_codes' must be null or a list of 1 to 100 non-empty strings."],
-    ['post', '/console/api/keys', { ip_allow: [' '] }, u.headers, "'ip_allow' must be null or a list of 1 to 100 non-empty strings."],
+    [
+      'post',
+      '/console/api/keys',
+      { nme: 'x' },
+      u.headers,
+      "Unknown field 'nme'; allowed: name, allowed_codes, ip_allow, expires_at, rate_limit_per_sec, rate_limit_burst, max_concurrency, daily_spend_cap.",
+    ],
+    [
+      'post',
+      '/console/api/keys',
+      { rate_limit_per_sec: 10_001 },
+      u.headers,
+      "'rate_limit_per_sec' must be an integer from 1 to 10000.",
+    ],
+    [
+      'post',
+      '/console/api/keys',
+      { allowed_codes: [] },
+      u.headers,
+      "'allowed_codes' must be null or a list of 1 to 100 non-empty strings.",
+    ],
+    [
+      'post',
+      '/console/api/keys',
+      { ip_allow: [' '] },
+      u.headers,
+      "'ip_allow' must be null or a list of 1 to 100 non-empty strings.",
+    ],
     ['get', '/console/api/ledger?limit=501', undefined, u.headers, "'limit' must be an integer from 1 to 500."],
     ['get', '/console/api/orders?limit=201', undefined, u.headers, "'limit' must be an integer from 1 to 200."],
-    ['get', '/console/api/calls?key_id=0', undefined, u.headers, "'key_id' must be an integer from 1 to 9007199254740991."],
+    [
+      'get',
+      '/console/api/calls?key_id=0',
+      undefined,
+      u.headers,
+      "'key_id' must be an integer from 1 to 9007199254740991.",
+    ],
     ['patch', '/console/api/admin/users/1', { status: 'gone' }, a.headers, "'status' must be one of active, disabled."],
-    ['post', '/console/api/register', { email: 'x@example.com', password: 'short1' }, {}, 'Weak password: password must be at least 8 characters.'],
+    [
+      'post',
+      '/console/api/register',
+      { email: 'x@example.com', password: 'short1' },
+      {},
+      'Weak password: password must be at least 8 characters.',
+    ],
   ];
   for (const [method, path, body, headers, message] of cases) {
-    const res = method === 'get' ? await h.client.get(path, headers) : await h.client.request(path, { method: method.toUpperCase(), body, headers });
+    const res =
+      method === 'get'
+        ? await h.client.get(path, headers)
+        : await h.client.request(path, { method: method.toUpperCase(), body, headers });
     t.equal(res.status, 400, `${method} ${path}`);
     t.same(res.body.error, { code: 'INVALID_INPUT', message }, `${method} ${path} ${JSON.stringify(body)}`);
   }
-  t.same((await h.services.store.db.selectFrom('api_keys').select('id').where('user_id', '=', u.userId).execute()).length, 1, 'no key was created');
+  t.same(
+    (await h.services.store.db.selectFrom('api_keys').select('id').where('user_id', '=', u.userId).execute()).length,
+    1,
+    'no key was created',
+  );
 });
 
 t.test('inputs valid by the published schema are accepted', async (t) => {
   const u = await consoleUser(h, 1);
-  const made = await h.client.post('/console/api/keys', { name: 'k', rate_limit_per_sec: 10_000, rate_limit_burst: 100_000, max_concurrency: 1000, allowed_codes: null }, u.headers);
+  const made = await h.client.post(
+    '/console/api/keys',
+    { name: 'k', rate_limit_per_sec: 10_000, rate_limit_burst: 100_000, max_concurrency: 1000, allowed_codes: null },
+    u.headers,
+  );
   t.equal(made.status, 201);
   t.equal((await h.client.get('/console/api/ledger?limit=500&before=9007199254740991', u.headers)).status, 200);
   t.equal((await h.client.get('/console/api/calls?limit=', u.headers)).status, 200, 'an empty value is absent');
@@ -64,36 +120,67 @@ t.test('inputs valid by the published schema are accepted', async (t) => {
 
 t.test('real console answers match the published response schemas', async (t) => {
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked as plain JSON
   ajv.addSchema({ $id: 'doc', components: doc.components } as any);
   const check = (id: string, status: number, body: unknown): void => {
     const e = CONSOLE_ENDPOINTS.find((x) => x.id === id);
     if (!e) throw new Error(id);
-    const schema = doc.paths[openApiPath(e.path)][e.method.toLowerCase()].responses[String(e.status ?? 200)].content['application/json'].schema;
-    const validate: ValidateFunction = ajv.compile(JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"doc#/components/')));
+    const schema =
+      doc.paths[openApiPath(e.path)][e.method.toLowerCase()].responses[String(e.status ?? 200)].content[
+        'application/json'
+      ].schema;
+    const validate: ValidateFunction = ajv.compile(
+      JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"doc#/components/')),
+    );
     t.equal(status, e.status ?? 200, `${id} status`);
     t.ok(validate(body), `${id}: ${JSON.stringify(validate.errors)?.slice(0, 400)}`);
   };
   const u = await consoleUser(h, 5);
   const a = await admin(h);
   await h.client.get(`/api/echo?msg=hi`, { 'X-API-Key': u.key });
-  for (const [id, path] of [['me', '/console/api/me'], ['listKeys', '/console/api/keys'], ['ledger', '/console/api/ledger'], ['calls', '/console/api/calls'],
-    ['usage', '/console/api/usage'], ['operations', '/console/api/operations'], ['plans', '/console/api/plans'], ['packages', '/console/api/packages'],
-    ['listOrders', '/console/api/orders'], ['alerts', '/console/api/alerts'], ['sessions', '/console/api/me/sessions'], ['security', '/console/api/me/security']] as const) {
+  for (const [id, path] of [
+    ['me', '/console/api/me'],
+    ['listKeys', '/console/api/keys'],
+    ['ledger', '/console/api/ledger'],
+    ['calls', '/console/api/calls'],
+    ['usage', '/console/api/usage'],
+    ['operations', '/console/api/operations'],
+    ['plans', '/console/api/plans'],
+    ['packages', '/console/api/packages'],
+    ['listOrders', '/console/api/orders'],
+    ['alerts', '/console/api/alerts'],
+    ['sessions', '/console/api/me/sessions'],
+    ['security', '/console/api/me/security'],
+  ] as const) {
     const res = await h.client.get(path, u.headers);
     check(id, res.status, res.body);
   }
   const key = await h.client.post('/console/api/keys', { name: 'contract' }, u.headers);
   check('createKey', key.status, key.body);
-  const upd = await h.client.request(`/console/api/keys/${key.body.key.id}`, { method: 'PATCH', body: { disabled: true }, headers: u.headers });
+  const upd = await h.client.request(`/console/api/keys/${key.body.key.id}`, {
+    method: 'PATCH',
+    body: { disabled: true },
+    headers: u.headers,
+  });
   check('updateKey', upd.status, upd.body);
   const del = await h.client.request(`/console/api/keys/${key.body.key.id}`, { method: 'DELETE', headers: u.headers });
   check('deleteKey', del.status, del.body);
-  for (const [id, path] of [['adminUsers', '/console/api/admin/users'], ['adminOrders', '/console/api/admin/orders'], ['adminStats', '/console/api/admin/stats'],
-    ['adminOperations', '/console/api/admin/operations'], ['adminRedeemBatches', '/console/api/admin/redeem-codes'], ['adminAudit', '/console/api/admin/audit']] as const) {
+  for (const [id, path] of [
+    ['adminUsers', '/console/api/admin/users'],
+    ['adminOrders', '/console/api/admin/orders'],
+    ['adminStats', '/console/api/admin/stats'],
+    ['adminOperations', '/console/api/admin/operations'],
+    ['adminRedeemBatches', '/console/api/admin/redeem-codes'],
+    ['adminAudit', '/console/api/admin/audit'],
+  ] as const) {
     const res = await h.client.get(path, a.headers);
     check(id, res.status, res.body);
   }
-  const grant = await h.client.post('/console/api/admin/grants', { email: (await h.client.get('/console/api/me', u.headers)).body.user.email, amount: 1, reason: 'contract' }, a.headers);
+  const grant = await h.client.post(
+    '/console/api/admin/grants',
+    { email: (await h.client.get('/console/api/me', u.headers)).body.user.email, amount: 1, reason: 'contract' },
+    a.headers,
+  );
   check('adminGrant', grant.status, grant.body);
 });
 

@@ -36,21 +36,42 @@ t.test('usage per day and per operation is exact', async (t) => {
     { day: today, operation: 'item', calls: 1, successes: 1, charged: 0.002 },
     { day: today, operation: 'throws', calls: 1, successes: 0, charged: 0 },
   ]);
-  t.equal((await h.client.get('/console/api/usage?days=0', u.headers)).body.error.message, "'days' must be an integer from 1 to 366.");
+  t.equal(
+    (await h.client.get('/console/api/usage?days=0', u.headers)).body.error.message,
+    "'days' must be an integer from 1 to 366.",
+  );
 });
 
 t.test('the call log, newest first, with filters and pagination', async (t) => {
   const all = await h.client.get('/console/api/calls', u.headers);
   t.equal(all.status, 200);
-  t.same(all.body.calls.map((c: { request_id: string }) => c.request_id), [...requestIds].reverse());
-  t.match(all.body.calls[4], { operation: 'echo', status: 200, error_code: null, charged: 0.01, cached: false, free_reason: null, key_id: u.keyId, ip: /127\.0\.0\.1/ });
+  t.same(
+    all.body.calls.map((c: { request_id: string }) => c.request_id),
+    [...requestIds].reverse(),
+  );
+  t.match(all.body.calls[4], {
+    operation: 'echo',
+    status: 200,
+    error_code: null,
+    charged: 0.01,
+    cached: false,
+    free_reason: null,
+    key_id: u.keyId,
+    ip: /127\.0\.0\.1/,
+  });
   t.match(all.body.calls[1], { operation: 'echo', status: 400, error_code: 'INVALID_INPUT', charged: 0 });
   t.equal(all.body.next_before, null);
 
   const echo = await h.client.get('/console/api/calls?code=echo&status=success', u.headers);
-  t.same(echo.body.calls.map((c: { request_id: string }) => c.request_id), [requestIds[1], requestIds[0]]);
+  t.same(
+    echo.body.calls.map((c: { request_id: string }) => c.request_id),
+    [requestIds[1], requestIds[0]],
+  );
   const errors = await h.client.get('/console/api/calls?status=error', u.headers);
-  t.same(errors.body.calls.map((c: { error_code: string }) => c.error_code), ['INTERNAL', 'INVALID_INPUT']);
+  t.same(
+    errors.body.calls.map((c: { error_code: string }) => c.error_code),
+    ['INTERNAL', 'INVALID_INPUT'],
+  );
   const s400 = await h.client.get('/console/api/calls?status=400', u.headers);
   t.equal(s400.body.calls.length, 1);
 
@@ -68,7 +89,10 @@ t.test('the call log, newest first, with filters and pagination', async (t) => {
   t.same(future.body.calls, []);
   const past = await h.client.get(`/console/api/calls?to=${Date.now() - 3_600_000}`, u.headers);
   t.same(past.body.calls, []);
-  const window = await h.client.get(`/console/api/calls?from=${Date.now() - 3_600_000}&to=2099-01-01T00:00:00Z`, u.headers);
+  const window = await h.client.get(
+    `/console/api/calls?from=${Date.now() - 3_600_000}&to=2099-01-01T00:00:00Z`,
+    u.headers,
+  );
   t.equal(window.body.calls.length, 5);
   t.equal((await h.client.get('/console/api/calls?status=maybe', u.headers)).status, 400);
   t.equal((await h.client.get('/console/api/calls?from=yesterday', u.headers)).status, 400);
@@ -80,14 +104,34 @@ t.test('calls.csv has the same rows as the JSON log, with the same filters', asy
   t.equal(res.status, 200);
   t.match(res.headers['content-type'], /^text\/csv; charset=utf-8/);
   t.equal(res.headers['content-disposition'], 'attachment; filename="calls.csv"');
-  const json = (await h.client.get('/console/api/calls?code=echo', u.headers)).body.calls as Array<Record<string, unknown>>;
+  const json = (await h.client.get('/console/api/calls?code=echo', u.headers)).body.calls as Array<
+    Record<string, unknown>
+  >;
   const lines = res.text.split('\r\n');
   t.equal(lines.pop(), '', 'ends with a line break');
-  t.equal(lines[0], '\uFEFFID,Request ID,Time (UTC),Operation,Key ID,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP');
+  t.equal(
+    lines[0],
+    '\uFEFFID,Request ID,Time (UTC),Operation,Key ID,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP',
+  );
   t.same(
     lines.slice(1),
     // The same instant as the JSON's ISO time, written the way spreadsheets read a date (here in UTC).
-    json.map((c) => [c.id, c.request_id, String(c.created_at).replace('T', ' ').slice(0, 19), c.operation, c.key_id, c.status, c.error_code ?? '', c.charged, c.cached ? 1 : 0, c.free_reason ?? '', c.duration_ms, c.ip].join(',')),
+    json.map((c) =>
+      [
+        c.id,
+        c.request_id,
+        String(c.created_at).replace('T', ' ').slice(0, 19),
+        c.operation,
+        c.key_id,
+        c.status,
+        c.error_code ?? '',
+        c.charged,
+        c.cached ? 1 : 0,
+        c.free_reason ?? '',
+        c.duration_ms,
+        c.ip,
+      ].join(','),
+    ),
   );
   t.equal(lines.length, 4);
   const anon = await h.client.get('/console/api/calls.csv');
@@ -124,13 +168,24 @@ t.test('the operations catalogue needs no login and shows prices in TOKEN', asyn
     price: 0.002,
     cache_ttl: item.cache_ttl,
     timeout_ms: item.timeout_ms,
-    input: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9]+$' }, fields: { type: 'string' } } },
+    input: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id'],
+      properties: { id: { type: 'string', pattern: '^[0-9]+$' }, fields: { type: 'string' } },
+    },
     example: null,
     response_example: null,
     response: null,
     routes: ['GET /api/item', 'POST /api/item', 'GET /api/items/:id'],
   });
   const echo = res.body.operations.find((o: { code: string }) => o.code === 'echo');
-  t.match(echo, { name: 'Echo', description: 'Returns its input (test plugin)', price: 0.01, cache_ttl: 0, example: { msg: 'hello' } });
+  t.match(echo, {
+    name: 'Echo',
+    description: 'Returns its input (test plugin)',
+    price: 0.01,
+    cache_ttl: 0,
+    example: { msg: 'hello' },
+  });
   t.equal(res.body.operations.length, h.services.registry.current.list().length);
 });

@@ -1,11 +1,13 @@
 // The browser console's types (web/src/types.ts) checked against the response schemas /openapi.json publishes
 // (core/console/openapi/console-responses.ts): the same field names, and null allowed on one side exactly when
 // on the other. Read with the TypeScript parser, so a field renamed on either side fails here.
-import t from 'tap';
+
 import { readFileSync } from 'node:fs';
+import t from 'tap';
 import ts from 'typescript';
 import { CONSOLE_COMPONENTS, CONSOLE_RESPONSES } from '../../core/console/openapi/console-responses.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON Schema nodes are walked as plain JSON
 type Schema = Record<string, any>;
 interface Member {
   optional: boolean;
@@ -29,7 +31,11 @@ source.forEachChild((node) => {
 
 /** Properties of a schema, following one allOf level (the components use allOf for extensions). */
 function properties(s: Schema): Record<string, Schema> {
-  if (s.allOf) return Object.assign({}, ...s.allOf.map((x: Schema) => (x.$ref ? properties(CONSOLE_COMPONENTS[x.$ref.split('/').pop()]) : properties(x))));
+  if (s.allOf)
+    return Object.assign(
+      {},
+      ...s.allOf.map((x: Schema) => (x.$ref ? properties(CONSOLE_COMPONENTS[x.$ref.split('/').pop()]) : properties(x))),
+    );
   return s.properties ?? {};
 }
 function nullable(s: Schema): boolean {
@@ -58,7 +64,8 @@ for (const [name, schema] of PAIRS) {
     const required = new Set<string>(schema.required ?? []);
     for (const [field, m] of members) {
       t.ok(field in props, `${name}.${field} is published`);
-      if (field in props) t.equal(m.nullable, nullable(props[field]), `${name}.${field}: null allowed on both sides or neither`);
+      if (field in props)
+        t.equal(m.nullable, nullable(props[field]), `${name}.${field}: null allowed on both sides or neither`);
     }
     for (const field of Object.keys(props)) {
       if (required.has(field)) t.ok(members.has(field), `${name}.${field} (always sent) is typed in the browser`);

@@ -1,8 +1,9 @@
 // README is what a newcomer reads first: small (<= 8 KB), the two set-up commands, a first call, and links to
 // docs/ for everything else; every relative link in README and docs/ points at a file that exists.
-import t from 'tap';
+
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import t from 'tap';
 
 const root = resolve(import.meta.dirname, '../..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -21,7 +22,12 @@ t.test('README links every document in docs/', async (t) => {
 });
 
 t.test('every relative markdown link points at an existing file', async (t) => {
-  const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((n) => n.endsWith('.md')).map((n) => `docs/${n}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((n) => n.endsWith('.md'))
+      .map((n) => `docs/${n}`),
+  ];
   for (const file of files) {
     const text = readFileSync(join(root, file), 'utf8');
     for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {

@@ -8,7 +8,8 @@ export interface TestResponse {
   headers: Record<string, string>;
   text: string;
   /** Parsed JSON body (undefined when the body is not JSON). */
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test convenience: assertions read fields freely
+  // biome-ignore lint/suspicious/noExplicitAny: test convenience: assertions read fields freely
+  body: any;
 }
 
 export interface RequestOptions {

@@ -1,6 +1,7 @@
 // The error catalogue: every code has one status, and docs/api.md lists every code with its status.
-import t from 'tap';
+
 import { readFileSync } from 'node:fs';
+import t from 'tap';
 import { ERROR_CATALOGUE, ERROR_CODES } from '../../core/http/errors.js';
 
 t.test('docs/api.md lists every error code with its status', async (t) => {

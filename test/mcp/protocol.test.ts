@@ -33,7 +33,10 @@ t.test('no key: 401 with WWW-Authenticate and a JSON-RPC error naming MISSING_AP
     error: {
       code: -32001,
       message: 'No API key: send it in the X-API-Key header or as Authorization: Bearer sk_...',
-      data: { code: 'MISSING_API_KEY', hint: "Create a key on the console's API keys page and send it with every request." },
+      data: {
+        code: 'MISSING_API_KEY',
+        hint: "Create a key on the console's API keys page and send it with every request.",
+      },
     },
   });
   const zh = await rpc(h, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'Accept-Language': 'zh-CN,zh;q=0.9' });
@@ -44,18 +47,42 @@ t.test('no key: 401 with WWW-Authenticate and a JSON-RPC error naming MISSING_AP
 
 t.test('initialize: the asked version when supported, else the newest; tools capability; no session id', async (t) => {
   const init = (protocolVersion?: string) =>
-    rpc(h, { jsonrpc: '2.0', id: 'init-1', method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, auth());
+    rpc(
+      h,
+      {
+        jsonrpc: '2.0',
+        id: 'init-1',
+        method: 'initialize',
+        params: { protocolVersion, capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      },
+      auth(),
+    );
   const res = await init('2025-06-18');
   t.equal(res.status, 200);
   t.match(res.headers['content-type'], /^application\/json/);
   t.equal(res.headers['mcp-session-id'], undefined);
-  t.match(res.body, { jsonrpc: '2.0', id: 'init-1', result: { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: false } }, serverInfo: { name: 'tollgate' } } });
+  t.match(res.body, {
+    jsonrpc: '2.0',
+    id: 'init-1',
+    result: {
+      protocolVersion: '2025-06-18',
+      capabilities: { tools: { listChanged: false } },
+      serverInfo: { name: 'tollgate' },
+    },
+  });
   t.equal((await init('2024-11-05')).body.result.protocolVersion, '2025-11-25');
-  t.same((await init(undefined)).body, { jsonrpc: '2.0', id: 'init-1', error: { code: -32602, message: 'initialize needs params.protocolVersion.' } });
+  t.same((await init(undefined)).body, {
+    jsonrpc: '2.0',
+    id: 'init-1',
+    error: { code: -32602, message: 'initialize needs params.protocolVersion.' },
+  });
 });
 
 t.test('notifications and client responses: 202, empty body', async (t) => {
-  for (const msg of [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 7, result: {} }]) {
+  for (const msg of [
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 7, result: {} },
+  ]) {
     const res = await rpc(h, msg, auth());
     t.equal(res.status, 202);
     t.equal(res.text, '');
@@ -72,7 +99,11 @@ t.test('ping, and an unknown method is -32601 with the request id', async (t) =>
 t.test('malformed messages: parse error, batch, not JSON-RPC, bad params', async (t) => {
   const parse = await rpc(h, '{"jsonrpc":"2.0",', auth());
   t.equal(parse.status, 400);
-  t.same(parse.body, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'The request body is not valid JSON.' } });
+  t.same(parse.body, {
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32700, message: 'The request body is not valid JSON.' },
+  });
   const batch = await rpc(h, [{ jsonrpc: '2.0', id: 1, method: 'ping' }], auth());
   t.equal(batch.status, 400);
   t.equal(batch.body.error.code, -32600);
@@ -83,13 +114,21 @@ t.test('malformed messages: parse error, batch, not JSON-RPC, bad params', async
   t.same([params.status, params.body.error.code], [400, -32602]);
   const big = await rpc(h, { jsonrpc: '2.0', id: 6, method: 'ping', params: { pad: 'x'.repeat(300 * 1024) } }, auth());
   t.same([big.status, big.body.error], [413, { code: -32600, message: 'The request body is over 256 KB.' }]);
-  const args = await rpc(h, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'phone', arguments: 'x' } }, auth());
+  const args = await rpc(
+    h,
+    { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'phone', arguments: 'x' } },
+    auth(),
+  );
   t.same(args.body, { jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'params.arguments must be an object.' } });
 });
 
 t.test('transport rules: Content-Type, Accept, MCP-Protocol-Version', async (t) => {
   const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
-  const text = await h.client.request('/mcp', { method: 'POST', body: ping, headers: { ...auth(), 'content-type': 'text/plain' } });
+  const text = await h.client.request('/mcp', {
+    method: 'POST',
+    body: ping,
+    headers: { ...auth(), 'content-type': 'text/plain' },
+  });
   t.equal(text.status, 415);
   t.equal(text.body.error.code, -32600);
   const html = await rpc(h, ping, { ...auth(), accept: 'text/html' });
@@ -101,8 +140,12 @@ t.test('transport rules: Content-Type, Accept, MCP-Protocol-Version', async (t) 
   t.equal((await rpc(h, ping, { ...auth(), accept: '*/*' })).status, 200, 'curl-style Accept is fine');
 });
 
-t.test('a tool call answers with the call\'s request id and the key\'s rate-limit headers', async (t) => {
-  const res = await rpc(h, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'phone', arguments: { phone: '13800138000' } } }, auth());
+t.test("a tool call answers with the call's request id and the key's rate-limit headers", async (t) => {
+  const res = await rpc(
+    h,
+    { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'phone', arguments: { phone: '13800138000' } } },
+    auth(),
+  );
   t.equal(res.status, 200);
   t.equal(res.body.result._meta.request_id, res.headers['x-request-id']);
   t.equal(res.headers['retry-after'], undefined);

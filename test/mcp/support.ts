@@ -2,14 +2,15 @@
 // the test client helper) intercepts the global fetch and cannot clone the SDK's requests.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fetch as undiciFetch } from 'undici';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { fetch as undiciFetch } from 'undici';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 /** The shipped operations.yaml and plugins, with no courier provider configured (kuaid is then unavailable). */
 export async function shippedApp(): Promise<TestApp> {
-  for (const name of ['KUAIDI100_KEY', 'KUAIDI100_CUSTOMER', 'KDNIAO_BUSINESS_ID', 'KDNIAO_API_KEY']) delete process.env[name];
+  for (const name of ['KUAIDI100_KEY', 'KUAIDI100_CUSTOMER', 'KDNIAO_BUSINESS_ID', 'KDNIAO_API_KEY'])
+    delete process.env[name];
   return createTestApp({ operationsYaml: readFileSync('operations.yaml', 'utf8'), pluginDirs: [resolve('plugins')] });
 }
 

@@ -1,11 +1,12 @@
 // The notification, key-rotation and admin audit pages in Debian's Chromium (playwright-core): a user sets a
 // low-balance line and adds a webhook (secret shown once), rotates a key (grace asked in a prompt), and an admin
 // finds both changes in the audit log and opens the user's drill-down. No CSP violations or page errors.
-import t from 'tap';
+
 import type { Browser, Page } from 'playwright-core';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
-import { consoleInBrowser, haveChromium, watchProblems } from '../helpers/browser.js';
+import t from 'tap';
 import { admin, consoleUser } from '../console/support.js';
+import { consoleInBrowser, haveChromium, watchProblems } from '../helpers/browser.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 // Browser globals used inside the init script: it runs in Chromium; the tests are typed without lib DOM.
 declare const sessionStorage: { setItem(key: string, value: string): void };
@@ -17,7 +18,11 @@ if (haveChromium(t, 'console pages')) {
   let base: string;
   const problems: string[] = [];
 
-  consoleInBrowser(t, () => createTestApp(), (x) => ({ h, browser, base } = x));
+  consoleInBrowser(
+    t,
+    () => createTestApp(),
+    (x) => ({ h, browser, base } = x),
+  );
 
   const open = async (token: string, user: { id: number; email: string; role: 'user' | 'admin' }): Promise<Page> => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -40,7 +45,11 @@ if (haveChromium(t, 'console pages')) {
     await page.fill('input[name=balance_threshold]', '1.5');
     await page.click('[data-page="notify"] form button[type=submit] >> nth=0');
     await page.waitForSelector('.msg-slot .notice');
-    t.same((await h.client.get('/console/api/alerts', u.headers)).body.alerts.balance_threshold, 1.5, 'saved through the page');
+    t.same(
+      (await h.client.get('/console/api/alerts', u.headers)).body.alerts.balance_threshold,
+      1.5,
+      'saved through the page',
+    );
 
     await page.fill('input[name=url]', 'https://hooks.example.com/tollgate');
     await page.click('[data-page="notify"] form >> nth=1 >> button[type=submit]');
@@ -55,7 +64,11 @@ if (haveChromium(t, 'console pages')) {
     const secret = (await page.textContent('code.secret'))?.trim() ?? '';
     t.match(secret, /^sk_/);
     t.equal((await h.client.get('/api/echo?msg=x', { 'X-API-Key': secret })).status, 200, 'the new secret works');
-    t.equal((await h.client.get('/api/echo?msg=y', { 'X-API-Key': u.key })).status, 200, 'the old one too, for an hour');
+    t.equal(
+      (await h.client.get('/api/echo?msg=y', { 'X-API-Key': u.key })).status,
+      200,
+      'the old one too, for an hour',
+    );
 
     const a = await admin(h);
     const ap = await open(a.token, { id: a.userId, email: 'admin', role: 'admin' });

@@ -5,9 +5,9 @@ import { createServer, type Server } from 'node:http';
 import { isIP } from 'node:net';
 // undici's own fetch, as production's pinned fetch uses: nock's global-fetch interceptor breaks loopback POSTs.
 import { fetch as undiciFetch } from 'undici';
-import type { TestApp } from '../helpers/create-test-app.js';
+import { type BalanceAlerts, createBalanceAlerts, type SendMail } from '../../core/notify/alerts/balance-alerts.js';
 import { createWebhooks, type Webhooks } from '../../core/notify/webhooks/webhooks.js';
-import { createBalanceAlerts, type BalanceAlerts, type SendMail } from '../../core/notify/alerts/balance-alerts.js';
+import type { TestApp } from '../helpers/create-test-app.js';
 
 export interface Received {
   method: string;
@@ -33,7 +33,12 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-      r.received.push({ method: req.method ?? '', url: req.url ?? '', headers, body: Buffer.concat(chunks).toString('utf8') });
+      r.received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       const next = r.script.shift() ?? { status: 200, body: r.fallbackBody };
       res.writeHead(next.status, { 'content-type': 'application/json' });
       res.end(next.body ?? '');
@@ -46,7 +51,10 @@ export async function startReceiver(): Promise<Receiver> {
 
 export const HOOK_HOST = 'hooks.example.com';
 /** Names that resolve to private addresses, for the SSRF checks. */
-export const TEST_DNS: Record<string, string[]> = { 'intranet.example.com': ['10.0.0.5'], 'rebind.example.com': ['93.184.216.34', '127.0.0.1'] };
+export const TEST_DNS: Record<string, string[]> = {
+  'intranet.example.com': ['10.0.0.5'],
+  'rebind.example.com': ['93.184.216.34', '127.0.0.1'],
+};
 
 export interface Clock {
   now: number;
@@ -72,9 +80,20 @@ export function receiverFetch(receiver: Receiver): typeof fetch {
   }) as typeof fetch;
 }
 
-export function wireWebhooks(h: TestApp, receiver: Receiver, clock: Clock, sendMail?: SendMail): { webhooks: Webhooks; alerts: BalanceAlerts } {
+export function wireWebhooks(
+  h: TestApp,
+  receiver: Receiver,
+  clock: Clock,
+  sendMail?: SendMail,
+): { webhooks: Webhooks; alerts: BalanceAlerts } {
   const s = h.services;
-  const webhooks = createWebhooks({ db: s.store.db, logger: s.logger, fetch: receiverFetch(receiver), resolver: async (host) => (isIP(host) ? [host] : (TEST_DNS[host] ?? ['93.184.216.34'])), clock });
+  const webhooks = createWebhooks({
+    db: s.store.db,
+    logger: s.logger,
+    fetch: receiverFetch(receiver),
+    resolver: async (host) => (isIP(host) ? [host] : (TEST_DNS[host] ?? ['93.184.216.34'])),
+    clock,
+  });
   const alerts = createBalanceAlerts({ db: s.store.db, logger: s.logger, webhooks, sendMail, clock });
   s.webhooks = webhooks;
   s.alerts = alerts;

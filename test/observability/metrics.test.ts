@@ -1,11 +1,12 @@
 // Issue 18 item 2: /metrics through prom-client. Every metric has HELP and TYPE; calls are timed in seconds with
 // operation/outcome/code/cache labels; money charged is counted in micro-TOKEN; the runtime's own metrics (event
 // loop, heap, GC) are there. The access rules (METRICS_TOKEN, METRICS_LISTEN) are in test/security/edge-metrics.
-import t from 'tap';
-import nock from 'nock';
+
 import { resolve } from 'node:path';
-import { createTestApp } from '../helpers/create-test-app.js';
+import nock from 'nock';
+import t from 'tap';
 import { createMetrics } from '../../core/kernel/metrics.js';
+import { createTestApp } from '../helpers/create-test-app.js';
 import { parseExposition } from './exposition.js';
 
 nock.disableNetConnect();
@@ -37,13 +38,28 @@ t.test('calls are counted by operation, outcome, code and cache; charged money i
   t.equal(count('operation="echo_cached",outcome="success",code="OK",cache="hit"'), 1);
   t.equal(count('operation="echo",outcome="denied",code="INSUFFICIENT_BALANCE",cache="miss"'), 1);
   t.equal(count('operation="throws",outcome="failed",code="INTERNAL",cache="miss"'), 1);
-  t.equal(m.samples.get('tollgate_call_duration_seconds_bucket{le="+Inf",operation="echo",outcome="success",code="OK",cache="miss"}'), 2);
-  const sum = m.samples.get('tollgate_call_duration_seconds_sum{operation="echo",outcome="success",code="OK",cache="miss"}')!;
+  t.equal(
+    m.samples.get(
+      'tollgate_call_duration_seconds_bucket{le="+Inf",operation="echo",outcome="success",code="OK",cache="miss"}',
+    ),
+    2,
+  );
+  const sum = m.samples.get(
+    'tollgate_call_duration_seconds_sum{operation="echo",outcome="success",code="OK",cache="miss"}',
+  )!;
   t.ok(sum > 0 && sum < 30, `durations are in seconds (sum ${sum})`);
   t.equal(m.samples.get('tollgate_charged_micro_total{operation="echo"}'), 20_000, '2 x 0.01 TOKEN');
-  t.equal(m.samples.get('tollgate_charged_micro_total{operation="echo_cached"}'), 20_000, 'the cache hit is charged without a plan');
+  t.equal(
+    m.samples.get('tollgate_charged_micro_total{operation="echo_cached"}'),
+    20_000,
+    'the cache hit is charged without a plan',
+  );
   t.equal(m.samples.get('tollgate_charged_calls_total{operation="echo"}'), 2);
-  t.equal(m.samples.get('tollgate_charged_micro_total{operation="throws"}'), undefined, 'a failed call charges nothing');
+  t.equal(
+    m.samples.get('tollgate_charged_micro_total{operation="throws"}'),
+    undefined,
+    'a failed call charges nothing',
+  );
   t.match(m.help.get('tollgate_charged_micro_total'), /micro-TOKEN/);
 });
 
@@ -53,15 +69,40 @@ t.test('every metric has HELP and TYPE; runtime metrics are there; no millisecon
   const m = parseExposition(await metrics.text());
   const names = [...m.type.keys()];
   t.ok(names.length > 15, `${names.length} metrics`);
-  t.same(names.filter((n) => !m.help.get(n)), [], 'HELP on everything');
+  t.same(
+    names.filter((n) => !m.help.get(n)),
+    [],
+    'HELP on everything',
+  );
   const families = new Set(names);
-  const orphans = [...m.samples.keys()].map((k) => k.split('{')[0]!).filter((s) => !families.has(s) && !families.has(s.replace(/_(bucket|sum|count)$/, '')));
+  const orphans = [...m.samples.keys()]
+    .map((k) => k.split('{')[0]!)
+    .filter((s) => !families.has(s) && !families.has(s.replace(/_(bucket|sum|count)$/, '')));
   t.same(orphans, [], 'every sample belongs to a declared family');
-  for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_gc_duration_seconds', 'process_cpu_seconds_total', 'tollgate_uptime_seconds'])
+  for (const name of [
+    'nodejs_eventloop_lag_seconds',
+    'nodejs_heap_size_used_bytes',
+    'nodejs_gc_duration_seconds',
+    'process_cpu_seconds_total',
+    'tollgate_uptime_seconds',
+  ])
     t.ok(families.has(name), `${name} is exposed`);
   t.equal(m.type.get('tollgate_call_duration_seconds'), 'histogram');
   t.equal(m.type.get('tollgate_charged_micro_total'), 'counter');
-  t.same(names.filter((n) => /_ms(_|$)/.test(n)), []);
-  t.equal(m.samples.get('tollgate_call_duration_seconds_bucket{le="0.0025",operation="echo",outcome="success",code="OK",cache="miss"}'), 0);
-  t.equal(m.samples.get('tollgate_call_duration_seconds_bucket{le="0.005",operation="echo",outcome="success",code="OK",cache="miss"}'), 1);
+  t.same(
+    names.filter((n) => /_ms(_|$)/.test(n)),
+    [],
+  );
+  t.equal(
+    m.samples.get(
+      'tollgate_call_duration_seconds_bucket{le="0.0025",operation="echo",outcome="success",code="OK",cache="miss"}',
+    ),
+    0,
+  );
+  t.equal(
+    m.samples.get(
+      'tollgate_call_duration_seconds_bucket{le="0.005",operation="echo",outcome="success",code="OK",cache="miss"}',
+    ),
+    1,
+  );
 });

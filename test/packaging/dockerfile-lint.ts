@@ -74,23 +74,30 @@ export function lintDockerfile(text: string): Finding[] {
     const image = stage.image;
     if (!names.has(image)) {
       const tag = /^[^@]+:([^/@]+)$/.exec(image)?.[1];
-      if (!tag && !image.includes('@sha256:')) add('DL3006', from.line, `always tag the image explicitly: ${image || '(empty)'}`);
+      if (!tag && !image.includes('@sha256:'))
+        add('DL3006', from.line, `always tag the image explicitly: ${image || '(empty)'}`);
       else if (tag === 'latest') add('DL3007', from.line, 'using latest is prone to errors; pin a version');
-      else if (tag && !/^\d+\.\d+\.\d+/.test(tag)) add('TG002', from.line, `pin the base image to a patch version, not ${tag}`);
+      else if (tag && !/^\d+\.\d+\.\d+/.test(tag))
+        add('TG002', from.line, `pin the base image to a patch version, not ${tag}`);
     }
     for (const ins of stage.instructions) {
       if (ins.keyword === 'RUN') {
         if (/apt-get\s+(-\S+\s+)*install/.test(ins.args)) {
-          if (!/(\s-y\b|\s--yes\b|\s-qq?y\b)/.test(ins.args)) add('DL3014', ins.line, 'use the -y switch to avoid manual input: apt-get -y install');
-          if (!/--no-install-recommends/.test(ins.args)) add('DL3015', ins.line, 'avoid additional packages by specifying --no-install-recommends');
+          if (!/(\s-y\b|\s--yes\b|\s-qq?y\b)/.test(ins.args))
+            add('DL3014', ins.line, 'use the -y switch to avoid manual input: apt-get -y install');
+          if (!/--no-install-recommends/.test(ins.args))
+            add('DL3015', ins.line, 'avoid additional packages by specifying --no-install-recommends');
         }
-        if (/apt-get\s+update/.test(ins.args) && !/rm -rf \/var\/lib\/apt\/lists/.test(ins.args)) add('DL3009', ins.line, 'delete the apt-get lists after installing something');
+        if (/apt-get\s+update/.test(ins.args) && !/rm -rf \/var\/lib\/apt\/lists/.test(ins.args))
+          add('DL3009', ins.line, 'delete the apt-get lists after installing something');
         if (/(^|&&|;)\s*cd\s/.test(ins.args)) add('DL3003', ins.line, 'use WORKDIR to switch to a directory');
         if (/\bnpm\s+install\b/.test(ins.args)) add('TG003', ins.line, 'use npm ci: it installs exactly the lock file');
         if (/\bsudo\b/.test(ins.args)) add('DL3004', ins.line, 'do not use sudo');
       }
-      if (ins.keyword === 'ADD' && !/^(--\S+\s+)*(https?:|\S+\.tar)/.test(ins.args)) add('DL3020', ins.line, 'use COPY instead of ADD for files and folders');
-      if ((ins.keyword === 'CMD' || ins.keyword === 'ENTRYPOINT') && !isJsonArray(ins.args)) add('DL3025', ins.line, `use arguments JSON notation for ${ins.keyword}`);
+      if (ins.keyword === 'ADD' && !/^(--\S+\s+)*(https?:|\S+\.tar)/.test(ins.args))
+        add('DL3020', ins.line, 'use COPY instead of ADD for files and folders');
+      if ((ins.keyword === 'CMD' || ins.keyword === 'ENTRYPOINT') && !isJsonArray(ins.args))
+        add('DL3025', ins.line, `use arguments JSON notation for ${ins.keyword}`);
       if (ins.keyword === 'WORKDIR' && !ins.args.startsWith('/')) add('DL3000', ins.line, 'use absolute WORKDIR');
       if (ins.keyword === 'MAINTAINER') add('DL4000', ins.line, 'MAINTAINER is deprecated');
     }
@@ -104,13 +111,29 @@ export function lintDockerfile(text: string): Finding[] {
     if (!health) add('TG005', from.line, 'the runtime stage needs a HEALTHCHECK');
     else if (!health.args.includes('/api/health')) add('TG005', health.line, 'HEALTHCHECK must probe /api/health');
     for (const ins of stage.instructions) {
-      if (ins.keyword === 'COPY' && ins.args.includes('--from=') && !ins.args.includes('--chown=')) add('TG006', ins.line, 'COPY --from into the runtime stage needs an explicit --chown');
-      if (ins.keyword === 'RUN' && /apt-get|apk add/.test(ins.args) && COMPILERS.test(ins.args)) add('TG007', ins.line, 'compilers belong in the builder stage, not the runtime image');
+      if (ins.keyword === 'COPY' && ins.args.includes('--from=') && !ins.args.includes('--chown='))
+        add('TG006', ins.line, 'COPY --from into the runtime stage needs an explicit --chown');
+      if (ins.keyword === 'RUN' && /apt-get|apk add/.test(ins.args) && COMPILERS.test(ins.args))
+        add('TG007', ins.line, 'compilers belong in the builder stage, not the runtime image');
     }
-    const cmd = stage.instructions.filter((i) => i.keyword === 'CMD' || i.keyword === 'ENTRYPOINT').map((i) => i.args).join(' ');
-    if (!cmd.includes('--no-node-snapshot')) add('TG008', from.line, 'node must run with --no-node-snapshot (isolated-vm)');
+    const cmd = stage.instructions
+      .filter((i) => i.keyword === 'CMD' || i.keyword === 'ENTRYPOINT')
+      .map((i) => i.args)
+      .join(' ');
+    if (!cmd.includes('--no-node-snapshot'))
+      add('TG008', from.line, 'node must run with --no-node-snapshot (isolated-vm)');
   }
-  const builder = stages.slice(0, -1).flatMap((s) => s.instructions).filter((i) => i.keyword === 'RUN').map((i) => i.args).join('\n');
-  if (stages.length > 1 && !/--omit=dev/.test(builder)) add('TG009', 1, 'the runtime gets production dependencies only: npm prune --omit=dev (or npm ci --omit=dev) in the builder');
+  const builder = stages
+    .slice(0, -1)
+    .flatMap((s) => s.instructions)
+    .filter((i) => i.keyword === 'RUN')
+    .map((i) => i.args)
+    .join('\n');
+  if (stages.length > 1 && !/--omit=dev/.test(builder))
+    add(
+      'TG009',
+      1,
+      'the runtime gets production dependencies only: npm prune --omit=dev (or npm ci --omit=dev) in the builder',
+    );
   return out.sort((a, b) => a.line - b.line);
 }

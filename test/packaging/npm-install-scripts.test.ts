@@ -1,9 +1,10 @@
 // npm 11 skips, and warns about, dependency install scripts that package.json#allowScripts does not approve.
 // Every dependency with one (per the lock file) must be approved, no approval may be stale, and npm itself must
 // report nothing unreviewed; the native builds those scripts do are present. Older npm ignores the field.
-import t from 'tap';
+
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import t from 'tap';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { allowScripts?: Record<string, boolean> };
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
@@ -19,12 +20,23 @@ function covers(key: string, dep: { name: string; version: string }): boolean {
   const at = key.lastIndexOf('@');
   const name = at > 0 ? key.slice(0, at) : key;
   const version = at > 0 ? key.slice(at + 1) : null;
-  return name === dep.name && (version === null || version.split('||').map((v) => v.trim()).includes(dep.version));
+  return (
+    name === dep.name &&
+    (version === null ||
+      version
+        .split('||')
+        .map((v) => v.trim())
+        .includes(dep.version))
+  );
 }
 
 t.test('allowScripts approves exactly the dependencies with install scripts', async (t) => {
   const allow = pkg.allowScripts ?? {};
-  t.same(withScripts.map((d) => d.name).sort(), ['better-sqlite3', 'esbuild', 'isolated-vm'], 'the lock file still has these three');
+  t.same(
+    withScripts.map((d) => d.name).sort(),
+    ['better-sqlite3', 'esbuild', 'isolated-vm'],
+    'the lock file still has these three',
+  );
   for (const dep of withScripts) {
     const keys = Object.keys(allow).filter((k) => covers(k, dep));
     t.equal(keys.length, 1, `${dep.name}@${dep.version} approved once`);
@@ -47,7 +59,11 @@ const npmVersion = spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.
 const ls = spawnSync('npm', ['install-scripts', 'ls'], { encoding: 'utf8' });
 const supported = ls.status === 0 && !/Unknown command/i.test(ls.stdout + ls.stderr);
 
-t.test(`npm ${npmVersion}: nothing unreviewed`, { skip: supported ? false : `npm ${npmVersion} has no install-scripts command (it runs every script)` }, async (t) => {
-  t.match(ls.stdout, /^No packages with unreviewed install scripts\.$/m);
-  t.notMatch(ls.stderr, /install-scripts/);
-});
+t.test(
+  `npm ${npmVersion}: nothing unreviewed`,
+  { skip: supported ? false : `npm ${npmVersion} has no install-scripts command (it runs every script)` },
+  async (t) => {
+    t.match(ls.stdout, /^No packages with unreviewed install scripts\.$/m);
+    t.notMatch(ls.stderr, /install-scripts/);
+  },
+);

@@ -1,11 +1,12 @@
 // deploy/tollgate.service: the hardening options are set, the data dir is the one writable path, node runs with
 // --no-node-snapshot; `systemd-analyze verify` finds nothing (and does find a misspelt key, so the check can fail),
 // and the offline security score stays OK. Without systemd-analyze the parser checks still run.
-import t from 'tap';
+
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import t from 'tap';
 
 const text = readFileSync('deploy/tollgate.service', 'utf8');
 
@@ -17,7 +18,11 @@ function parseUnit(unit: string): Record<string, Record<string, string[]>> {
     const line = raw.trim();
     if (!line || line.startsWith('#') || line.startsWith(';')) return;
     const s = /^\[(\w+)\]$/.exec(line);
-    if (s) return void (out[(section = s[1])] = {});
+    if (s) {
+      section = s[1];
+      out[section] = {};
+      return;
+    }
     const kv = /^([A-Za-z]+)=(.*)$/.exec(line);
     if (!kv || !section) throw new Error(`line ${i + 1} is not Key=Value inside a section: ${raw}`);
     (out[section][kv[1]] ??= []).push(kv[2]);
@@ -65,7 +70,8 @@ t.test('hardening', async (t) => {
 const analyze = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' });
 const haveAnalyze = analyze.status === 0;
 // `security --offline` came with systemd 252.
-const haveOffline = haveAnalyze && /--offline/.test(spawnSync('systemd-analyze', ['--help'], { encoding: 'utf8' }).stdout);
+const haveOffline =
+  haveAnalyze && /--offline/.test(spawnSync('systemd-analyze', ['--help'], { encoding: 'utf8' }).stdout);
 
 function verify(content: string): { status: number | null; err: string } {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-unit-'));
@@ -82,17 +88,26 @@ function verify(content: string): { status: number | null; err: string } {
 
 t.test('systemd-analyze verify', { skip: haveAnalyze ? false : 'systemd-analyze not installed' }, async (t) => {
   t.same(verify(text), { status: 0, err: '' });
-  const typo = verify(text.replace('NoNewPrivileges=yes', 'NoNewPrivilege=yes').replace('ProtectSystem=strict', 'ProtectSystem=strickt'));
+  const typo = verify(
+    text.replace('NoNewPrivileges=yes', 'NoNewPrivilege=yes').replace('ProtectSystem=strict', 'ProtectSystem=strickt'),
+  );
   t.match(typo.err, /Unknown key 'NoNewPrivilege' in section \[Service\]/);
   t.match(typo.err, /Failed to parse protect system value.*strickt/);
 });
 
-t.test('systemd-analyze security --offline: exposure OK', { skip: haveOffline ? false : 'no systemd-analyze with --offline' }, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-unit-'));
-  writeFileSync(join(dir, 'tollgate.service'), text);
-  const r = spawnSync('systemd-analyze', ['security', '--offline=true', join(dir, 'tollgate.service')], { cwd: dir, encoding: 'utf8' });
-  const m = /Overall exposure level for tollgate\.service: (\d+\.\d+) (\w+)/.exec(r.stdout);
-  t.ok(m, r.stdout.slice(-300) + r.stderr);
-  t.ok(Number(m?.[1]) <= 2.5, `exposure ${m?.[1]} <= 2.5`);
-  t.equal(m?.[2], 'OK');
-});
+t.test(
+  'systemd-analyze security --offline: exposure OK',
+  { skip: haveOffline ? false : 'no systemd-analyze with --offline' },
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-unit-'));
+    writeFileSync(join(dir, 'tollgate.service'), text);
+    const r = spawnSync('systemd-analyze', ['security', '--offline=true', join(dir, 'tollgate.service')], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    const m = /Overall exposure level for tollgate\.service: (\d+\.\d+) (\w+)/.exec(r.stdout);
+    t.ok(m, r.stdout.slice(-300) + r.stderr);
+    t.ok(Number(m?.[1]) <= 2.5, `exposure ${m?.[1]} <= 2.5`);
+    t.equal(m?.[2], 'OK');
+  },
+);

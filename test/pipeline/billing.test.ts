@@ -1,14 +1,17 @@
 // Billing through the whole pipeline: a success charges exactly the price with one ledger row; every kind of
 // failure charges nothing and writes no ledger row; concurrency can never overspend.
-import t from 'tap';
+
 import nock from 'nock';
+import t from 'tap';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 nock.disableNetConnect();
 let h: TestApp;
 t.before(async () => {
   // Limits far above the load here: this file is about money, the limits have their own tests.
-  h = await createTestApp({ settings: { rateLimitPerSecond: 10_000, rateLimitBurst: 10_000, maxInFlightPerKey: 1_000 } });
+  h = await createTestApp({
+    settings: { rateLimitPerSecond: 10_000, rateLimitBurst: 10_000, maxInFlightPerKey: 1_000 },
+  });
 });
 t.afterEach(async () => {
   nock.cleanAll();
@@ -32,13 +35,21 @@ t.test('a success charges exactly the price and writes one ledger row', async (t
   t.same(await h.balance(u.userId), { balance: 990_000, held: 0 });
   const ledger = await h.ledger(u.userId);
   t.equal(ledger.length, 2);
-  t.same(ledger[1], { amount: -10_000, kind: 'charge', ref: res.body.request_id, balance_after: 990_000, operation: 'echo' });
+  t.same(ledger[1], {
+    amount: -10_000,
+    kind: 'charge',
+    ref: res.body.request_id,
+    balance_after: 990_000,
+    operation: 'echo',
+  });
   const log = await h.callLog(u.userId);
   t.equal(log.length, 1);
   t.match(log[0], { status: 200, operation: 'echo', charged: 10_000, error_code: null });
 });
 
-const failures: Array<[string, (key: string) => Promise<{ status: number; body: { error: { code: string } } }>, number, string]> = [
+const failures: Array<
+  [string, (key: string) => Promise<{ status: number; body: { error: { code: string } } }>, number, string]
+> = [
   ['invalid input', (k) => h.client.get('/api/echo?n=abc', { 'X-API-Key': k }), 400, 'INVALID_INPUT'],
   ['unknown field', (k) => h.client.get('/api/echo?bogus=1', { 'X-API-Key': k }), 400, 'INVALID_INPUT'],
   ['plugin error', (k) => h.client.get('/api/throws', { 'X-API-Key': k }), 500, 'INTERNAL'],
@@ -62,14 +73,16 @@ t.test('no key and bad key', async (t) => {
   t.equal(none.status, 401);
   t.equal(none.body.error.code, 'MISSING_API_KEY');
   t.notOk('remaining' in none.body, 'no remaining for an unidentified caller');
-  const bad = await h.client.get('/api/echo?msg=x', { 'X-API-Key': 'sk_' + 'x'.repeat(43) });
+  const bad = await h.client.get('/api/echo?msg=x', { 'X-API-Key': `sk_${'x'.repeat(43)}` });
   t.equal(bad.status, 401);
   t.equal(bad.body.error.code, 'INVALID_API_KEY');
 });
 
 t.test('200 concurrent calls against a balance covering 37: exactly 37 succeed', async (t) => {
   const u = await h.user('0.37');
-  const results = await Promise.all(Array.from({ length: 200 }, (_, i) => h.client.get(`/api/echo?msg=c${i}`, { 'X-API-Key': u.key })));
+  const results = await Promise.all(
+    Array.from({ length: 200 }, (_, i) => h.client.get(`/api/echo?msg=c${i}`, { 'X-API-Key': u.key })),
+  );
   const ok = results.filter((r) => r.status === 200);
   const poor = results.filter((r) => r.status === 402);
   t.equal(ok.length, 37);

@@ -1,7 +1,8 @@
 // Hostile plugins through the whole pipeline: each yields its error code, charges nothing, writes no ledger
 // row, and the next normal call on the same plugin succeeds (the isolate was replaced or survived).
-import t from 'tap';
+
 import nock from 'nock';
+import t from 'tap';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 nock.disableNetConnect();
@@ -36,8 +37,22 @@ const cases: Case[] = [
     message: /loop-after-fetch/,
     mock: () => void nock('https://api.fixture.test').get('/ping').reply(200, 'pong'),
   },
-  { name: 'allocates without bound', code: 'alloc', query: '', status: 500, error: 'INTERNAL', message: /alloc-forever/ },
-  { name: 'fetches a host not on its list', code: 'forbidden', query: '', status: 502, error: 'UPSTREAM_FAILED', message: /evil\.example\.org is not on the allow-list/ },
+  {
+    name: 'allocates without bound',
+    code: 'alloc',
+    query: '',
+    status: 500,
+    error: 'INTERNAL',
+    message: /alloc-forever/,
+  },
+  {
+    name: 'fetches a host not on its list',
+    code: 'forbidden',
+    query: '',
+    status: 502,
+    error: 'UPSTREAM_FAILED',
+    message: /evil\.example\.org is not on the allow-list/,
+  },
   {
     name: 'follows a redirect to 127.0.0.1',
     code: 'redirect_loopback',
@@ -45,7 +60,8 @@ const cases: Case[] = [
     status: 502,
     error: 'UPSTREAM_FAILED',
     message: /127\.0\.0\.1/,
-    mock: () => void nock('https://api.fixture.test').get('/redirect').reply(302, '', { Location: 'http://127.0.0.1/admin' }),
+    mock: () =>
+      void nock('https://api.fixture.test').get('/redirect').reply(302, '', { Location: 'http://127.0.0.1/admin' }),
   },
   {
     name: 'waits on a slow upstream',
@@ -54,7 +70,10 @@ const cases: Case[] = [
     status: 504,
     error: 'UPSTREAM_TIMEOUT',
     message: /slow-upstream/,
-    mock: () => void nock('https://slow.fixture.test').get('/slow').reply(() => new Promise((r) => setTimeout(() => r([200, 'late']), 2000))),
+    mock: () =>
+      void nock('https://slow.fixture.test')
+        .get('/slow')
+        .reply(() => new Promise((r) => setTimeout(() => r([200, 'late']), 2000))),
   },
 ];
 

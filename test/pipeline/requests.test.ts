@@ -1,7 +1,8 @@
 // Request handling: one input from GET, JSON and form; route aliases; idempotency; cache and single flight;
 // rate and concurrency limits; body size; health.
-import t from 'tap';
+
 import nock from 'nock';
+import t from 'tap';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 nock.disableNetConnect();
@@ -12,37 +13,56 @@ t.before(async () => {
 t.afterEach(() => h.assertReconciled());
 t.teardown(() => h.close());
 
-t.test('GET query, JSON body and form body give the same input; numbers coerced only where the schema says', async (t) => {
-  const u = await h.user('1');
-  const key = { 'X-API-Key': u.key };
-  const get = await h.client.get('/api/echo?msg=hi&n=2.5&flag=true', key);
-  const json = await h.client.post('/api/echo', { msg: 'hi', n: 2.5, flag: true }, key);
-  const form = await h.client.request('/api/echo', { method: 'POST', body: 'msg=hi&n=2.5&flag=true', headers: { ...key, 'content-type': 'application/x-www-form-urlencoded' } });
-  for (const r of [get, json, form]) {
-    t.equal(r.status, 200);
-    t.same(r.body.data.input, { msg: 'hi', n: 2.5, flag: true });
-  }
-  const strict = await h.client.post('/api/echo', { msg: 'hi', n: '2.5' }, key);
-  t.equal(strict.status, 400, 'a JSON body keeps its types: a string is not a number');
-  t.equal(strict.body.error.message, "Invalid input for echo: parameter 'n' must be number.");
-  const keyInBody = await h.client.post('/api/echo', { msg: 'hi', api_key: u.key }, {});
-  t.equal(keyInBody.status, 200, 'api_key in the body authenticates and is not part of the input');
-  t.same(keyInBody.body.data.input, { msg: 'hi' });
-  const keyInQuery = await h.client.get(`/api/echo?msg=q&api_key=${u.key}`);
-  t.equal(keyInQuery.status, 200);
-  t.same(keyInQuery.body.data.input, { msg: 'q' });
-  const xml = await h.client.request('/api/echo', { method: 'POST', body: '<a/>', headers: { ...key, 'content-type': 'application/xml' } });
-  t.equal(xml.status, 415);
-  t.equal(xml.body.error.code, 'UNSUPPORTED_MEDIA_TYPE');
-  t.match(xml.body.error.message, /Unsupported Content-Type/);
-  const both = await h.client.post('/api/echo?msg=a', { msg: 'b' }, key);
-  t.equal(both.status, 400);
-  t.equal(both.body.error.message, "parameter 'msg' is given in both the query and the body");
-  const badJson = await h.client.request('/api/echo', { method: 'POST', body: '{"msg":', headers: { ...key, 'content-type': 'application/json' } });
-  t.equal(badJson.status, 400);
-  t.equal(badJson.body.error.code, 'INVALID_INPUT');
-  t.equal((await h.ledger(u.userId)).filter((r) => r.kind === 'charge').length, 5, 'only the 5 successes were charged');
-});
+t.test(
+  'GET query, JSON body and form body give the same input; numbers coerced only where the schema says',
+  async (t) => {
+    const u = await h.user('1');
+    const key = { 'X-API-Key': u.key };
+    const get = await h.client.get('/api/echo?msg=hi&n=2.5&flag=true', key);
+    const json = await h.client.post('/api/echo', { msg: 'hi', n: 2.5, flag: true }, key);
+    const form = await h.client.request('/api/echo', {
+      method: 'POST',
+      body: 'msg=hi&n=2.5&flag=true',
+      headers: { ...key, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    for (const r of [get, json, form]) {
+      t.equal(r.status, 200);
+      t.same(r.body.data.input, { msg: 'hi', n: 2.5, flag: true });
+    }
+    const strict = await h.client.post('/api/echo', { msg: 'hi', n: '2.5' }, key);
+    t.equal(strict.status, 400, 'a JSON body keeps its types: a string is not a number');
+    t.equal(strict.body.error.message, "Invalid input for echo: parameter 'n' must be number.");
+    const keyInBody = await h.client.post('/api/echo', { msg: 'hi', api_key: u.key }, {});
+    t.equal(keyInBody.status, 200, 'api_key in the body authenticates and is not part of the input');
+    t.same(keyInBody.body.data.input, { msg: 'hi' });
+    const keyInQuery = await h.client.get(`/api/echo?msg=q&api_key=${u.key}`);
+    t.equal(keyInQuery.status, 200);
+    t.same(keyInQuery.body.data.input, { msg: 'q' });
+    const xml = await h.client.request('/api/echo', {
+      method: 'POST',
+      body: '<a/>',
+      headers: { ...key, 'content-type': 'application/xml' },
+    });
+    t.equal(xml.status, 415);
+    t.equal(xml.body.error.code, 'UNSUPPORTED_MEDIA_TYPE');
+    t.match(xml.body.error.message, /Unsupported Content-Type/);
+    const both = await h.client.post('/api/echo?msg=a', { msg: 'b' }, key);
+    t.equal(both.status, 400);
+    t.equal(both.body.error.message, "parameter 'msg' is given in both the query and the body");
+    const badJson = await h.client.request('/api/echo', {
+      method: 'POST',
+      body: '{"msg":',
+      headers: { ...key, 'content-type': 'application/json' },
+    });
+    t.equal(badJson.status, 400);
+    t.equal(badJson.body.error.code, 'INVALID_INPUT');
+    t.equal(
+      (await h.ledger(u.userId)).filter((r) => r.kind === 'charge').length,
+      5,
+      'only the 5 successes were charged',
+    );
+  },
+);
 
 t.test('a routes: alias binds path params into the input and bills like /api/{code}', async (t) => {
   const u = await h.user('1');
@@ -82,23 +102,28 @@ t.test('Idempotency-Key: a retry returns the first response and charges once; an
   t.equal((await h.ledger(u.userId)).filter((r) => r.kind === 'charge').length, 2);
 });
 
-t.test('cache: a hit is served without the plugin and marked cached; identical concurrent calls share one run', async (t) => {
-  const u = await h.user('1');
-  const key = { 'X-API-Key': u.key };
-  const first = await h.client.get('/api/echo_cached?msg=c1', key);
-  const second = await h.client.get('/api/echo_cached?msg=c1', key);
-  t.equal(first.body.cached, false);
-  t.equal(second.body.cached, true);
-  t.same(second.body.data, first.body.data);
-  t.match(second.headers['server-timing'], /cache;desc="hit"/);
-  t.equal(second.body.deducted, 0.01, 'without a plan a cache hit costs the price');
-  const burst = await Promise.all(Array.from({ length: 5 }, () => h.client.get('/api/echo_cached?msg=same-moment', key)));
-  const calls = new Set(burst.map((r) => r.body.data.calls));
-  // On PostgreSQL the five queue on the user's row lock and reach the plugin stage milliseconds apart, so only
-  // SQLite (one in-process connection) lines them up at the same moment; SingleFlight has its own unit test.
-  if (h.services.store.dialect === 'sqlite') t.equal(calls.size, 1, 'one plugin run answered all five');
-  t.equal((await h.ledger(u.userId)).filter((r) => r.kind === 'charge').length, 7, 'every caller is billed');
-});
+t.test(
+  'cache: a hit is served without the plugin and marked cached; identical concurrent calls share one run',
+  async (t) => {
+    const u = await h.user('1');
+    const key = { 'X-API-Key': u.key };
+    const first = await h.client.get('/api/echo_cached?msg=c1', key);
+    const second = await h.client.get('/api/echo_cached?msg=c1', key);
+    t.equal(first.body.cached, false);
+    t.equal(second.body.cached, true);
+    t.same(second.body.data, first.body.data);
+    t.match(second.headers['server-timing'], /cache;desc="hit"/);
+    t.equal(second.body.deducted, 0.01, 'without a plan a cache hit costs the price');
+    const burst = await Promise.all(
+      Array.from({ length: 5 }, () => h.client.get('/api/echo_cached?msg=same-moment', key)),
+    );
+    const calls = new Set(burst.map((r) => r.body.data.calls));
+    // On PostgreSQL the five queue on the user's row lock and reach the plugin stage milliseconds apart, so only
+    // SQLite (one in-process connection) lines them up at the same moment; SingleFlight has its own unit test.
+    if (h.services.store.dialect === 'sqlite') t.equal(calls.size, 1, 'one plugin run answered all five');
+    t.equal((await h.ledger(u.userId)).filter((r) => r.kind === 'charge').length, 7, 'every caller is billed');
+  },
+);
 
 t.test('rate limit: 429 RATE_LIMITED with Retry-After, charged 0', async (t) => {
   const u = await h.user('1', { rate_limit_per_sec: 1, rate_limit_burst: 2 });
@@ -119,7 +144,10 @@ t.test('rate limit: 429 RATE_LIMITED with Retry-After, charged 0', async (t) => 
 t.test('in-flight cap: 429 CONCURRENCY_LIMITED', async (t) => {
   const u = await h.user('1', { max_concurrency: 1 });
   const key = { 'X-API-Key': u.key };
-  const [a, b] = await Promise.all([h.client.get('/api/echo?spinMs=300', key), h.client.get('/api/echo?spinMs=300&msg=x', key)]);
+  const [a, b] = await Promise.all([
+    h.client.get('/api/echo?spinMs=300', key),
+    h.client.get('/api/echo?spinMs=300&msg=x', key),
+  ]);
   const statuses = [a.status, b.status].sort();
   t.same(statuses, [200, 429]);
   const limited = a.status === 429 ? a : b;
@@ -138,7 +166,12 @@ t.test('a body over the limit is 413 PAYLOAD_TOO_LARGE', async (t) => {
 t.test('health needs no key and reports database, operations and version', async (t) => {
   const res = await h.client.get('/api/health');
   t.equal(res.status, 200);
-  t.match(res.body, { status: 'ok', version: '0.1.0', database: { status: 'ok', dialect: h.services.store.dialect }, operations: { loaded: 11 } });
+  t.match(res.body, {
+    status: 'ok',
+    version: '0.1.0',
+    database: { status: 'ok', dialect: h.services.store.dialect },
+    operations: { loaded: 11 },
+  });
   t.ok(res.body.plugins.includes('echo'));
 });
 

@@ -2,10 +2,10 @@
 // back on failure, newest first, each once; one that fails to settle is logged and does not stop the others; the
 // ones that need the answer wait for it.
 import t from 'tap';
-import { reserve, settleReservations } from '../../core/pipeline/reservations.js';
-import type { ApiCall, Outcome } from '../../core/pipeline/call.js';
-import type { Services } from '../../core/services.js';
 import { createMemoryLogger } from '../../core/kernel/logger.js';
+import type { ApiCall, Outcome } from '../../core/pipeline/call.js';
+import { reserve, settleReservations } from '../../core/pipeline/reservations.js';
+import type { Services } from '../../core/services.js';
 
 function fixture() {
   const logger = createMemoryLogger();
@@ -51,5 +51,13 @@ t.test('a failure gives every entry back; one that fails to settle is logged and
   entry('hold');
   await settleReservations(call, s, { ok: false, charged: 0 });
   t.same(seen, ['giveBack hold', 'giveBack quota', 'giveBack slot']);
-  t.match(lines, [{ level: 'error', message: 'settling a reservation failed', request_id: 'req_test', reservation: 'quota', reason: 'quota is gone' }]);
+  t.match(lines, [
+    {
+      level: 'error',
+      message: 'settling a reservation failed',
+      request_id: 'req_test',
+      reservation: 'quota',
+      reason: 'quota is gone',
+    },
+  ]);
 });

@@ -1,9 +1,10 @@
 // The shipped plugins through the whole gateway: real operations.yaml, real isolates, nock for upstreams.
 // Proves each bundle runs in the sandbox, errors map to the catalogue, and only successes are charged.
-import t from 'tap';
-import nock from 'nock';
+
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import nock from 'nock';
+import t from 'tap';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 nock.disableNetConnect();
@@ -14,7 +15,10 @@ t.before(async () => {
   delete process.env.KUAIDI100_CUSTOMER;
   delete process.env.KDNIAO_BUSINESS_ID;
   delete process.env.KDNIAO_API_KEY;
-  h = await createTestApp({ operationsYaml: readFileSync('operations.yaml', 'utf8'), pluginDirs: [resolve('plugins')] });
+  h = await createTestApp({
+    operationsYaml: readFileSync('operations.yaml', 'utf8'),
+    pluginDirs: [resolve('plugins')],
+  });
 });
 t.afterEach(async () => {
   nock.cleanAll();
@@ -27,8 +31,16 @@ t.test('phone: 13800138000 is Beijing, China Mobile, charged 0.005', async (t) =
   const res = await h.client.get('/api/phone?phone=13800138000', { 'X-API-Key': u.key });
   t.equal(res.status, 200);
   // 1380013 comes from a 6-digit libphonenumber entry: the province is kept, and 北京 is a municipality.
-  t.match(res.body.data, { phone: '13800138000', province: '北京', city: '北京', carrier: '中国移动', segment: '138', is_virtual: false,
-    precision: 'city', source: 'libphonenumber' });
+  t.match(res.body.data, {
+    phone: '13800138000',
+    province: '北京',
+    city: '北京',
+    carrier: '中国移动',
+    segment: '138',
+    is_virtual: false,
+    precision: 'city',
+    source: 'libphonenumber',
+  });
   t.equal(res.body.deducted, 0.005);
   t.equal(res.body.remaining, 0.995);
 });
@@ -51,13 +63,24 @@ for (const [input, reason] of [
 
 t.test('jiexi: a Bilibili share text through the sandbox', async (t) => {
   const u = await h.user('1');
-  nock('https://b23.tv').get('/aB3dE5f').reply(302, '', { Location: 'https://www.bilibili.com/video/BV1oM4y1G7LW?p=1' });
-  nock('https://api.bilibili.com').get('/x/web-interface/view').query({ bvid: 'BV1oM4y1G7LW' }).reply(200, fixture('bili-view.json'));
+  nock('https://b23.tv')
+    .get('/aB3dE5f')
+    .reply(302, '', { Location: 'https://www.bilibili.com/video/BV1oM4y1G7LW?p=1' });
+  nock('https://api.bilibili.com')
+    .get('/x/web-interface/view')
+    .query({ bvid: 'BV1oM4y1G7LW' })
+    .reply(200, fixture('bili-view.json'));
   nock('https://api.bilibili.com').get('/x/player/playurl').query(true).reply(200, fixture('bili-playurl.json'));
   const text = '【【日常】在山里住了一周-哔哩哔哩】 https://b23.tv/aB3dE5f';
   const res = await h.client.get(`/api/jiexi?url=${encodeURIComponent(text)}`, { 'X-API-Key': u.key });
   t.equal(res.status, 200);
-  t.match(res.body.data, { platform: 'bilibili', id: 'BV1oM4y1G7LW', type: 'video', title: '【日常】在山里住了一周', duration: 300 });
+  t.match(res.body.data, {
+    platform: 'bilibili',
+    id: 'BV1oM4y1G7LW',
+    type: 'video',
+    title: '【日常】在山里住了一周',
+    duration: 300,
+  });
   t.match(res.body.data.url, /^https:\/\/upos-sz-mirrorcos\.bilivideo\.com\//);
   t.equal(res.body.deducted, 0.01);
 });
@@ -65,7 +88,9 @@ t.test('jiexi: a Bilibili share text through the sandbox', async (t) => {
 t.test('jiexi: an unsupported site is 422 UNSUPPORTED and never fetched; charged 0', async (t) => {
   const u = await h.user('1');
   const trap = nock('https://example.com').get(/.*/).reply(200, 'should not be fetched');
-  const res = await h.client.get(`/api/jiexi?url=${encodeURIComponent('https://example.com/video/1')}`, { 'X-API-Key': u.key });
+  const res = await h.client.get(`/api/jiexi?url=${encodeURIComponent('https://example.com/video/1')}`, {
+    'X-API-Key': u.key,
+  });
   t.equal(res.status, 422);
   t.equal(res.body.error.code, 'UNSUPPORTED');
   t.match(res.body.error.message, /抖音/);
@@ -75,12 +100,21 @@ t.test('jiexi: an unsupported site is 422 UNSUPPORTED and never fetched; charged
 
 t.test('jiexi: a Bilibili upstream error is 502 / 404 and costs nothing', async (t) => {
   const u = await h.user('1');
-  nock('https://api.bilibili.com').get('/x/web-interface/view').query(true).reply(200, '{"code":-404,"message":"啥都木有","data":null}');
-  const res = await h.client.get(`/api/jiexi?url=${encodeURIComponent('https://www.bilibili.com/video/BV1oM4y1G7LW')}`, { 'X-API-Key': u.key });
+  nock('https://api.bilibili.com')
+    .get('/x/web-interface/view')
+    .query(true)
+    .reply(200, '{"code":-404,"message":"啥都木有","data":null}');
+  const res = await h.client.get(
+    `/api/jiexi?url=${encodeURIComponent('https://www.bilibili.com/video/BV1oM4y1G7LW')}`,
+    { 'X-API-Key': u.key },
+  );
   t.equal(res.status, 404);
   t.equal(res.body.error.code, 'NOT_FOUND');
   nock('https://api.bilibili.com').get('/x/web-interface/view').query(true).reply(500, 'oops');
-  const res2 = await h.client.get(`/api/jiexi?url=${encodeURIComponent('https://www.bilibili.com/video/BV1oM4y1G7LW?x=1')}`, { 'X-API-Key': u.key });
+  const res2 = await h.client.get(
+    `/api/jiexi?url=${encodeURIComponent('https://www.bilibili.com/video/BV1oM4y1G7LW?x=1')}`,
+    { 'X-API-Key': u.key },
+  );
   t.equal(res2.status, 502);
   t.equal(res2.body.error.code, 'UPSTREAM_FAILED');
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
@@ -92,13 +126,18 @@ t.test('kuaid without provider credentials: 503 OPERATION_UNAVAILABLE before bil
   t.equal(res.status, 503);
   t.same(res.body, {
     success: false,
-    error: { code: 'OPERATION_UNAVAILABLE', message: 'This operation is not available on this server yet. Nothing was charged.' },
+    error: {
+      code: 'OPERATION_UNAVAILABLE',
+      message: 'This operation is not available on this server yet. Nothing was charged.',
+    },
     deducted: 0,
     remaining: 1,
     request_id: res.body.request_id,
   });
   t.notMatch(JSON.stringify(res.body), /KUAIDI|KDNIAO/);
-  t.same(await h.ledger(u.userId), [{ amount: 1_000_000, kind: 'grant', ref: `test-grant:${u.userId}`, balance_after: 1_000_000, operation: null }]);
+  t.same(await h.ledger(u.userId), [
+    { amount: 1_000_000, kind: 'grant', ref: `test-grant:${u.userId}`, balance_after: 1_000_000, operation: null },
+  ]);
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
 });
 

@@ -12,7 +12,15 @@ export function fakeResolver(map: Record<string, string[]> = {}): Resolver {
 
 let seq = 0;
 export function req(plugin: string, input: Record<string, unknown> = {}, extra: Partial<RunRequest> = {}): RunRequest {
-  return { plugin, operation: `${plugin}-op`, input, options: {}, timeoutMs: 10_000, requestId: `req_test_${++seq}`, ...extra };
+  return {
+    plugin,
+    operation: `${plugin}-op`,
+    input,
+    options: {},
+    timeoutMs: 10_000,
+    requestId: `req_test_${++seq}`,
+    ...extra,
+  };
 }
 
 /**

@@ -1,8 +1,9 @@
 // host.fetch on its own: allow-list and address checks on every redirect hop, size cap, abort, proxies aside.
-import t, { type Test } from 'tap';
+
 import { Readable } from 'node:stream';
 import nock from 'nock';
-import { HostFetchError, hostFetch, type FetchPolicy } from '../../core/sandbox/host-fetch.js';
+import t, { type Test } from 'tap';
+import { type FetchPolicy, HostFetchError, hostFetch } from '../../core/sandbox/host-fetch.js';
 import { fakeResolver, replyAfter } from './helpers.js';
 
 nock.disableNetConnect();
@@ -17,7 +18,10 @@ function policy(extra: Partial<FetchPolicy> = {}): FetchPolicy & { pending: numb
     plugin: 'unit',
     allowHosts: ['api.test.example', '*.cdn.test.example'],
     maxResponseBytes: 100,
-    resolver: fakeResolver({ 'private.cdn.test.example': ['10.1.2.3'], 'both.cdn.test.example': ['93.184.216.34', '127.0.0.1'] }),
+    resolver: fakeResolver({
+      'private.cdn.test.example': ['10.1.2.3'],
+      'both.cdn.test.example': ['93.184.216.34', '127.0.0.1'],
+    }),
     signal: new AbortController().signal,
     onPending: (d) => void pending.push(d),
     pending,
@@ -26,7 +30,10 @@ function policy(extra: Partial<FetchPolicy> = {}): FetchPolicy & { pending: numb
 }
 
 async function refusal(t: Test, p: Promise<unknown>, kind: HostFetchError['kind'], re: RegExp): Promise<void> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   t.ok(err instanceof HostFetchError, 'a HostFetchError');
   t.match(err, { kind, message: re });
 }
@@ -37,8 +44,18 @@ t.test('a plain GET: status, headers, cookies, body, pending balance', async (t)
     .matchHeader('x-k', 'v')
     .reply(201, 'created', ['X-Thing', 'yes', 'Set-Cookie', 'a=1; Path=/', 'Set-Cookie', 'b=2']);
   const p = policy();
-  const res = await hostFetch('https://api.test.example/q', { method: 'post', headers: { 'x-k': 'v' }, body: 'a=1' }, p);
-  t.match(res, { status: 201, body: 'created', url: 'https://api.test.example/q', redirects: [], headers: { 'x-thing': 'yes' } });
+  const res = await hostFetch(
+    'https://api.test.example/q',
+    { method: 'post', headers: { 'x-k': 'v' }, body: 'a=1' },
+    p,
+  );
+  t.match(res, {
+    status: 201,
+    body: 'created',
+    url: 'https://api.test.example/q',
+    redirects: [],
+    headers: { 'x-thing': 'yes' },
+  });
   t.same(res.set_cookies, ['a=1; Path=/', 'b=2']);
   t.same(p.pending, [1, -1], 'pending count goes up and back down');
 });
@@ -47,16 +64,36 @@ t.test('redirects are followed and every hop is re-checked', async (t) => {
   nock('https://api.test.example').get('/r1').reply(302, '', { location: 'https://img.cdn.test.example/r2' });
   nock('https://img.cdn.test.example').get('/r2').reply(200, 'landed');
   const res = await hostFetch('https://api.test.example/r1', undefined, policy());
-  t.match(res, { status: 200, body: 'landed', url: 'https://img.cdn.test.example/r2', redirects: ['https://api.test.example/r1'] });
+  t.match(res, {
+    status: 200,
+    body: 'landed',
+    url: 'https://img.cdn.test.example/r2',
+    redirects: ['https://api.test.example/r1'],
+  });
 
   nock('https://api.test.example').get('/out').reply(301, '', { location: 'https://elsewhere.example.org/' });
-  await refusal(t, hostFetch('https://api.test.example/out', undefined, policy()), 'refused', /elsewhere\.example\.org is not on the allow-list/);
+  await refusal(
+    t,
+    hostFetch('https://api.test.example/out', undefined, policy()),
+    'refused',
+    /elsewhere\.example\.org is not on the allow-list/,
+  );
 
   nock('https://api.test.example').get('/in').reply(302, '', { location: 'https://private.cdn.test.example/' });
-  await refusal(t, hostFetch('https://api.test.example/in', undefined, policy()), 'refused', /resolves to private or reserved address 10\.1\.2\.3/);
+  await refusal(
+    t,
+    hostFetch('https://api.test.example/in', undefined, policy()),
+    'refused',
+    /resolves to private or reserved address 10\.1\.2\.3/,
+  );
 
   nock('https://api.test.example').get('/lo').reply(307, '', { location: 'http://[::1]:8080/' });
-  await refusal(t, hostFetch('https://api.test.example/lo', undefined, policy()), 'refused', /::1 is a private or reserved address/);
+  await refusal(
+    t,
+    hostFetch('https://api.test.example/lo', undefined, policy()),
+    'refused',
+    /::1 is a private or reserved address/,
+  );
 
   nock('https://api.test.example').get('/manual').reply(302, '', { location: 'http://127.0.0.1/' });
   const manual = await hostFetch('https://api.test.example/manual', { redirect: 'manual' }, policy());
@@ -88,23 +125,53 @@ t.test('bad URLs, schemes, credentials and literal addresses are refused', async
 });
 
 t.test('DNS and network failures are "failed"', async (t) => {
-  const broken = policy({ resolver: async () => { throw new Error('ENOTFOUND'); } });
-  await refusal(t, hostFetch('https://api.test.example/', undefined, broken), 'failed', /cannot resolve api\.test\.example: ENOTFOUND/);
-  await refusal(t, hostFetch('https://api.test.example/', undefined, policy({ resolver: async () => [] })), 'failed', /no addresses/);
+  const broken = policy({
+    resolver: async () => {
+      throw new Error('ENOTFOUND');
+    },
+  });
+  await refusal(
+    t,
+    hostFetch('https://api.test.example/', undefined, broken),
+    'failed',
+    /cannot resolve api\.test\.example: ENOTFOUND/,
+  );
+  await refusal(
+    t,
+    hostFetch('https://api.test.example/', undefined, policy({ resolver: async () => [] })),
+    'failed',
+    /no addresses/,
+  );
   nock('https://api.test.example').get('/net').replyWithError('socket hang up');
   await refusal(t, hostFetch('https://api.test.example/net', undefined, policy()), 'failed', /api\.test\.example/);
 });
 
 t.test('response size cap: declared and streamed', async (t) => {
   nock('https://api.test.example').get('/declared').reply(200, 'x'.repeat(101), { 'content-length': '101' });
-  await refusal(t, hostFetch('https://api.test.example/declared', undefined, policy()), 'refused', /101 bytes is over the cap of 100/);
+  await refusal(
+    t,
+    hostFetch('https://api.test.example/declared', undefined, policy()),
+    'refused',
+    /101 bytes is over the cap of 100/,
+  );
   nock('https://api.test.example').get('/exact').reply(200, 'y'.repeat(100));
-  t.equal((await hostFetch('https://api.test.example/exact', undefined, policy())).body.length, 100, 'exactly the cap is fine');
-  nock('https://api.test.example').get('/streamed').reply(200, () => {
-    // No content-length: the cap must hold while streaming.
-    return Readable.from(['a'.repeat(60), 'b'.repeat(60)]);
-  });
-  await refusal(t, hostFetch('https://api.test.example/streamed', undefined, policy()), 'refused', /over the cap of 100 bytes/);
+  t.equal(
+    (await hostFetch('https://api.test.example/exact', undefined, policy())).body.length,
+    100,
+    'exactly the cap is fine',
+  );
+  nock('https://api.test.example')
+    .get('/streamed')
+    .reply(200, () => {
+      // No content-length: the cap must hold while streaming.
+      return Readable.from(['a'.repeat(60), 'b'.repeat(60)]);
+    });
+  await refusal(
+    t,
+    hostFetch('https://api.test.example/streamed', undefined, policy()),
+    'refused',
+    /over the cap of 100 bytes/,
+  );
 });
 
 t.test('abort (the call deadline) and per-request timeout_ms are "timeout"', async (t) => {
@@ -120,5 +187,10 @@ t.test('abort (the call deadline) and per-request timeout_ms are "timeout"', asy
   // AbortSignal.timeout's timer is unref'd and so is the fake upstream's: hold the loop open meanwhile.
   const hold = setTimeout(() => undefined, 2000);
   t.teardown(() => clearTimeout(hold));
-  await refusal(t, hostFetch('https://api.test.example/slow2', { timeout_ms: 100 }, policy()), 'timeout', /did not answer in time/);
+  await refusal(
+    t,
+    hostFetch('https://api.test.example/slow2', { timeout_ms: 100 }, policy()),
+    'timeout',
+    /did not answer in time/,
+  );
 });

@@ -1,8 +1,9 @@
 // HTTPS_PROXY: with a proxy configured, every plugin fetch is tunnelled through it (CONNECT), and the
 // allow-list still applies before anything leaves. A local CONNECT proxy stands in for the operator's.
-import t from 'tap';
+
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
+import t from 'tap';
 import { createMemoryLogger } from '../../core/kernel/logger.js';
 import { createSandbox } from '../../core/sandbox/sandbox.js';
 import { FIXTURES, fakeResolver, req } from './helpers.js';
@@ -49,6 +50,10 @@ t.test('plugin fetches go through the configured proxy', async (t) => {
   t.same(tunnels, ['api.fixture.test:80'], 'one CONNECT tunnel to the upstream host');
 
   const refused = await sb.run(req('echo', { fetch: 'http://evil.example.org/' }));
-  t.match(refused.outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /evil\.example\.org is not on the allow-list/ });
+  t.match(refused.outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /evil\.example\.org is not on the allow-list/,
+  });
   t.equal(tunnels.length, 1, 'a host off the allow-list never reaches the proxy');
 });

@@ -1,8 +1,9 @@
 // Loading and reloading plugin folders: new folders appear, unchanged pools stay (module state survives),
 // a changed bundle is rebuilt, a broken edit keeps the last good build, and load errors name the file.
-import t from 'tap';
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import t from 'tap';
 import { createMemoryLogger } from '../../core/kernel/logger.js';
 import { createSandbox } from '../../core/sandbox/sandbox.js';
 import { fakeResolver, req } from './helpers.js';
@@ -30,7 +31,11 @@ t.test('refresh loads new folders, keeps unchanged pools, rebuilds changed bundl
   await sb.refresh();
   t.same(sb.names().sort(), ['alpha', 'beta']);
   t.match((await sb.run(req('beta'))).outcome, { ok: true, data: { tag: 'b', n: 1 } });
-  t.match((await sb.run(req('alpha'))).outcome, { ok: true, data: { tag: 'v1', n: 2 } }, 'unchanged pool kept its module state');
+  t.match(
+    (await sb.run(req('alpha'))).outcome,
+    { ok: true, data: { tag: 'v1', n: 2 } },
+    'unchanged pool kept its module state',
+  );
 
   writePlugin(root, 'alpha', counter('v2'));
   await sb.refresh();
@@ -38,7 +43,11 @@ t.test('refresh loads new folders, keeps unchanged pools, rebuilds changed bundl
 
   writePlugin(root, 'alpha', 'export const plugin = {{{ broken');
   await sb.refresh();
-  t.match((await sb.run(req('alpha'))).outcome, { ok: true, data: { tag: 'v2', n: 2 } }, 'a broken edit keeps the last good build');
+  t.match(
+    (await sb.run(req('alpha'))).outcome,
+    { ok: true, data: { tag: 'v2', n: 2 } },
+    'a broken edit keeps the last good build',
+  );
   t.match(
     logger.lines.find((l) => l.message === 'plugin reload failed; keeping the previous build'),
     { plugin: 'alpha', reason: /plugin alpha: bundling handler\.ts failed/ },
@@ -59,7 +68,11 @@ t.test('startup fails on a broken plugin, naming it', async (t) => {
     /plugin noexport: loading the bundle failed: .*must export `plugin`/,
   );
   const root3 = t.testdir();
-  writePlugin(root3, 'throwsatload', 'throw new Error("boom at load");\nexport const plugin = { async run() { return { ok: true, data: 1 }; } };\n');
+  writePlugin(
+    root3,
+    'throwsatload',
+    'throw new Error("boom at load");\nexport const plugin = { async run() { return { ok: true, data: 1 }; } };\n',
+  );
   await t.rejects(
     createSandbox({ pluginDirs: [root3], logger: createMemoryLogger(), resolver: fakeResolver() }),
     /plugin throwsatload: loading the bundle failed: boom at load/,

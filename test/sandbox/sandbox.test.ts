@@ -1,7 +1,8 @@
 // The sandbox facade against hostile plugins: every failure maps to its exact outcome within about the
 // deadline, and the plugin keeps serving afterwards.
-import t, { type Test } from 'tap';
+
 import nock from 'nock';
+import t, { type Test } from 'tap';
 import { createMemoryLogger } from '../../core/kernel/logger.js';
 import { createSandbox, type Sandbox } from '../../core/sandbox/sandbox.js';
 import { FIXTURES, fakeResolver, replyAfter, req } from './helpers.js';
@@ -42,8 +43,15 @@ async function normalStillWorks(t: Test, plugin: string): Promise<void> {
 
 t.test('discovers plugin folders, skipping folders without plugin.json', async (t) => {
   t.same(sb.names().sort(), [
-    'alloc-forever', 'bad-outcome', 'echo', 'fetch-forbidden-host', 'loop-after-fetch',
-    'loop-forever', 'redirect-to-loopback', 'slow-upstream', 'throws',
+    'alloc-forever',
+    'bad-outcome',
+    'echo',
+    'fetch-forbidden-host',
+    'loop-after-fetch',
+    'loop-forever',
+    'redirect-to-loopback',
+    'slow-upstream',
+    'throws',
   ]);
   t.ok(sb.has('echo'));
   t.notOk(sb.has('_lib'));
@@ -54,7 +62,11 @@ t.test('discovers plugin folders, skipping folders without plugin.json', async (
 t.test('echo: input, options, operation, assets, now, digest, hardened globals', async (t) => {
   const before = Date.now();
   const { outcome, pluginMs } = await sb.run(
-    req('echo', { a: 1, nested: { b: [1, 2] }, assets: true, tryOptionsWrite: true }, { options: { key: 'v', deep: { x: 1 } }, operation: 'echo-code' }),
+    req(
+      'echo',
+      { a: 1, nested: { b: [1, 2] }, assets: true, tryOptionsWrite: true },
+      { options: { key: 'v', deep: { x: 1 } }, operation: 'echo-code' },
+    ),
   );
   t.ok(pluginMs >= 0);
   if (!outcome.ok) throw t.fail(`echo failed: ${outcome.message}`);
@@ -73,7 +85,9 @@ t.test('echo: input, options, operation, assets, now, digest, hardened globals',
 });
 
 t.test('echo: option-driven asset is read from the path in the options', async (t) => {
-  const { outcome } = await sb.run(req('echo', { assets: true }, { options: { extra_file: `${FIXTURES}/echo/greeting.txt` } }));
+  const { outcome } = await sb.run(
+    req('echo', { assets: true }, { options: { extra_file: `${FIXTURES}/echo/greeting.txt` } }),
+  );
   t.match(outcome, { ok: true, data: { hasExtra: true, extra: 'hello asset' } });
 });
 
@@ -88,11 +102,18 @@ t.test('fetch through the host: allow-list with wildcard, nock upstream', async 
   nock('https://api.fixture.test').get('/hello').matchHeader('x-test', '1').reply(200, 'hi there');
   nock('https://img.cdn.fixture.test').get('/a').reply(200, 'sub');
   const a = await sb.run(req('echo', { fetch: 'https://api.fixture.test/hello' }));
-  t.match(a.outcome, { ok: true, data: { fetched: { status: 200, body: 'hi there', url: 'https://api.fixture.test/hello' } } });
+  t.match(a.outcome, {
+    ok: true,
+    data: { fetched: { status: 200, body: 'hi there', url: 'https://api.fixture.test/hello' } },
+  });
   const b = await sb.run(req('echo', { fetch: 'https://img.cdn.fixture.test/a' }));
   t.match(b.outcome, { ok: true, data: { fetched: { body: 'sub' } } });
   const c = await sb.run(req('echo', { fetch: 'https://cdn.fixture.test/a' }));
-  t.match(c.outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /not on the allow-list of plugin echo/ }, '*.x does not match x');
+  t.match(
+    c.outcome,
+    { ok: false, code: 'UPSTREAM_FAILED', message: /not on the allow-list of plugin echo/ },
+    '*.x does not match x',
+  );
 });
 
 t.test('response size cap (echo allows 1024 bytes)', async (t) => {
@@ -102,9 +123,18 @@ t.test('response size cap (echo allows 1024 bytes)', async (t) => {
 });
 
 t.test('DNS answers pointing at private, metadata or loopback addresses are refused', async (t) => {
-  for (const [name, addr] of [['ten', '10.0.0.5'], ['meta', '169.254.169.254'], ['v6', '::1'], ['mapped', '::ffff:127.0.0.1']]) {
+  for (const [name, addr] of [
+    ['ten', '10.0.0.5'],
+    ['meta', '169.254.169.254'],
+    ['v6', '::1'],
+    ['mapped', '::ffff:127.0.0.1'],
+  ]) {
     const { outcome } = await sb.run(req('echo', { fetch: `https://${name}.cdn.fixture.test/x` }));
-    t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: `resolves to private or reserved address ${addr}` }, name);
+    t.match(
+      outcome,
+      { ok: false, code: 'UPSTREAM_FAILED', message: `resolves to private or reserved address ${addr}` },
+      name,
+    );
   }
 });
 
@@ -122,7 +152,11 @@ t.test('loop-after-fetch: the host deadline stops code isolated-vm cannot time o
   t.match(outcome, { ok: false, code: 'INTERNAL', message: 'plugin loop-after-fetch failed; quote the request id' });
   t.ok(ms >= 250 && ms < 3000, `finished in ${ms} ms (deadline 300)`);
   const detail = logger.lines.find((l) => l.request_id === r.requestId && l.message === 'plugin call failed');
-  t.match(detail, { plugin: 'loop-after-fetch', operation: 'loop-after-fetch-op', reason: /no fetch pending; isolate disposed/ });
+  t.match(detail, {
+    plugin: 'loop-after-fetch',
+    operation: 'loop-after-fetch-op',
+    reason: /no fetch pending; isolate disposed/,
+  });
   await normalStillWorks(t, 'loop-after-fetch');
 });
 
@@ -138,9 +172,17 @@ t.test('alloc-forever: memory limit gives INTERNAL, then the plugin works again'
 
 t.test('fetch-forbidden-host: the escaped refusal is UPSTREAM_FAILED', async (t) => {
   const { outcome } = await sb.run(req('fetch-forbidden-host'));
-  t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /fetch refused: host evil\.example\.org is not on the allow-list/ });
+  t.match(outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /fetch refused: host evil\.example\.org is not on the allow-list/,
+  });
   const lit = await sb.run(req('fetch-forbidden-host', { url: 'http://169.254.169.254/latest/meta-data/' }));
-  t.match(lit.outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /169\.254\.169\.254 is a private or reserved address/ });
+  t.match(lit.outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /169\.254\.169\.254 is a private or reserved address/,
+  });
   await normalStillWorks(t, 'fetch-forbidden-host');
 });
 
@@ -154,7 +196,11 @@ t.test('redirect-to-loopback: the redirect hop is checked and refused', async (t
 t.test('slow-upstream: UPSTREAM_TIMEOUT at the deadline; the isolate is kept', async (t) => {
   nock('https://slow.fixture.test').get('/slow').reply(replyAfter(5000, 'late'));
   const [{ outcome }, ms] = await timed(sb.run(req('slow-upstream')));
-  t.same(outcome, { ok: false, code: 'UPSTREAM_TIMEOUT', message: 'slow-upstream: upstream did not answer within 300 ms' });
+  t.same(outcome, {
+    ok: false,
+    code: 'UPSTREAM_TIMEOUT',
+    message: 'slow-upstream: upstream did not answer within 300 ms',
+  });
   t.ok(ms >= 250 && ms < 3000, `finished in ${ms} ms (deadline 300)`);
   nock('https://slow.fixture.test').get('/fast').reply(200, 'quick');
   const next = await sb.run(req('slow-upstream', { path: 'fast' }));
@@ -169,7 +215,11 @@ t.test('slow-upstream: UPSTREAM_TIMEOUT at the deadline; the isolate is kept', a
 t.test('effective deadline is the smaller of the request and the manifest', async (t) => {
   nock('https://slow.fixture.test').get('/slow').reply(replyAfter(5000, 'late'));
   const [{ outcome }, ms] = await timed(sb.run(req('slow-upstream', {}, { timeoutMs: 120 })));
-  t.same(outcome, { ok: false, code: 'UPSTREAM_TIMEOUT', message: 'slow-upstream: upstream did not answer within 120 ms' });
+  t.same(outcome, {
+    ok: false,
+    code: 'UPSTREAM_TIMEOUT',
+    message: 'slow-upstream: upstream did not answer within 120 ms',
+  });
   t.ok(ms < 2000);
 });
 
@@ -178,7 +228,12 @@ t.test('throws: INTERNAL with no internals; the stack is logged', async (t) => {
   const { outcome } = await sb.run(r);
   t.same(outcome, { ok: false, code: 'INTERNAL', message: 'plugin throws failed; quote the request id' });
   const line = logger.lines.find((l) => l.request_id === r.requestId && l.message === 'plugin call failed');
-  t.match(line, { level: 'error', plugin: 'throws', operation: 'throws-op', detail: /TypeError: Cannot read properties of undefined/ });
+  t.match(line, {
+    level: 'error',
+    plugin: 'throws',
+    operation: 'throws-op',
+    detail: /TypeError: Cannot read properties of undefined/,
+  });
   t.match(line?.detail, /handler\.js/, 'the stack points into the readable bundle');
   await normalStillWorks(t, 'throws');
 });
@@ -192,9 +247,14 @@ t.test('bad-outcome: malformed outcomes are INTERNAL', async (t) => {
 });
 
 t.test('concurrency: 20 echo calls at once on a pool of 2', async (t) => {
-  for (let i = 0; i < 20; i++) nock('https://api.fixture.test').get(`/c/${i}`).reply(replyAfter(30, `/c/${i}`));
+  for (let i = 0; i < 20; i++)
+    nock('https://api.fixture.test')
+      .get(`/c/${i}`)
+      .reply(replyAfter(30, `/c/${i}`));
   const results = await Promise.all(
     Array.from({ length: 20 }, (_, i) => sb.run(req('echo', { i, fetch: `https://api.fixture.test/c/${i}` }))),
   );
-  results.forEach((r, i) => t.match(r.outcome, { ok: true, data: { input: { i }, fetched: { body: `/c/${i}` } } }, `call ${i}`));
+  results.forEach((r, i) => {
+    t.match(r.outcome, { ok: true, data: { input: { i }, fetched: { body: `/c/${i}` } } }, `call ${i}`);
+  });
 });

@@ -1,13 +1,14 @@
 // Issue 18 item 2 under `npm run cluster`: calls land on both workers (checked by which worker process owns each
 // connection), and the primary's /metrics (METRICS_LISTEN) is their sum; so is the main port's /metrics
 // (METRICS_TOKEN), which a worker answers by asking the primary. Also: the primary logs in the gateway's shape.
-import t, { type Test } from 'tap';
-import { spawn, execFileSync } from 'node:child_process';
+
+import { execFileSync, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
+import t, { type Test } from 'tap';
+import { parseExposition } from '../observability/exposition.js';
 import { freshPgRedis, unreachable } from './backend.js';
 import { gatewayEnv, NODE_ARGS, openTestStore, scaleOperationsFile, seedUser } from './support.js';
-import { parseExposition } from '../observability/exposition.js';
 
 const freePort = (): Promise<number> =>
   new Promise((r) => {
@@ -55,7 +56,11 @@ function connectionOwners(port: number): Map<number, number> {
 }
 
 const workersOf = (pid: number): number[] =>
-  execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+  execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
 
 const why = await unreachable();
 if (why) {
@@ -70,10 +75,17 @@ if (why) {
     await store.close();
     const [port, metricsPort] = [await freePort(), await freePort()];
     const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile(), {
-      PORT: String(port), CLUSTER_SIZE: '2', LOG_LEVEL: 'info', LOG_FORMAT: 'json',
-      METRICS_LISTEN: `127.0.0.1:${metricsPort}`, METRICS_TOKEN: 'cluster-metrics-token',
+      PORT: String(port),
+      CLUSTER_SIZE: '2',
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      METRICS_LISTEN: `127.0.0.1:${metricsPort}`,
+      METRICS_TOKEN: 'cluster-metrics-token',
     });
-    const primary = spawn(process.execPath, [...NODE_ARGS, 'core/cluster.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const primary = spawn(process.execPath, [...NODE_ARGS, 'core/cluster.ts'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     primary.stdout.on('data', (b: Buffer) => (out += b.toString()));
     primary.stderr.on('data', (b: Buffer) => (out += b.toString()));
@@ -93,26 +105,57 @@ if (why) {
     const replies: Reply[] = [];
     const perWorker = new Map<number | undefined, number>();
     for (let i = 0; i < CALLS; i += 4) {
-      const batch = await Promise.all([0, 1, 2, 3].map((j) => get(port, `/api/echo?msg=m${i + j}`, { 'X-API-Key': rich.key }, agent)));
+      const batch = await Promise.all(
+        [0, 1, 2, 3].map((j) => get(port, `/api/echo?msg=m${i + j}`, { 'X-API-Key': rich.key }, agent)),
+      );
       const owners = connectionOwners(port); // right away, while the batch's connections are surely open
       for (const r of batch) perWorker.set(owners.get(r.localPort), (perWorker.get(owners.get(r.localPort)) ?? 0) + 1);
       replies.push(...batch);
     }
     const denied = await get(port, '/api/echo?msg=poor', { 'X-API-Key': poor.key }, agent);
-    t.same(replies.map((r) => r.status), Array(CALLS).fill(200), 'every call succeeded');
+    t.same(
+      replies.map((r) => r.status),
+      Array(CALLS).fill(200),
+      'every call succeeded',
+    );
     t.equal(denied.status, 402);
-    t.same([...perWorker.keys()].sort(), [...workers].sort(), `the calls were served by both workers (${JSON.stringify([...perWorker])})`);
-    t.ok([...perWorker.values()].every((n) => n > 0 && n < CALLS), `split ${[...perWorker.values()].join(' + ')}`);
+    t.same(
+      [...perWorker.keys()].sort(),
+      [...workers].sort(),
+      `the calls were served by both workers (${JSON.stringify([...perWorker])})`,
+    );
+    t.ok(
+      [...perWorker.values()].every((n) => n > 0 && n < CALLS),
+      `split ${[...perWorker.values()].join(' + ')}`,
+    );
 
     const check = (t: Test, text: string): void => {
       const m = parseExposition(text);
-      t.equal(m.samples.get('tollgate_call_duration_seconds_count{operation="echo",outcome="success",code="OK",cache="miss"}'), CALLS);
-      t.equal(m.samples.get('tollgate_call_duration_seconds_count{operation="echo",outcome="denied",code="INSUFFICIENT_BALANCE",cache="miss"}'), 1);
-      t.equal(m.samples.get('tollgate_charged_micro_total{operation="echo"}'), CALLS * 10_000, `${CALLS} x 0.01 TOKEN in micro-TOKEN`);
+      t.equal(
+        m.samples.get(
+          'tollgate_call_duration_seconds_count{operation="echo",outcome="success",code="OK",cache="miss"}',
+        ),
+        CALLS,
+      );
+      t.equal(
+        m.samples.get(
+          'tollgate_call_duration_seconds_count{operation="echo",outcome="denied",code="INSUFFICIENT_BALANCE",cache="miss"}',
+        ),
+        1,
+      );
+      t.equal(
+        m.samples.get('tollgate_charged_micro_total{operation="echo"}'),
+        CALLS * 10_000,
+        `${CALLS} x 0.01 TOKEN in micro-TOKEN`,
+      );
       t.equal(m.samples.get('tollgate_charged_calls_total{operation="echo"}'), CALLS);
       t.equal(m.type.get('tollgate_call_duration_seconds'), 'histogram');
       t.ok(m.samples.has('nodejs_eventloop_lag_seconds'), 'runtime metrics of the workers');
-      t.same([...m.type.keys()].filter((n) => !m.help.get(n)), [], 'HELP on everything');
+      t.same(
+        [...m.type.keys()].filter((n) => !m.help.get(n)),
+        [],
+        'HELP on everything',
+      );
     };
     const scrape = await get(metricsPort, '/metrics', {});
     t.equal(scrape.status, 200);
@@ -120,12 +163,27 @@ if (why) {
     for (let i = 0; i < 2; i++) {
       const viaWorker = await get(port, '/metrics', { authorization: 'Bearer cluster-metrics-token' });
       t.equal(viaWorker.status, 200, `main port scrape ${i}`);
-      t.test(`the main port with METRICS_TOKEN, scrape ${i} (a worker asks the primary)`, async (t) => check(t, viaWorker.text));
+      t.test(`the main port with METRICS_TOKEN, scrape ${i} (a worker asks the primary)`, async (t) =>
+        check(t, viaWorker.text),
+      );
     }
 
-    const primaryLines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.role === 'primary');
+    const primaryLines = out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.role === 'primary');
     const started = primaryLines.find((l) => /^cluster of 2 workers/.test(String(l.message)));
-    t.match(started, { level: 'info', pid: primary.pid, role: 'primary', message: `cluster of 2 workers sharing port ${port}` });
-    t.same(primaryLines.filter((l) => 'msg' in l), [], 'no msg key: the same shape as the workers');
+    t.match(started, {
+      level: 'info',
+      pid: primary.pid,
+      role: 'primary',
+      message: `cluster of 2 workers sharing port ${port}`,
+    });
+    t.same(
+      primaryLines.filter((l) => 'msg' in l),
+      [],
+      'no msg key: the same shape as the workers',
+    );
   });
 }

@@ -1,8 +1,9 @@
 // `npm run cluster` (core/cluster.ts): refuses to start without PostgreSQL and Redis, serves with N workers on
 // one shared port, and restarts a worker that dies.
-import t from 'tap';
-import { spawn, execFileSync } from 'node:child_process';
+
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import t from 'tap';
 import { freshPgRedis, unreachable } from './backend.js';
 import { gatewayEnv, NODE_ARGS, runCli, scaleOperationsFile } from './support.js';
 
@@ -16,7 +17,11 @@ const freePort = (): Promise<number> =>
 
 const workersOf = (pid: number): number[] => {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -48,8 +53,15 @@ if (why) {
   t.test('two workers share one port; a killed worker is restarted', async (t) => {
     const backend = await freshPgRedis();
     const port = await freePort();
-    const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile(), { PORT: String(port), CLUSTER_SIZE: '2', LOG_LEVEL: 'info' });
-    const primary = spawn(process.execPath, [...NODE_ARGS, 'core/cluster.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile(), {
+      PORT: String(port),
+      CLUSTER_SIZE: '2',
+      LOG_LEVEL: 'info',
+    });
+    const primary = spawn(process.execPath, [...NODE_ARGS, 'core/cluster.ts'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     primary.stdout.on('data', (b: Buffer) => (out += b.toString()));
     primary.stderr.on('data', (b: Buffer) => (out += b.toString()));
@@ -66,7 +78,12 @@ if (why) {
     process.kill(before[0]!, 'SIGKILL');
     await waitFor('the worker to be replaced', async () => {
       const now = workersOf(primary.pid!);
-      return now.length === 2 && !now.includes(before[0]!) && /restarting/.test(out) && /listening on/.test(out.split('restarting').pop()!);
+      return (
+        now.length === 2 &&
+        !now.includes(before[0]!) &&
+        /restarting/.test(out) &&
+        /listening on/.test(out.split('restarting').pop()!)
+      );
     });
     t.pass('the dead worker was replaced');
     for (let i = 0; i < 6; i++) t.ok(await health(), `health ${i} through the shared port`);

@@ -1,10 +1,22 @@
 // SIGKILL one of two gateway processes in the middle of load: the other keeps serving, and within the hold grace
 // and slot lease configured here (small) no hold, held amount or in-flight slot of the dead process is left.
-import t from 'tap';
-import { sql } from 'kysely';
+
 import { Redis } from 'ioredis';
-import { freshPgRedis, unreachable, REDIS_URL } from './backend.js';
-import { countBy, gatewayEnv, load, openTestStore, runCli, scaleOperationsFile, seedUser, startGateway, call, type Gateway } from './support.js';
+import { sql } from 'kysely';
+import t from 'tap';
+import { freshPgRedis, REDIS_URL, unreachable } from './backend.js';
+import {
+  call,
+  countBy,
+  type Gateway,
+  gatewayEnv,
+  load,
+  openTestStore,
+  runCli,
+  scaleOperationsFile,
+  seedUser,
+  startGateway,
+} from './support.js';
 
 const GRACE_MS = 1000;
 const LEASE_MS = 1000;
@@ -16,7 +28,10 @@ if (why) {
 } else {
   const backend = await freshPgRedis();
   const store = await openTestStore(backend.schema);
-  const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile(), { HOLD_GRACE_MS: String(GRACE_MS), SLOT_LEASE_MS: String(LEASE_MS) });
+  const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile(), {
+    HOLD_GRACE_MS: String(GRACE_MS),
+    SLOT_LEASE_MS: String(LEASE_MS),
+  });
   const redis = new Redis(REDIS_URL);
   const gateways: Gateway[] = [];
   t.teardown(async () => {
@@ -53,7 +68,10 @@ if (why) {
           killedAt = Date.now();
           a.proc.kill('SIGKILL');
           heldAtKill = new Promise((r) => a.proc.once('exit', r)).then(async () => {
-            const row = await store.db.selectFrom('holds').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+            const row = await store.db
+              .selectFrom('holds')
+              .select(sql<number>`count(*)`.as('n'))
+              .executeTakeFirstOrThrow();
             return row.n;
           });
         }
@@ -62,9 +80,15 @@ if (why) {
     const fromB = results.filter((r) => r.port === b.port);
     t.comment(`results: ${JSON.stringify(countBy(results))}`);
     t.ok((await heldAtKill) > 0, `the dead process left holds behind (${await heldAtKill})`);
-    t.ok(fromB.length > 150 && fromB.every((r) => r.status === 200), `process B answered every call it got (${fromB.length})`);
+    t.ok(
+      fromB.length > 150 && fromB.every((r) => r.status === 200),
+      `process B answered every call it got (${fromB.length})`,
+    );
     const cut = results.filter((r) => r.port === a.port && r.status !== 200);
-    t.ok(cut.every((r) => r.status === 0), 'calls to A failed only at the connection (it died)');
+    t.ok(
+      cut.every((r) => r.status === 0),
+      'calls to A failed only at the connection (it died)',
+    );
 
     const heldKey = `${backend.prefix}slot:inflight:${u.keyId}`;
     const liveSlots = async (): Promise<number> => {
@@ -75,7 +99,11 @@ if (why) {
     // Restart A: it must not release B's holds, and the dead A's holds go by expiry (deadline + grace).
     gateways[0] = await startGateway(env);
     await until('holds of the dead process to be released', async () => {
-      const row = await store.db.selectFrom('users').select(['held']).where('id', '=', u.userId).executeTakeFirstOrThrow();
+      const row = await store.db
+        .selectFrom('users')
+        .select(['held'])
+        .where('id', '=', u.userId)
+        .executeTakeFirstOrThrow();
       const holds = await store.db.selectFrom('holds').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
       return row.held === 0 && holds.n === 0;
     });
@@ -85,10 +113,22 @@ if (why) {
 
     const after = await call(gateways[0]!.port, '/api/echo?msg=back', u.key);
     t.equal(after.status, 200, 'the restarted process serves');
-    const user = await store.db.selectFrom('users').select(['balance']).where('id', '=', u.userId).executeTakeFirstOrThrow();
-    const charges = await store.db.selectFrom('ledger').select(sql<number>`count(*)`.as('n')).where('user_id', '=', u.userId).where('kind', '=', 'charge').executeTakeFirstOrThrow();
+    const user = await store.db
+      .selectFrom('users')
+      .select(['balance'])
+      .where('id', '=', u.userId)
+      .executeTakeFirstOrThrow();
+    const charges = await store.db
+      .selectFrom('ledger')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('user_id', '=', u.userId)
+      .where('kind', '=', 'charge')
+      .executeTakeFirstOrThrow();
     t.equal(user.balance, 100_000_000 - charges.n * 10_000, 'balance = grant - charges');
-    t.ok(charges.n >= results.filter((r) => r.status === 200).length + 1, 'every success was charged (A may have charged calls it could not answer)');
+    t.ok(
+      charges.n >= results.filter((r) => r.status === 200).length + 1,
+      'every success was charged (A may have charged calls it could not answer)',
+    );
     // F13: the killed process lost no call-log row of a charged call (each is written with its charge).
     const unlogged = await store.db
       .selectFrom('ledger')
@@ -98,9 +138,17 @@ if (why) {
       .where('ledger.kind', '=', 'charge')
       .where('call_log.id', 'is', null)
       .executeTakeFirstOrThrow();
-    t.equal(Number(unlogged.n), 0, 'every charge has its call-log row, the killed process\'s included');
-    const logged = await store.db.selectFrom('call_log').select(sql<number>`coalesce(sum(charged), 0)`.as('s')).where('user_id', '=', u.userId).executeTakeFirstOrThrow();
-    t.equal(Number(logged.s), charges.n * 10_000, 'the log\'s charged total equals the ledger (what caps and usage are rebuilt from)');
+    t.equal(Number(unlogged.n), 0, "every charge has its call-log row, the killed process's included");
+    const logged = await store.db
+      .selectFrom('call_log')
+      .select(sql<number>`coalesce(sum(charged), 0)`.as('s'))
+      .where('user_id', '=', u.userId)
+      .executeTakeFirstOrThrow();
+    t.equal(
+      Number(logged.s),
+      charges.n * 10_000,
+      "the log's charged total equals the ledger (what caps and usage are rebuilt from)",
+    );
     const rec = await runCli(env, ['reconcile']);
     t.equal(rec.code, 0, `reconcile exits 0\n${rec.output}`);
   });

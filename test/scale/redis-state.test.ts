@@ -1,12 +1,13 @@
 // The Redis SharedState: same answers as the memory state (bucket, slots, counters, cache, revocation), shared
 // by two instances, and the degrade path: with its Redis gone it answers from memory, warns once, reports
 // degraded, and goes back to Redis when it returns. Uses a private redis-server so it can be stopped.
-import t from 'tap';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createRedisState } from '../../core/state/redis-state.js';
+import { createServer } from 'node:net';
+import t from 'tap';
 import { createMemoryLogger } from '../../core/kernel/logger.js';
+import { createRedisState } from '../../core/state/redis-state.js';
 import type { SharedState } from '../../core/state/shared-state.js';
 
 const hasServer = spawnSync('redis-server', ['--version']).status === 0;
@@ -20,7 +21,11 @@ const freePort = (): Promise<number> =>
   });
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (b: Buffer) => {
@@ -117,16 +122,30 @@ if (!hasServer) {
     t.ok(slot, 'slots still answer');
     t.equal(await a.acquireSlot('inflight:down', 1, 60_000), null, 'with per-process limits');
     // Counters guard money (spend caps, plan quotas): no per-process count that processes could overshoot together.
-    await t.rejects(a.incr('q:down', 1, 60), { name: 'StateUnavailableError' }, 'counters refuse instead of counting per process');
+    await t.rejects(
+      a.incr('q:down', 1, 60),
+      { name: 'StateUnavailableError' },
+      'counters refuse instead of counting per process',
+    );
     await t.rejects(a.get('q:down'), { name: 'StateUnavailableError' });
     const warns = logger.lines.filter((l) => l.level === 'warn').slice(warnsBefore);
-    t.equal(warns.filter((l) => String(l.msg ?? l.message).includes('Redis unreachable')).length, 2, 'one warning per process (two instances here)');
+    t.equal(
+      warns.filter((l) => String(l.msg ?? l.message).includes('Redis unreachable')).length,
+      2,
+      'one warning per process (two instances here)',
+    );
 
     server = await startRedis(port);
-    t.ok(await waitFor(async () => !(await a.health()).degraded && !(await b.health()).degraded, 5000), 'health ok again');
+    t.ok(
+      await waitFor(async () => !(await a.health()).degraded && !(await b.health()).degraded, 5000),
+      'health ok again',
+    );
     await a.releaseSlot('inflight:down', slot!);
     t.ok(await a.acquireSlot('inflight:up', 1, 60_000));
     t.equal(await b.acquireSlot('inflight:up', 1, 60_000), null, 'limits are shared again');
-    t.ok(logger.lines.some((l) => String(l.msg ?? l.message).includes('Redis is back')), 'recovery is logged');
+    t.ok(
+      logger.lines.some((l) => String(l.msg ?? l.message).includes('Redis is back')),
+      'recovery is logged',
+    );
   });
 }

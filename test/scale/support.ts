@@ -1,32 +1,47 @@
 // Real gateway processes for the scale suites: spawn `core/main.ts serve` against a shared PostgreSQL schema
 // and Redis prefix, seed users straight into the database, and drive bounded-concurrency load over HTTP.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { openStore, type Store } from '../../core/store/database.js';
-import { migrateToLatest } from '../../core/store/migrate.js';
-import { createUser } from '../../core/accounts/users.js';
 import { createApiKey } from '../../core/accounts/api-keys.js';
+import { createUser } from '../../core/accounts/users.js';
 import { postEntry } from '../../core/billing/ledger.js';
 import { extendSubscription } from '../../core/billing/subscriptions.js';
 import { toMicro } from '../../core/kernel/money.js';
-import { PG_URL, REDIS_URL, childEnv } from './backend.js';
+import { openStore, type Store } from '../../core/store/database.js';
+import { migrateToLatest } from '../../core/store/migrate.js';
+import { childEnv, PG_URL, REDIS_URL } from './backend.js';
 
 export const NODE_ARGS = ['--no-node-snapshot', '--import', 'tsx'];
 
 /** The shared test operations plus a plan with concurrency 3, written to a temp file. */
 export function scaleOperationsFile(): string {
   const doc = parse(readFileSync(resolve('test/fixtures/operations.test.yaml'), 'utf8')) as { plans?: unknown[] };
-  doc.plans = [...(doc.plans ?? []), { id: 'conc3', name: 'Concurrency 3', price: 1, duration_days: 30, quota: { calls_per_day: 100000, concurrency: 3, cache_free: false }, codes: ['echo'] }];
+  doc.plans = [
+    ...(doc.plans ?? []),
+    {
+      id: 'conc3',
+      name: 'Concurrency 3',
+      price: 1,
+      duration_days: 30,
+      quota: { calls_per_day: 100000, concurrency: 3, cache_free: false },
+      codes: ['echo'],
+    },
+  ];
   const file = join(mkdtempSync(join(tmpdir(), 'tollgate-scale-')), 'operations.yaml');
   writeFileSync(file, stringify(doc));
   return file;
 }
 
 /** Environment of a gateway process: money is the only limit (rate and in-flight caps far above the load). */
-export function gatewayEnv(schema: string, prefix: string, operationsFile: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function gatewayEnv(
+  schema: string,
+  prefix: string,
+  operationsFile: string,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
   return childEnv({
     PORT: '0',
     DATABASE_URL: PG_URL,
@@ -55,7 +70,10 @@ export interface Gateway {
 }
 
 export async function startGateway(env: NodeJS.ProcessEnv): Promise<Gateway> {
-  const proc = spawn(process.execPath, [...NODE_ARGS, 'core/main.ts', 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...NODE_ARGS, 'core/main.ts', 'serve'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   const port = await new Promise<number>((resolvePort, reject) => {
@@ -70,7 +88,9 @@ export async function startGateway(env: NodeJS.ProcessEnv): Promise<Gateway> {
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-    void exited.then((code) => (clearTimeout(timer), reject(new Error(`gateway exited with ${code} before listening:\n${out}`))));
+    void exited.then(
+      (code) => (clearTimeout(timer), reject(new Error(`gateway exited with ${code} before listening:\n${out}`))),
+    );
   });
   return {
     port,
@@ -85,7 +105,10 @@ export async function startGateway(env: NodeJS.ProcessEnv): Promise<Gateway> {
 
 /** Run a CLI command (e.g. reconcile) with the gateway's environment. */
 export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; output: string }> {
-  const proc = spawn(process.execPath, [...NODE_ARGS, 'core/main.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...NODE_ARGS, 'core/main.ts', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   proc.stdout.on('data', (b: Buffer) => (output += b.toString()));
   proc.stderr.on('data', (b: Buffer) => (output += b.toString()));
@@ -99,11 +122,29 @@ export async function openTestStore(schema: string): Promise<Store> {
 }
 
 /** A user with `balance` TOKEN, an optional plan, and a key. */
-export async function seedUser(store: Store, balance: string, planId?: string): Promise<{ userId: number; key: string; keyId: number }> {
-  const user = await createUser(store.db, `scale-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, 'password123', 'user');
-  await postEntry(store.db, { userId: user.id, amount: toMicro(balance), kind: 'grant', ref: `scale-grant:${user.id}` });
-  if (planId) await store.db.transaction().execute((trx) => extendSubscription(trx, user.id, planId, 30, `scale-sub:${user.id}`));
-  const { key, secret } = await createApiKey(store.db, user.id, 'scale', { rate_limit_per_sec: 100_000, rate_limit_burst: 100_000 });
+export async function seedUser(
+  store: Store,
+  balance: string,
+  planId?: string,
+): Promise<{ userId: number; key: string; keyId: number }> {
+  const user = await createUser(
+    store.db,
+    `scale-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+    'password123',
+    'user',
+  );
+  await postEntry(store.db, {
+    userId: user.id,
+    amount: toMicro(balance),
+    kind: 'grant',
+    ref: `scale-grant:${user.id}`,
+  });
+  if (planId)
+    await store.db.transaction().execute((trx) => extendSubscription(trx, user.id, planId, 30, `scale-sub:${user.id}`));
+  const { key, secret } = await createApiKey(store.db, user.id, 'scale', {
+    rate_limit_per_sec: 100_000,
+    rate_limit_burst: 100_000,
+  });
   return { userId: user.id, key: secret, keyId: key.id };
 }
 
@@ -126,7 +167,14 @@ export async function call(port: number, path: string, key: string): Promise<Cal
 }
 
 /** `total` calls, at most `inFlight` at once; `pick(i)` chooses the port of call i. */
-export async function load(total: number, inFlight: number, pick: (i: number) => number, path: string, key: string, onResult?: (r: CallResult, done: number) => void): Promise<CallResult[]> {
+export async function load(
+  total: number,
+  inFlight: number,
+  pick: (i: number) => number,
+  path: string,
+  key: string,
+  onResult?: (r: CallResult, done: number) => void,
+): Promise<CallResult[]> {
   const results: CallResult[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -1,9 +1,21 @@
 // Two real gateway processes on one PostgreSQL schema and one Redis prefix: billing stays exact when calls for
 // one user land on both at once, and a plan's free concurrency is one limit across both.
-import t from 'tap';
+
 import { sql } from 'kysely';
+import t from 'tap';
 import { freshPgRedis, unreachable } from './backend.js';
-import { countBy, gatewayEnv, load, openTestStore, runCli, scaleOperationsFile, seedUser, startGateway, call, type Gateway } from './support.js';
+import {
+  call,
+  countBy,
+  type Gateway,
+  gatewayEnv,
+  load,
+  openTestStore,
+  runCli,
+  scaleOperationsFile,
+  seedUser,
+  startGateway,
+} from './support.js';
 
 const why = await unreachable();
 if (why) {
@@ -13,7 +25,7 @@ if (why) {
   const backend = await freshPgRedis();
   const store = await openTestStore(backend.schema);
   const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile());
-  let gateways: Gateway[] = [];
+  const gateways: Gateway[] = [];
   t.teardown(async () => {
     await Promise.all(gateways.map((g) => g.stop()));
     await store.close();
@@ -30,9 +42,19 @@ if (why) {
     const results = await load(2000, 50, (i) => (i % 2 ? b.port : a.port), '/api/echo?msg=x', u.key);
     t.comment(`2,000 calls in ${Date.now() - started} ms: ${JSON.stringify(countBy(results))}`);
     t.same(countBy(results), { 200: 500, 402: 1500 });
-    t.ok(results.filter((r) => r.status === 200).every((r) => r.deducted === 0.01), 'every success deducted 0.01');
-    t.ok(new Set(results.filter((r) => r.status === 200).map((r) => r.port)).size === 2, 'both processes charged calls');
-    const user = await store.db.selectFrom('users').select(['balance', 'held']).where('id', '=', u.userId).executeTakeFirstOrThrow();
+    t.ok(
+      results.filter((r) => r.status === 200).every((r) => r.deducted === 0.01),
+      'every success deducted 0.01',
+    );
+    t.ok(
+      new Set(results.filter((r) => r.status === 200).map((r) => r.port)).size === 2,
+      'both processes charged calls',
+    );
+    const user = await store.db
+      .selectFrom('users')
+      .select(['balance', 'held'])
+      .where('id', '=', u.userId)
+      .executeTakeFirstOrThrow();
     t.same(user, { balance: 0, held: 0 });
     const charges = await store.db
       .selectFrom('ledger')
@@ -53,7 +75,9 @@ if (why) {
     for (let wave = 0; wave < 4; wave++) {
       // Eight calls that each spin 400 ms, sent at once, four to each process: they all overlap, so the
       // free ones are exactly the ones holding a plan slot at the same time.
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => call(i % 2 ? b.port : a.port, '/api/echo?spinMs=400', u.key)));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => call(i % 2 ? b.port : a.port, '/api/echo?spinMs=400', u.key)),
+      );
       const free = results.filter((r) => r.status === 200 && r.deducted === 0).length;
       const charged = results.filter((r) => r.status === 200 && r.deducted === 0.01).length;
       t.equal(free + charged, 8, `wave ${wave}: every call succeeded (${JSON.stringify(countBy(results))})`);
@@ -67,7 +91,11 @@ if (why) {
 
   t.test('/api/health on both reports Redis and PostgreSQL ok', async (t) => {
     for (const g of [a, b]) {
-      const body = (await (await fetch(`http://127.0.0.1:${g.port}/api/health`)).json()) as { status: string; database: { dialect: string }; state: { backend: string } };
+      const body = (await (await fetch(`http://127.0.0.1:${g.port}/api/health`)).json()) as {
+        status: string;
+        database: { dialect: string };
+        state: { backend: string };
+      };
       t.match(body, { status: 'ok', database: { dialect: 'postgres' }, state: { backend: 'redis' } });
     }
   });

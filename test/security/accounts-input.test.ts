@@ -1,11 +1,12 @@
 // F14 (NUL bytes never reach SQL; the console answers 503 while the database is down), F15 (TOKEN amounts and
 // caps range-checked at the edge; old out-of-range rows do not break listing) and F19 (registration answers an
 // existing email the way login does). The NUL cases run on SQLite and, when reachable, on PostgreSQL.
-import t, { type Test } from 'tap';
+
 import { sql } from 'kysely';
+import t, { type Test } from 'tap';
+import { admin, consoleUser } from '../console/support.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { unreachable } from '../scale/backend.js';
-import { admin, consoleUser } from '../console/support.js';
 
 async function nulCases(t: Test, h: TestApp): Promise<void> {
   const a = await admin(h);
@@ -23,10 +24,22 @@ async function nulCases(t: Test, h: TestApp): Promise<void> {
   for (const [method, path, body, headers, field] of cases) {
     const res = await h.client.request(path, { method, body, headers });
     t.equal(res.status, 400, `${method} ${path}`);
-    t.same(res.body.error, { code: 'INVALID_INPUT', message: `'${field}' contains a NUL character (\\u0000), which is not allowed.` }, path);
+    t.same(
+      res.body.error,
+      { code: 'INVALID_INPUT', message: `'${field}' contains a NUL character (\\u0000), which is not allowed.` },
+      path,
+    );
   }
-  const keys = await h.services.store.db.selectFrom('api_keys').select('name').where('user_id', '=', u.userId).execute();
-  t.same(keys.map((k) => k.name), ['test'], 'no key was created');
+  const keys = await h.services.store.db
+    .selectFrom('api_keys')
+    .select('name')
+    .where('user_id', '=', u.userId)
+    .execute();
+  t.same(
+    keys.map((k) => k.name),
+    ['test'],
+    'no key was created',
+  );
 }
 
 t.test('F14: NUL bytes are 400 INVALID_INPUT on every console route (SQLite)', async (t) => {
@@ -46,12 +59,16 @@ async function pgApp(): Promise<TestApp> {
   });
 }
 
-t.test('F14: NUL bytes are 400 INVALID_INPUT on every console route (PostgreSQL)', { skip: pgMissing ? `PostgreSQL + Redis needed: ${pgMissing}` : false }, async (t) => {
-  const h = await pgApp();
-  t.teardown(() => h.close());
-  t.equal(h.services.store.dialect, 'postgres');
-  await nulCases(t, h);
-});
+t.test(
+  'F14: NUL bytes are 400 INVALID_INPUT on every console route (PostgreSQL)',
+  { skip: pgMissing ? `PostgreSQL + Redis needed: ${pgMissing}` : false },
+  async (t) => {
+    const h = await pgApp();
+    t.teardown(() => h.close());
+    t.equal(h.services.store.dialect, 'postgres');
+    await nulCases(t, h);
+  },
+);
 
 t.test('F14: every console route answers 503 UNAVAILABLE with Retry-After while the database is down', async (t) => {
   const h = await createTestApp();
@@ -70,7 +87,11 @@ t.test('F14: every console route answers 503 UNAVAILABLE with Retry-After while 
     const res = await h.client.request(path, { method, body, headers });
     t.equal(res.status, 503, path);
     t.equal(res.headers['retry-after'], '5', path);
-    t.same(res.body.error, { code: 'UNAVAILABLE', message: 'The database is unavailable right now. Retry shortly.' }, path);
+    t.same(
+      res.body.error,
+      { code: 'UNAVAILABLE', message: 'The database is unavailable right now. Retry shortly.' },
+      path,
+    );
     t.notMatch(res.text, /driver|destroyed|sqlite|stack/i, 'no internals');
   }
 });
@@ -79,7 +100,7 @@ async function amountCases(t: Test, h: TestApp): Promise<void> {
   const db = h.services.store.db;
   const a = await admin(h);
   const u = await consoleUser(h, 1);
-  const range = "must be a TOKEN amount from -1000000000 to 1000000000 with at most 6 decimals, e.g. 12.5.";
+  const range = 'must be a TOKEN amount from -1000000000 to 1000000000 with at most 6 decimals, e.g. 12.5.';
   for (const amount of ['999999999999.999999', 1e12, '1000000000.000001', -1e10]) {
     const g = await h.client.post('/console/api/admin/grants', { email: u.email, amount, reason: 'big' }, a.headers);
     t.equal(g.status, 400, String(amount));
@@ -91,9 +112,17 @@ async function amountCases(t: Test, h: TestApp): Promise<void> {
     t.equal(k.status, 400, String(cap));
     t.equal(k.body.error.code, 'INVALID_INPUT');
   }
-  const patch = await h.client.request(`/console/api/keys/${u.keyId}`, { method: 'PATCH', body: { daily_spend_cap: 999999999999 }, headers: u.headers });
+  const patch = await h.client.request(`/console/api/keys/${u.keyId}`, {
+    method: 'PATCH',
+    body: { daily_spend_cap: 999999999999 },
+    headers: u.headers,
+  });
   t.equal(patch.status, 400);
-  t.equal((await db.selectFrom('api_keys').select('id').where('user_id', '=', u.userId).execute()).length, 1, 'no key created');
+  t.equal(
+    (await db.selectFrom('api_keys').select('id').where('user_id', '=', u.userId).execute()).length,
+    1,
+    'no key created',
+  );
   const max = await h.client.post('/console/api/keys', { name: 'max', daily_spend_cap: 1e9 }, u.headers);
   t.equal(max.status, 201);
   t.equal(max.body.key.limits.daily_spend_cap, 1e9);
@@ -101,43 +130,80 @@ async function amountCases(t: Test, h: TestApp): Promise<void> {
   await sql`update api_keys set daily_spend_cap = 1000000000000000000 where id = ${u.keyId}`.execute(db);
   const list = await h.client.get('/console/api/keys', u.headers);
   t.equal(list.status, 200);
-  t.same(list.body.keys.map((k: { limits: { daily_spend_cap: number } }) => k.limits.daily_spend_cap), [1e9, 1e9]);
-  t.equal((await h.client.post('/console/api/keys', { name: 'after' }, u.headers)).status, 201, 'and keys can still be created');
-  const renamed = await h.client.request(`/console/api/keys/${u.keyId}`, { method: 'PATCH', body: { name: 'renamed' }, headers: u.headers });
+  t.same(
+    list.body.keys.map((k: { limits: { daily_spend_cap: number } }) => k.limits.daily_spend_cap),
+    [1e9, 1e9],
+  );
+  t.equal(
+    (await h.client.post('/console/api/keys', { name: 'after' }, u.headers)).status,
+    201,
+    'and keys can still be created',
+  );
+  const renamed = await h.client.request(`/console/api/keys/${u.keyId}`, {
+    method: 'PATCH',
+    body: { name: 'renamed' },
+    headers: u.headers,
+  });
   t.equal(renamed.status, 200, 'and the old key can still be changed');
   t.equal(renamed.body.key.limits.daily_spend_cap, 1e9);
   t.equal((await h.client.get('/api/echo?msg=1', { 'X-API-Key': u.key })).status, 200, 'and still calls');
 }
 
-t.test('F15: amounts above 10^9 TOKEN are 400 INVALID_INPUT; a key is never created with a bad cap; old rows still list (SQLite)', async (t) => {
-  const h = await createTestApp();
-  t.teardown(() => h.close());
-  await amountCases(t, h);
-});
+t.test(
+  'F15: amounts above 10^9 TOKEN are 400 INVALID_INPUT; a key is never created with a bad cap; old rows still list (SQLite)',
+  async (t) => {
+    const h = await createTestApp();
+    t.teardown(() => h.close());
+    await amountCases(t, h);
+  },
+);
 
-t.test('F15: the same on PostgreSQL, whose int8 parser refuses values above 2^53', { skip: pgMissing ? `PostgreSQL + Redis needed: ${pgMissing}` : false }, async (t) => {
-  const h = await pgApp();
-  t.teardown(() => h.close());
-  await amountCases(t, h);
-});
+t.test(
+  'F15: the same on PostgreSQL, whose int8 parser refuses values above 2^53',
+  { skip: pgMissing ? `PostgreSQL + Redis needed: ${pgMissing}` : false },
+  async (t) => {
+    const h = await pgApp();
+    t.teardown(() => h.close());
+    await amountCases(t, h);
+  },
+);
 
-
-t.test('F19: registering an existing email answers like a login; new and known emails get the same shape', async (t) => {
-  const h = await createTestApp();
-  t.teardown(() => h.close());
-  const fresh = await h.client.post('/console/api/register', { email: 'kim@example.com', password: 'Correct-Horse-9' });
-  t.equal(fresh.status, 201);
-  const again = await h.client.post('/console/api/register', { email: 'KIM@example.com', password: 'Correct-Horse-9' });
-  t.equal(again.status, 201, 'the owner signing up twice is logged in');
-  t.same(Object.keys(again.body).sort(), Object.keys(fresh.body).sort());
-  t.same(again.body.user, fresh.body.user);
-  t.not(again.body.token, fresh.body.token);
-  const guess = await h.client.post('/console/api/register', { email: 'kim@example.com', password: 'Wrong-Horse-9' });
-  t.equal(guess.status, 409);
-  t.same(guess.body.error, { code: 'CONFLICT', message: 'This email cannot be registered with this password. If the account is yours, log in.' });
-  t.notMatch(guess.body.error.message, /exists/);
-  const counted = await h.services.store.db.selectFrom('login_attempts').select('failures').where('scope', '=', 'ipacct:127.0.0.1|kim@example.com').executeTakeFirst();
-  t.equal(counted?.failures, 1, 'a wrong password at sign-up counts as a failed login');
-  const users = await h.services.store.db.selectFrom('users').select('id').where('email', '=', 'kim@example.com').execute();
-  t.equal(users.length, 1);
-});
+t.test(
+  'F19: registering an existing email answers like a login; new and known emails get the same shape',
+  async (t) => {
+    const h = await createTestApp();
+    t.teardown(() => h.close());
+    const fresh = await h.client.post('/console/api/register', {
+      email: 'kim@example.com',
+      password: 'Correct-Horse-9',
+    });
+    t.equal(fresh.status, 201);
+    const again = await h.client.post('/console/api/register', {
+      email: 'KIM@example.com',
+      password: 'Correct-Horse-9',
+    });
+    t.equal(again.status, 201, 'the owner signing up twice is logged in');
+    t.same(Object.keys(again.body).sort(), Object.keys(fresh.body).sort());
+    t.same(again.body.user, fresh.body.user);
+    t.not(again.body.token, fresh.body.token);
+    const guess = await h.client.post('/console/api/register', { email: 'kim@example.com', password: 'Wrong-Horse-9' });
+    t.equal(guess.status, 409);
+    t.same(guess.body.error, {
+      code: 'CONFLICT',
+      message: 'This email cannot be registered with this password. If the account is yours, log in.',
+    });
+    t.notMatch(guess.body.error.message, /exists/);
+    const counted = await h.services.store.db
+      .selectFrom('login_attempts')
+      .select('failures')
+      .where('scope', '=', 'ipacct:127.0.0.1|kim@example.com')
+      .executeTakeFirst();
+    t.equal(counted?.failures, 1, 'a wrong password at sign-up counts as a failed login');
+    const users = await h.services.store.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'kim@example.com')
+      .execute();
+    t.equal(users.length, 1);
+  },
+);

@@ -1,16 +1,22 @@
 // F2 + F24: connection caps and socket timeouts with real sockets on loopback. The attacker connects from
 // 127.0.0.2 (all of 127.0.0.0/8 is loopback on Linux), the legitimate client from 127.0.0.1, so the per-address
 // cap can tell them apart. Scaled down: caps of tens and deadlines of hundreds of ms instead of 10,000 and seconds.
-import t from 'tap';
-import { connect, type Socket } from 'node:net';
-import { request } from 'node:http';
+
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import t from 'tap';
+import { type EdgeSettings, readEdgeSettings, type TrustProxy } from '../../core/config/edge-env.js';
+import {
+  addressGroup,
+  defaultMaxConnections,
+  defaultPerIpCap,
+  openFileLimit,
+} from '../../core/http/connection-limits.js';
 import { createGatewayServer, listen } from '../../core/http/http-server.js';
-import { readEdgeSettings, type EdgeSettings, type TrustProxy } from '../../core/config/edge-env.js';
 import { createMemoryLogger } from '../../core/kernel/logger.js';
-import { addressGroup, defaultMaxConnections, defaultPerIpCap, openFileLimit } from '../../core/http/connection-limits.js';
 
 const ATTACKER = '127.0.0.2';
 
@@ -74,7 +80,12 @@ async function until(cond: () => boolean): Promise<void> {
 const stillOpen = (held: Held[]) => held.filter((h) => !h.socket.destroyed && !h.socket.readableEnded).length;
 
 t.test('one address holding 60 idle sockets is capped at 20; the total cap stays free for others', async (t) => {
-  const s = await startServer({ maxConnections: 50, maxConnectionsPerIp: 20, headersTimeoutMs: 20_000, requestTimeoutMs: 30_000 });
+  const s = await startServer({
+    maxConnections: 50,
+    maxConnectionsPerIp: 20,
+    headersTimeoutMs: 20_000,
+    requestTimeoutMs: 30_000,
+  });
   const held = await Promise.all(Array.from({ length: 60 }, () => hold(s.port)));
   await until(() => stillOpen(held) <= 20);
   await settle(100);
@@ -93,7 +104,12 @@ t.test('one address holding 60 idle sockets is capped at 20; the total cap stays
 });
 
 t.test('when idle sockets fill the total cap, the headers timeout frees it within a second', async (t) => {
-  const s = await startServer({ maxConnections: 30, maxConnectionsPerIp: 0, headersTimeoutMs: 800, requestTimeoutMs: 1000 });
+  const s = await startServer({
+    maxConnections: 30,
+    maxConnectionsPerIp: 0,
+    headersTimeoutMs: 800,
+    requestTimeoutMs: 1000,
+  });
   const started = Date.now();
   const held = await Promise.all(Array.from({ length: 30 }, () => hold(s.port)));
   const accepted = () => new Promise<number>((r) => s.server.getConnections((_e, n) => r(n)));
@@ -101,7 +117,10 @@ t.test('when idle sockets fill the total cap, the headers timeout frees it withi
   await t.rejects(get(s.port), 'over MAX_CONNECTIONS a new connection is refused');
   const closed = await Promise.all(held.map((h) => h.closedAt));
   const slowest = Math.max(...closed) - started;
-  t.ok(slowest < 3000, `every silent socket was cut after the 800 ms headers timeout (slowest ${slowest} ms; Node's default is 60-90 s)`);
+  t.ok(
+    slowest < 3000,
+    `every silent socket was cut after the 800 ms headers timeout (slowest ${slowest} ms; Node's default is 60-90 s)`,
+  );
   const answer = held[0]!.received();
   t.match(answer, /^HTTP\/1\.1 408 Request Timeout\r\n/);
   t.match(answer, /Content-Type: application\/json; charset=utf-8/);
@@ -114,7 +133,9 @@ t.test('a slow body (1 byte every 200 ms) is cut at the request timeout', async 
   const s = await startServer({ maxConnectionsPerIp: 0, headersTimeoutMs: 300, requestTimeoutMs: 1200 });
   const h = await hold(s.port);
   const started = Date.now();
-  h.socket.write('POST /api/phone HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+  h.socket.write(
+    'POST /api/phone HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
+  );
   const drip = setInterval(() => h.socket.writable && h.socket.write('{'), 200);
   const closedAt = await h.closedAt;
   clearInterval(drip);
@@ -126,25 +147,39 @@ t.test('a slow body (1 byte every 200 ms) is cut at the request timeout', async 
 
 t.test('a response slower than the request timeout is still delivered (a long plugin call is never cut)', async (t) => {
   const logger = createMemoryLogger('debug');
-  const g = createGatewayServer((req, res) => {
-    req.resume();
-    req.on('end', () => setTimeout(() => res.writeHead(200).end('late but whole'), 1500));
-  }, edge({ headersTimeoutMs: 300, requestTimeoutMs: 600 }), null, logger);
+  const g = createGatewayServer(
+    (req, res) => {
+      req.resume();
+      req.on('end', () => setTimeout(() => res.writeHead(200).end('late but whole'), 1500));
+    },
+    edge({ headersTimeoutMs: 300, requestTimeoutMs: 600 }),
+    null,
+    logger,
+  );
   const port = await listen(g.server, 0, '127.0.0.1');
   t.teardown(() => new Promise<void>((resolve) => (g.server.closeAllConnections(), g.server.close(() => resolve()))));
   const r = await get(port);
-  t.same(r, { status: 200, body: 'late but whole' }, 'REQUEST_TIMEOUT_MS bounds receiving the request, not answering it');
+  t.same(
+    r,
+    { status: 200, body: 'late but whole' },
+    'REQUEST_TIMEOUT_MS bounds receiving the request, not answering it',
+  );
 });
 
 t.test('a client that stops reading a response is cut after the idle socket timeout', async (t) => {
   const logger = createMemoryLogger('debug');
   let cut: (at: number) => void = () => undefined;
   const serverSaw = new Promise<number>((r) => (cut = r));
-  const g = createGatewayServer((req, res) => {
-    req.socket.on('close', () => cut(Date.now()));
-    // 32 MiB: far more than the socket buffers hold, so the write stalls on the client that never reads.
-    res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(32 * 1024 * 1024));
-  }, edge({ idleSocketTimeoutMs: 500 }), null, logger);
+  const g = createGatewayServer(
+    (req, res) => {
+      req.socket.on('close', () => cut(Date.now()));
+      // 32 MiB: far more than the socket buffers hold, so the write stalls on the client that never reads.
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(32 * 1024 * 1024));
+    },
+    edge({ idleSocketTimeoutMs: 500 }),
+    null,
+    logger,
+  );
   const port = await listen(g.server, 0, '127.0.0.1');
   t.teardown(() => new Promise<void>((resolve) => (g.server.closeAllConnections(), g.server.close(() => resolve()))));
   const reader = connect({ port, host: '127.0.0.1' });
@@ -185,7 +220,10 @@ t.test('an idle kept-alive socket is closed after the keep-alive timeout', async
 });
 
 t.test('trusted proxies (TRUST_PROXY CIDRs) are exempt from the per-address cap', async (t) => {
-  const s = await startServer({ maxConnections: 100, maxConnectionsPerIp: 3, headersTimeoutMs: 20_000, requestTimeoutMs: 30_000 }, { cidrs: ['127.0.0.2/32'] });
+  const s = await startServer(
+    { maxConnections: 100, maxConnectionsPerIp: 3, headersTimeoutMs: 20_000, requestTimeoutMs: 30_000 },
+    { cidrs: ['127.0.0.2/32'] },
+  );
   const held = await Promise.all(Array.from({ length: 8 }, () => hold(s.port)));
   const others = await Promise.all(Array.from({ length: 5 }, () => hold(s.port, '127.0.0.3')));
   await until(() => stillOpen(others) <= 3);
@@ -198,7 +236,10 @@ t.test('trusted proxies (TRUST_PROXY CIDRs) are exempt from the per-address cap'
 t.test('defaults: total cap from the open-file limit, per-address cap off behind a hop-count proxy', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'edge-limits-'));
   const file = join(dir, 'limits');
-  writeFileSync(file, 'Limit                     Soft Limit           Hard Limit           Units\nMax open files            1024                 4096                 files\n');
+  writeFileSync(
+    file,
+    'Limit                     Soft Limit           Hard Limit           Units\nMax open files            1024                 4096                 files\n',
+  );
   t.equal(openFileLimit(file), 1024);
   t.equal(openFileLimit(join(dir, 'missing')), null);
   t.equal(defaultMaxConnections(1024), 512, 'half the descriptors stay for upstream sockets, the database and files');
@@ -219,7 +260,10 @@ t.test('defaults: total cap from the open-file limit, per-address cap off behind
     maxHeaderBytes: 65_536,
     metricsListen: null,
   });
-  t.throws(() => readEdgeSettings({ HEADERS_TIMEOUT_MS: '40000' }), /HEADERS_TIMEOUT_MS \(40000\) must not exceed REQUEST_TIMEOUT_MS \(30000\)/);
+  t.throws(
+    () => readEdgeSettings({ HEADERS_TIMEOUT_MS: '40000' }),
+    /HEADERS_TIMEOUT_MS \(40000\) must not exceed REQUEST_TIMEOUT_MS \(30000\)/,
+  );
   t.throws(() => readEdgeSettings({ MAX_CONNECTIONS: '0' }), /MAX_CONNECTIONS must be an integer from 1/);
   t.throws(() => readEdgeSettings({ MAX_HEADER_BYTES: '100' }), /MAX_HEADER_BYTES must be an integer from 8192/);
   t.same(readEdgeSettings({ METRICS_LISTEN: '9464' }).metricsListen, { host: '127.0.0.1', port: 9464 });
@@ -244,10 +288,17 @@ t.test('the per-address cap counts an IPv4 address, or the /64 of an IPv6 one', 
   t.equal(addressGroup('2001:db8:1:2:a:b:1.2.3.4'), '2001:db8:1:2::/64');
 });
 
-t.test('MAX_CONNECTIONS above the open-file limit is warned about at start', { skip: openFileLimit() === null && 'no /proc/self/limits here' }, async (t) => {
-  const s = await startServer({ maxConnections: (openFileLimit() ?? 0) + 1 });
-  const warned = (lines: Array<Record<string, unknown>>) => lines.some((l) => l.level === 'warn' && /MAX_CONNECTIONS is close to or above the open-file limit/.test(String(l.message)));
-  t.ok(warned(s.logger.lines));
-  const fine = await startServer({ maxConnections: 100 });
-  t.notOk(warned(fine.logger.lines));
-});
+t.test(
+  'MAX_CONNECTIONS above the open-file limit is warned about at start',
+  { skip: openFileLimit() === null && 'no /proc/self/limits here' },
+  async (t) => {
+    const s = await startServer({ maxConnections: (openFileLimit() ?? 0) + 1 });
+    const warned = (lines: Array<Record<string, unknown>>) =>
+      lines.some(
+        (l) => l.level === 'warn' && /MAX_CONNECTIONS is close to or above the open-file limit/.test(String(l.message)),
+      );
+    t.ok(warned(s.logger.lines));
+    const fine = await startServer({ maxConnections: 100 });
+    t.notOk(warned(fine.logger.lines));
+  },
+);

@@ -1,12 +1,13 @@
 // F19 (first bullet): /metrics shows revenue per operation, so it is never public. On the main port it needs
 // METRICS_TOKEN; METRICS_LISTEN serves it on a separate address; with neither the main port answers 404.
-import t from 'tap';
-import nock from 'nock';
-import { resolve } from 'node:path';
+
 import { request } from 'node:http';
-import { createTestApp } from '../helpers/create-test-app.js';
-import { createMetricsServer } from '../../core/http/metrics-endpoint.js';
+import { resolve } from 'node:path';
+import nock from 'nock';
+import t from 'tap';
 import { listen } from '../../core/http/http-server.js';
+import { createMetricsServer } from '../../core/http/metrics-endpoint.js';
+import { createTestApp } from '../helpers/create-test-app.js';
 
 nock.disableNetConnect();
 const plugins = [resolve('test/fixtures/plugins')];
@@ -16,7 +17,11 @@ t.test('without METRICS_TOKEN the main port does not serve /metrics', async (t) 
   t.teardown(() => h.close());
   const r = await h.client.get('/metrics');
   t.equal(r.status, 404);
-  t.match(r.body, { success: false, error: { code: 'RESOURCE_NOT_FOUND', message: 'There is nothing at GET /metrics.' }, deducted: 0 });
+  t.match(r.body, {
+    success: false,
+    error: { code: 'RESOURCE_NOT_FOUND', message: 'There is nothing at GET /metrics.' },
+    deducted: 0,
+  });
   t.notMatch(r.text, /tollgate_/);
 });
 

@@ -3,7 +3,7 @@
 // because 431 and parser errors happen before the app.
 import t, { type Test } from 'tap';
 import type { TestApp } from '../helpers/create-test-app.js';
-import { edgeSuite, rawRequest, type RawResponse } from './edge-support.js';
+import { edgeSuite, type RawResponse, rawRequest } from './edge-support.js';
 
 let h: TestApp;
 let port: number;
@@ -12,11 +12,20 @@ edgeSuite(t, (app, p) => ((h = app), (port = p)));
 function envelope(t: Test, r: RawResponse, status: number, code: string): void {
   t.equal(r.status, status, `${code}: status`);
   t.match(r.headers['content-type'], /^application\/json/, `${code}: JSON`);
-  t.match(r.body, { success: false, error: { code, message: String }, deducted: 0, request_id: /^req_/ }, `${code}: envelope`);
+  t.match(
+    r.body,
+    { success: false, error: { code, message: String }, deducted: 0, request_id: /^req_/ },
+    `${code}: envelope`,
+  );
 }
 
 const req = (method: string, path: string, headers: Record<string, string> = {}, body = ''): Promise<RawResponse> => {
-  const lines = Object.entries({ Host: 'gw', Connection: 'close', ...(body ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}), ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+  const lines = Object.entries({
+    Host: 'gw',
+    Connection: 'close',
+    ...(body ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}),
+    ...headers,
+  }).map(([k, v]) => `${k}: ${v}\r\n`);
   return rawRequest(port, `${method} ${path} HTTP/1.1\r\n${lines.join('')}\r\n${body}`);
 };
 
@@ -28,7 +37,9 @@ t.test('F5: HEAD on /api/{code} is 405 with Allow, runs nothing and bills nothin
   t.equal(head.text, '', 'HEAD has no body');
   const alias = await req('HEAD', '/api/items/42', { 'X-API-Key': u.key });
   t.equal(alias.status, 405, 'the same on a routes: alias');
-  t.same(await h.ledger(u.userId), [{ amount: 1_000_000, kind: 'grant', ref: `test-grant:${u.userId}`, balance_after: 1_000_000, operation: null }]);
+  t.same(await h.ledger(u.userId), [
+    { amount: 1_000_000, kind: 'grant', ref: `test-grant:${u.userId}`, balance_after: 1_000_000, operation: null },
+  ]);
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
   t.equal((await h.callLog(u.userId)).length, 0, 'no call was run, so none is logged');
   t.equal((await req('HEAD', '/api/health')).status, 200, 'HEAD /api/health still answers');
@@ -60,25 +71,34 @@ t.test('F20: unknown paths, //api/phone included, are an enveloped 404', async (
   t.notOk(trace.headers.allow, 'no empty Allow header');
 });
 
-t.test('F20/S3: oversized request line or headers are an enveloped 431; a 17 KB share text in a GET is served', async (t) => {
-  const huge = await req('GET', `/api/echo_free?msg=${'a'.repeat(100_000)}`);
-  envelope(t, huge, 431, 'HEADERS_TOO_LARGE');
-  t.match(huge.body.error.message, /POST body/);
-  t.equal(huge.headers.connection, 'close');
-  const bigHeader = await req('GET', '/api/health', { 'X-Big': 'x'.repeat(70_000) });
-  envelope(t, bigHeader, 431, 'HEADERS_TOO_LARGE');
-  const u = await h.user('1');
-  const shareText = '这是一段很长的分享文字'.repeat(173).slice(0, 1900);
-  const longGet = await req('GET', `/api/echo_free?msg=${encodeURIComponent(shareText)}`, { 'X-API-Key': u.key, 'X-Padding': 'y'.repeat(20_000) });
-  t.ok(encodeURIComponent(shareText).length > 17_000, 'the query alone is over Node\'s default 16 KiB');
-  t.equal(longGet.status, 200, 'MAX_HEADER_BYTES (64 KiB) fits a schema-valid long GET and a 20 KB header');
-  t.equal(longGet.body.data.input.msg, shareText);
-});
+t.test(
+  'F20/S3: oversized request line or headers are an enveloped 431; a 17 KB share text in a GET is served',
+  async (t) => {
+    const huge = await req('GET', `/api/echo_free?msg=${'a'.repeat(100_000)}`);
+    envelope(t, huge, 431, 'HEADERS_TOO_LARGE');
+    t.match(huge.body.error.message, /POST body/);
+    t.equal(huge.headers.connection, 'close');
+    const bigHeader = await req('GET', '/api/health', { 'X-Big': 'x'.repeat(70_000) });
+    envelope(t, bigHeader, 431, 'HEADERS_TOO_LARGE');
+    const u = await h.user('1');
+    const shareText = '这是一段很长的分享文字'.repeat(173).slice(0, 1900);
+    const longGet = await req('GET', `/api/echo_free?msg=${encodeURIComponent(shareText)}`, {
+      'X-API-Key': u.key,
+      'X-Padding': 'y'.repeat(20_000),
+    });
+    t.ok(encodeURIComponent(shareText).length > 17_000, "the query alone is over Node's default 16 KiB");
+    t.equal(longGet.status, 200, 'MAX_HEADER_BYTES (64 KiB) fits a schema-valid long GET and a 20 KB header');
+    t.equal(longGet.body.data.input.msg, shareText);
+  },
+);
 
 t.test('F20: malformed framing from the HTTP parser is an enveloped 400', async (t) => {
   envelope(t, await rawRequest(port, 'GARBAGE\r\n\r\n'), 400, 'INVALID_INPUT');
   envelope(t, await rawRequest(port, 'GET / HTTP/1.1\r\nHost: gw\r\nX-Nul: a\0b\r\n\r\n'), 400, 'INVALID_INPUT');
-  const smuggle = await rawRequest(port, 'POST /api/echo HTTP/1.1\r\nHost: gw\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
+  const smuggle = await rawRequest(
+    port,
+    'POST /api/echo HTTP/1.1\r\nHost: gw\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+  );
   envelope(t, smuggle, 400, 'INVALID_INPUT');
   t.equal(smuggle.body.error.message, 'The HTTP request is malformed.');
 });
@@ -95,7 +115,12 @@ t.test('F14: malformed percent-encoding in an /api path is 400, not 500, and fre
 
 t.test('S2: POST on a routes: alias is the same call with a body (documented), and OPTIONS says so', async (t) => {
   const u = await h.user('1');
-  const post = await req('POST', '/api/items/42', { 'X-API-Key': u.key, 'Content-Type': 'application/json' }, '{"fields":"a"}');
+  const post = await req(
+    'POST',
+    '/api/items/42',
+    { 'X-API-Key': u.key, 'Content-Type': 'application/json' },
+    '{"fields":"a"}',
+  );
   t.equal(post.status, 200);
   t.same(post.body.data.input, { id: '42', fields: 'a' });
   t.equal(post.body.data.operation, 'item');
@@ -108,6 +133,8 @@ t.test('S2: POST on a routes: alias is the same call with a body (documented), a
   t.same(Object.keys(aliasPost.requestBody.content), ['application/json', 'application/x-www-form-urlencoded']);
   t.ok(aliasPost.responses['415'] && doc.paths['/api/echo'].get.responses['431'], '415 and 431 are documented answers');
   t.ok(doc.paths['/console/api/keys'].post.responses['415'], 'console bodies document 415');
-  const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
+  const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) =>
+    Object.values(p).map((o) => o.operationId),
+  );
   t.equal(new Set(ids).size, ids.length, 'operationIds are unique');
 });

@@ -1,18 +1,20 @@
 // Shared by the edge tests: the gateway app behind the production server (createGatewayServer: timeouts, caps,
 // clientError envelopes) and a raw-socket client for requests Node's own client refuses to send.
-import { connect } from 'node:net';
+
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import nock from 'nock';
 import type { Test } from 'tap';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { createGatewayServer, listen } from '../../core/http/http-server.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   text: string;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test convenience
+  // biome-ignore lint/suspicious/noExplicitAny: test convenience: assertions read fields freely
+  body: any;
 }
 
 function parse(raw: string): RawResponse {
@@ -47,7 +49,12 @@ function parse(raw: string): RawResponse {
 /** The gateway app on the production server settings; returns its port. */
 export async function serveGateway(h: TestApp, onClose: (fn: () => Promise<void>) => void): Promise<number> {
   nock.enableNetConnect((host) => host.startsWith('127.0.0.1'));
-  const { server } = createGatewayServer(h.app.callback(), h.services.settings.edge, h.services.settings.trustProxy, h.services.logger);
+  const { server } = createGatewayServer(
+    h.app.callback(),
+    h.services.settings.edge,
+    h.services.settings.trustProxy,
+    h.services.logger,
+  );
   const port = await listen(server, 0, '127.0.0.1');
   onClose(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
   return port;
@@ -81,7 +88,13 @@ export function rawRequest(port: number, bytes: string | Buffer): Promise<RawRes
 }
 
 /** A request with a body written in pieces (chunked when no content-length is given). */
-export function streamedRequest(port: number, path: string, method: string, headers: Record<string, string>, pieces: Array<string | Buffer>): Promise<RawResponse> {
+export function streamedRequest(
+  port: number,
+  path: string,
+  method: string,
+  headers: Record<string, string>,
+  pieces: Array<string | Buffer>,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -89,7 +102,8 @@ export function streamedRequest(port: number, path: string, method: string, head
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         const flat: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
         let body: unknown;
         try {
           body = JSON.parse(text);

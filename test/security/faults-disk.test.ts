@@ -2,29 +2,42 @@
 // `dd` did in the audit). Every call answers 200 (charged) or 503 with Retry-After (uncharged), never 500;
 // /api/health reports the database cannot write; deleting the filler brings both back. Needs root to mount a
 // tmpfs; skipped elsewhere (faults-sqlite.test.ts covers the same path with PRAGMA max_page_count).
-import t from 'tap';
+
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, openSync, writeSync, closeSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readSettings } from '../../core/config/env.js';
-import { composeServices, closeServices } from '../../core/compose.js';
-import { createApp } from '../../core/app.js';
-import { createMemoryLogger } from '../../core/kernel/logger.js';
-import { createUser } from '../../core/accounts/users.js';
+import t from 'tap';
 import { createApiKey } from '../../core/accounts/api-keys.js';
-import { postEntry, balanceOf } from '../../core/billing/ledger.js';
+import { createUser } from '../../core/accounts/users.js';
+import { createApp } from '../../core/app.js';
+import { balanceOf, postEntry } from '../../core/billing/ledger.js';
 import { reconcile } from '../../core/billing/reconcile.js';
+import { closeServices, composeServices } from '../../core/compose.js';
+import { readSettings } from '../../core/config/env.js';
+import { createMemoryLogger } from '../../core/kernel/logger.js';
 import { startClient } from '../helpers/http.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-disk-'));
-const mounted = process.platform === 'linux' && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir]).status === 0;
+const mounted =
+  process.platform === 'linux' && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir]).status === 0;
 if (!mounted) t.plan(0, 'cannot mount a tmpfs here (needs root on Linux)');
 else {
   t.teardown(() => void spawnSync('umount', ['-l', dir]));
-  const settings = { ...readSettings({}), dataDir: dir, operationsFile: resolve('test/fixtures/operations.test.yaml'), sandboxPoolSize: 1, rateLimitPerSecond: 100000, rateLimitBurst: 100000 };
+  const settings = {
+    ...readSettings({}),
+    dataDir: dir,
+    operationsFile: resolve('test/fixtures/operations.test.yaml'),
+    sandboxPoolSize: 1,
+    rateLimitPerSecond: 100000,
+    rateLimitBurst: 100000,
+  };
   const logger = createMemoryLogger('debug');
-  const services = await composeServices(settings, { logger, pluginDirs: [resolve('plugins'), resolve('test/fixtures/plugins')], watchOperations: false });
+  const services = await composeServices(settings, {
+    logger,
+    pluginDirs: [resolve('plugins'), resolve('test/fixtures/plugins')],
+    watchOperations: false,
+  });
   const client = await startClient(createApp(services));
   t.teardown(async () => {
     await client.close();
@@ -58,7 +71,11 @@ else {
         t.equal(res.body.deducted, 0);
       }
     }
-    t.same([...new Set(statuses)].filter((s) => s !== 200 && s !== 503), [], 'only 200 and 503');
+    t.same(
+      [...new Set(statuses)].filter((s) => s !== 200 && s !== 503),
+      [],
+      'only 200 and 503',
+    );
     t.ok(statuses.includes(503), 'the full disk was hit');
     const health = await client.get('/api/health');
     t.equal(health.status, 503);

@@ -5,11 +5,11 @@
 // instead of counting per process, so the cap is never overshot, before, during or after.
 // Redis runs behind test/helpers/fault-proxy.ts; the database is in-memory SQLite.
 import t from 'tap';
-import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
-import { REDIS_URL, freshPgRedis, unreachable } from '../scale/backend.js';
 import { toMicro } from '../../core/kernel/money.js';
 import { subscribe } from '../console/support.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.js';
+import { freshPgRedis, REDIS_URL, unreachable } from '../scale/backend.js';
 
 const skip = await unreachable();
 if (skip) t.plan(0, skip);
@@ -18,7 +18,13 @@ else {
   const redis = new URL(REDIS_URL);
   const proxy: FaultProxy = await startFaultProxy(redis.hostname, Number(redis.port || 6379));
   const h: TestApp = await createTestApp({
-    settings: { redisUrl: proxy.url(REDIS_URL), redisPrefix: backend.prefix, redisCommandTimeoutMs: 200, rateLimitPerSecond: 10_000, rateLimitBurst: 10_000 },
+    settings: {
+      redisUrl: proxy.url(REDIS_URL),
+      redisPrefix: backend.prefix,
+      redisCommandTimeoutMs: 200,
+      rateLimitPerSecond: 10_000,
+      rateLimitBurst: 10_000,
+    },
   });
   t.teardown(async () => {
     proxy.setMode('pass');
@@ -28,6 +34,7 @@ else {
   });
   t.afterEach(() => h.assertReconciled());
 
+  // biome-ignore lint/suspicious/noExplicitAny: test convenience: assertions read body fields freely
   const timed = async (path: string, key: string): Promise<{ ms: number; status: number; body: any }> => {
     const started = performance.now();
     const res = await h.client.get(path, { 'X-API-Key': key });
@@ -42,28 +49,34 @@ else {
     return false;
   };
 
-  t.test('Redis hangs: calls cost milliseconds, health is degraded without error text, then ok again by itself', async (t) => {
-    const u = await h.user('1');
-    t.equal((await timed('/api/echo?msg=warm', u.key)).status, 200);
-    t.ok(proxy.accepted > 0, 'Redis really goes through the proxy');
-    proxy.setMode('hang');
-    const first = await timed('/api/echo?msg=hang1', u.key);
-    t.equal(first.status, 200, 'served on the degraded path');
-    t.ok(first.ms < 900, `the first call pays one command deadline at most (${first.ms.toFixed(0)} ms)`);
-    const next: number[] = [];
-    for (let i = 0; i < 10; i++) next.push((await timed(`/api/echo?msg=hang-n${i}`, u.key)).ms);
-    // Not a speed assertion (the machine is shared): the old code waited a command timeout on each of ~4 Redis round
-    // trips (about 4 s a call); ten calls within ten 250 ms deadlines in all show the breaker keeps them off Redis.
-    const total = next.reduce((a, b) => a + b, 0);
-    t.ok(total < 2500, `with the breaker open the next calls do not wait on Redis (10 calls in ${total.toFixed(0)} ms)`);
-    const health = await h.client.get('/api/health');
-    t.equal(health.status, 200);
-    t.match(health.body, { status: 'degraded', down: ['redis'], state: { backend: 'redis', status: 'down' } });
-    t.notOk(/ECONN|timed? ?out|127\.0\.0\.1/i.test(JSON.stringify(health.body)), 'no error text or address');
-    proxy.setMode('pass');
-    t.ok(await healthOk(3000), 'health returns to ok without a reconnect');
-    t.same(await h.balance(u.userId), { balance: 1_000_000 - 12 * 10_000, held: 0 });
-  });
+  t.test(
+    'Redis hangs: calls cost milliseconds, health is degraded without error text, then ok again by itself',
+    async (t) => {
+      const u = await h.user('1');
+      t.equal((await timed('/api/echo?msg=warm', u.key)).status, 200);
+      t.ok(proxy.accepted > 0, 'Redis really goes through the proxy');
+      proxy.setMode('hang');
+      const first = await timed('/api/echo?msg=hang1', u.key);
+      t.equal(first.status, 200, 'served on the degraded path');
+      t.ok(first.ms < 900, `the first call pays one command deadline at most (${first.ms.toFixed(0)} ms)`);
+      const next: number[] = [];
+      for (let i = 0; i < 10; i++) next.push((await timed(`/api/echo?msg=hang-n${i}`, u.key)).ms);
+      // Not a speed assertion (the machine is shared): the old code waited a command timeout on each of ~4 Redis round
+      // trips (about 4 s a call); ten calls within ten 250 ms deadlines in all show the breaker keeps them off Redis.
+      const total = next.reduce((a, b) => a + b, 0);
+      t.ok(
+        total < 2500,
+        `with the breaker open the next calls do not wait on Redis (10 calls in ${total.toFixed(0)} ms)`,
+      );
+      const health = await h.client.get('/api/health');
+      t.equal(health.status, 200);
+      t.match(health.body, { status: 'degraded', down: ['redis'], state: { backend: 'redis', status: 'down' } });
+      t.notOk(/ECONN|timed? ?out|127\.0\.0\.1/i.test(JSON.stringify(health.body)), 'no error text or address');
+      proxy.setMode('pass');
+      t.ok(await healthOk(3000), 'health returns to ok without a reconnect');
+      t.same(await h.balance(u.userId), { balance: 1_000_000 - 12 * 10_000, held: 0 });
+    },
+  );
 
   t.test('a daily spending cap is never overshot across a Redis outage', async (t) => {
     const capped = await h.user('1', { daily_spend_cap: toMicro('0.05') });
@@ -74,7 +87,10 @@ else {
     for (let i = 0; i < 5; i++) {
       const res = await timed(`/api/echo?msg=cap-down${i}`, capped.key);
       t.equal(res.status, 503);
-      t.match(res.body, { error: { code: 'UNAVAILABLE', message: /Spending caps and plan quotas cannot be checked/ }, deducted: 0 });
+      t.match(res.body, {
+        error: { code: 'UNAVAILABLE', message: /Spending caps and plan quotas cannot be checked/ },
+        deducted: 0,
+      });
     }
     t.equal((await timed('/api/echo?msg=uncapped-down', other.key)).status, 200, 'keys without a cap are still served');
 
@@ -83,7 +99,9 @@ else {
     const after: number[] = [];
     for (let i = 0; i < 6; i++) after.push((await timed(`/api/echo?msg=cap-back${i}`, capped.key)).status);
     t.same(after, [200, 200, 200, 402, 402, 402], 'exactly the rest of the cap');
-    const charged = (await h.ledger(capped.userId)).filter((r) => r.kind === 'charge').reduce((s, r) => s - r.amount, 0);
+    const charged = (await h.ledger(capped.userId))
+      .filter((r) => r.kind === 'charge')
+      .reduce((s, r) => s - r.amount, 0);
     t.equal(charged, toMicro('0.05'), 'spent exactly the cap, never more');
   });
 
@@ -122,6 +140,9 @@ else {
     const after: number[] = [];
     for (let i = 0; i < 6; i++) after.push((await timed(`/api/echo?msg=payback${i}`, capped.key)).status);
     t.same(after, [200, 200, 200, 200, 200, 402], 'the whole cap is usable again, and no more');
-    t.ok(h.logs.some((l) => l.message === 'counters reconciled after the outage'), 'logged');
+    t.ok(
+      h.logs.some((l) => l.message === 'counters reconciled after the outage'),
+      'logged',
+    );
   });
 }

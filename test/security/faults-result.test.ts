@@ -1,8 +1,9 @@
 // F4 + F18: a plugin result is serialised and size-checked before capture. A result that cannot be sent (a bigint,
 // a cycle, more than MAX_RESULT_BYTES) fails the call and charges nothing; an idempotent retry is not charged
 // either. An ordinary result is sent as serialised, byte for byte the JSON of the data.
-import t from 'tap';
+
 import { resolve } from 'node:path';
+import t from 'tap';
 import { stringify } from 'yaml';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
@@ -15,7 +16,11 @@ const operationsYaml = stringify({
       price_per_call: 0.01,
       cache_ttl: 60,
       timeout_ms: 3000,
-      input: { type: 'object', additionalProperties: false, properties: { kind: { type: 'string' }, bytes: { type: 'integer' } } },
+      input: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { kind: { type: 'string' }, bytes: { type: 'integer' } },
+      },
     },
   ],
 });
@@ -35,15 +40,32 @@ for (const kind of ['bigint', 'circular']) {
   t.test(`a ${kind} result is a failure, uncharged, also when retried with an Idempotency-Key`, async (t) => {
     const u = await h.user('1');
     for (let attempt = 0; attempt < 2; attempt++) {
-      const res = await h.client.get(`/api/unsendable?kind=${kind}`, { 'X-API-Key': u.key, 'Idempotency-Key': `k-${kind}` });
+      const res = await h.client.get(`/api/unsendable?kind=${kind}`, {
+        'X-API-Key': u.key,
+        'Idempotency-Key': `k-${kind}`,
+      });
       t.equal(res.status, 500);
-      t.match(res.body, { success: false, error: { code: 'INTERNAL', message: /cannot be sent; nothing was charged/ }, deducted: 0, remaining: 1 });
+      t.match(res.body, {
+        success: false,
+        error: { code: 'INTERNAL', message: /cannot be sent; nothing was charged/ },
+        deducted: 0,
+        remaining: 1,
+      });
     }
     t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
     t.equal((await h.ledger(u.userId)).length, 1, 'only the grant');
     const log = await h.callLog(u.userId);
-    t.same(log.map((r) => [r.status, r.error_code, Number(r.charged)]), [[500, 'INTERNAL', 0], [500, 'INTERNAL', 0]]);
-    t.ok(h.logs.some((l) => l.message === 'plugin result refused' && /not JSON-serialisable/.test(String(l.reason))), 'the reason is logged');
+    t.same(
+      log.map((r) => [r.status, r.error_code, Number(r.charged)]),
+      [
+        [500, 'INTERNAL', 0],
+        [500, 'INTERNAL', 0],
+      ],
+    );
+    t.ok(
+      h.logs.some((l) => l.message === 'plugin result refused' && /not JSON-serialisable/.test(String(l.reason))),
+      'the reason is logged',
+    );
   });
 }
 
@@ -51,7 +73,10 @@ t.test('a result over MAX_RESULT_BYTES is refused before capture and never cache
   const u = await h.user('1');
   const res = await h.client.get(`/api/unsendable?kind=size&bytes=${MAX}`, { 'X-API-Key': u.key });
   t.equal(res.status, 502);
-  t.match(res.body, { error: { code: 'UPSTREAM_FAILED', message: /larger than this gateway sends; nothing was charged/ }, deducted: 0 });
+  t.match(res.body, {
+    error: { code: 'UPSTREAM_FAILED', message: /larger than this gateway sends; nothing was charged/ },
+    deducted: 0,
+  });
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
   const again = await h.client.get(`/api/unsendable?kind=size&bytes=${MAX}`, { 'X-API-Key': u.key });
   t.equal(again.status, 502, 'not served from a cache either');

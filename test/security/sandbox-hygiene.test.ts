@@ -1,12 +1,13 @@
 // F22: a plugin call cannot leave state behind for the next call on the same isolate (frozen intrinsics and
 // global object), cannot get innocent calls re-run by throwing isolated-vm's error texts, and cannot flood the
 // log (per-call cap, per-key rate).
-import t from 'tap';
-import nock from 'nock';
+
 import { fileURLToPath } from 'node:url';
+import nock from 'nock';
+import t from 'tap';
 import { createMemoryLogger } from '../../core/kernel/logger.js';
-import { createSandbox, type Sandbox } from '../../core/sandbox/sandbox.js';
 import { LOG_LIMITS } from '../../core/sandbox/log-budget.js';
+import { createSandbox, type Sandbox } from '../../core/sandbox/sandbox.js';
 import { fakeResolver, replyAfter, req } from '../sandbox/helpers.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/sandbox-hygiene', import.meta.url));
@@ -28,7 +29,10 @@ const linesOf = (requestId: string) => logger.lines.filter((l) => l.request_id =
 
 t.test('pollution attempts fail and the next call on the isolate sees pristine built-ins', async (t) => {
   const polluter = await sb.run(req('hygiene', { mode: 'pollute' }));
-  t.same(polluter.outcome, { ok: true, data: { proto: 'TypeError', merge: 'TypeError', push: 'TypeError', json: 'TypeError', global: 'TypeError' } });
+  t.same(polluter.outcome, {
+    ok: true,
+    data: { proto: 'TypeError', merge: 'TypeError', push: 'TypeError', json: 'TypeError', global: 'TypeError' },
+  });
   const next = await sb.run(req('hygiene', { mode: 'inspect' }));
   t.same(next.outcome, { ok: true, data: { pwned: null, push: 2, json: 1, leak: null } });
 });
@@ -39,19 +43,28 @@ t.test('ordinary code that assigns name/toString on its own objects still works'
 });
 
 for (const mode of ['fake-disposed', 'fake-oom']) {
-  t.test(`${mode}: a plugin throwing isolated-vm's text fails alone; no isolate is killed and no call is re-run`, async (t) => {
-    nock('https://wait.fixture.test').get('/slow').reply(replyAfter(300, 'ok'));
-    const innocent = req('hygiene', { mode: 'wait' });
-    const waiting = sb.run(innocent);
-    await new Promise((r) => setTimeout(r, 50));
-    const before = logger.lines.length;
-    const liar = await sb.run(req('hygiene', { mode }));
-    t.match(liar.outcome, { ok: false, code: 'INTERNAL', message: /hygiene/ });
-    t.same((await waiting).outcome, { ok: true, data: { status: 200 } });
-    const after = logger.lines.slice(before);
-    t.notOk(after.some((l) => l.message === 'isolate disposed'), 'the isolate was kept');
-    t.notOk(linesOf(innocent.requestId).some((l) => l.message === 're-running a call whose isolate was disposed'), 'the innocent call ran once');
-  });
+  t.test(
+    `${mode}: a plugin throwing isolated-vm's text fails alone; no isolate is killed and no call is re-run`,
+    async (t) => {
+      nock('https://wait.fixture.test').get('/slow').reply(replyAfter(300, 'ok'));
+      const innocent = req('hygiene', { mode: 'wait' });
+      const waiting = sb.run(innocent);
+      await new Promise((r) => setTimeout(r, 50));
+      const before = logger.lines.length;
+      const liar = await sb.run(req('hygiene', { mode }));
+      t.match(liar.outcome, { ok: false, code: 'INTERNAL', message: /hygiene/ });
+      t.same((await waiting).outcome, { ok: true, data: { status: 200 } });
+      const after = logger.lines.slice(before);
+      t.notOk(
+        after.some((l) => l.message === 'isolate disposed'),
+        'the isolate was kept',
+      );
+      t.notOk(
+        linesOf(innocent.requestId).some((l) => l.message === 're-running a call whose isolate was disposed'),
+        'the innocent call ran once',
+      );
+    },
+  );
 }
 
 t.test('host.log: at most 100 lines per call, the rest counted in one warning', async (t) => {
@@ -60,7 +73,12 @@ t.test('host.log: at most 100 lines per call, the rest counted in one warning', 
   const lines = linesOf(flood.requestId);
   t.equal(lines.filter((l) => String(l.message).startsWith('line ')).length, LOG_LIMITS.perCallLines);
   const dropped = lines.find((l) => l.message === 'plugin log lines dropped');
-  t.match(dropped, { level: 'warn', plugin: 'hygiene', dropped: 5000 - LOG_LIMITS.perCallLines, written: LOG_LIMITS.perCallLines });
+  t.match(dropped, {
+    level: 'warn',
+    plugin: 'hygiene',
+    dropped: 5000 - LOG_LIMITS.perCallLines,
+    written: LOG_LIMITS.perCallLines,
+  });
 });
 
 t.test('host.log: a key that keeps logging is rate-limited; another key is not', async (t) => {
@@ -69,9 +87,13 @@ t.test('host.log: a key that keeps logging is rate-limited; another key is not',
   await sb.run(second);
   const third = req('hygiene', { mode: 'log-flood', lines: 100 }, { logKey: 'key-a' });
   await sb.run(third);
-  const written = (r: { requestId: string }) => linesOf(r.requestId).filter((l) => String(l.message).startsWith('line ')).length;
+  const written = (r: { requestId: string }) =>
+    linesOf(r.requestId).filter((l) => String(l.message).startsWith('line ')).length;
   t.ok(written(second) >= 99 && written(second) <= 100, `second call: ${written(second)}`);
-  t.ok(written(third) <= 10, `third call: ${written(third)} (bucket empty, refilling at ${LOG_LIMITS.perKeyPerSecond}/s)`);
+  t.ok(
+    written(third) <= 10,
+    `third call: ${written(third)} (bucket empty, refilling at ${LOG_LIMITS.perKeyPerSecond}/s)`,
+  );
   const other = req('hygiene', { mode: 'log-flood', lines: 100 }, { logKey: 'key-b' });
   await sb.run(other);
   t.equal(written(other), 100, 'another key has its own budget');

@@ -1,7 +1,8 @@
 // The console API client: JSON in and out, the user token in the Authorization header (never in a URL),
 // and one error type carrying the server's {code, message}.
-import { clearSession, getToken } from './session.js';
+
 import { getLang } from './i18n/index.js';
+import { clearSession, getToken } from './session.js';
 
 export class ApiFailure extends Error {
   constructor(
@@ -48,11 +49,20 @@ async function failureOf(res: Response): Promise<ApiFailure> {
 
 export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
   // The server writes its error messages in the language asked for: the console's, not the browser's.
-  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': getLang(), ...authHeaders() };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': getLang(),
+    ...authHeaders(),
+  };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(`/console/api/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+    res = await fetch(`/console/api/${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
   } catch (err) {
     throw new ApiFailure(0, 'NETWORK', err instanceof Error ? err.message : String(err));
   }
@@ -83,7 +93,10 @@ function csvLocale(): string {
  * URL, because putting the token in a link's URL would leak it into history and logs.
  */
 export async function download(path: string, filename: string): Promise<void> {
-  const res = await fetch(`/console/api/${path}${path.includes('?') ? '&' : '?'}${csvLocale()}`, { headers: authHeaders(), credentials: 'same-origin' });
+  const res = await fetch(`/console/api/${path}${path.includes('?') ? '&' : '?'}${csvLocale()}`, {
+    headers: authHeaders(),
+    credentials: 'same-origin',
+  });
   if (!res.ok) throw await failureOf(res);
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');

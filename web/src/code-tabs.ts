@@ -1,9 +1,10 @@
 // Code examples as tabs (curl, JavaScript, Python, PHP, Go, Java), each with a copy button. The chosen
 // language is remembered for the page's lifetime, so switching operations keeps the reader's language.
-import { h, clear } from './dom.js';
+
+import { CODE_LANG_LABELS, CODE_LANGS, type CodeLang, codeExamples, type ExampleRequest } from './codegen.js';
+import { clear, h } from './dom.js';
 import { t } from './i18n/index.js';
 import { copyButton, tabs } from './ui.js';
-import { CODE_LANGS, CODE_LANG_LABELS, codeExamples, type CodeLang, type ExampleRequest } from './codegen.js';
 
 let chosen: CodeLang = 'curl';
 

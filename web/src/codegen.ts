@@ -59,7 +59,9 @@ export function pyLiteral(v: Json): string {
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'None';
   if (typeof v === 'string') return pyString(v);
   if (Array.isArray(v)) return `[${v.map(pyLiteral).join(', ')}]`;
-  return `{${Object.entries(v).map(([k, x]) => `${pyString(k)}: ${pyLiteral(x)}`).join(', ')}}`;
+  return `{${Object.entries(v)
+    .map(([k, x]) => `${pyString(k)}: ${pyLiteral(x)}`)
+    .join(', ')}}`;
 }
 
 /** PHP single-quoted string: only \\ and \' are escapes; bytes (UTF-8) pass through. */

@@ -30,7 +30,11 @@ function setAttrs(el: Element, attrs: Record<string, AttrValue>): void {
 }
 
 /** h('button', { class: 'btn', on: { click } }, t('save')) */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props | null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props?: Props | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (props) {
     if (props.class) el.className = props.class;
@@ -47,7 +51,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props |
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, AttrValue> = {}, ...children: Child[]): SVGElementTagNameMap[K] {
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, AttrValue> = {},
+  ...children: Child[]
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG_NS, tag);
   setAttrs(el, attrs);
   append(el, ...children);
@@ -62,5 +70,7 @@ export function clear(el: Element, ...children: Child[]): void {
 /** Reads a form control's current value by name. */
 export function fieldValue(form: HTMLFormElement, name: string): string {
   const el = form.elements.namedItem(name);
-  return el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement ? el.value.trim() : '';
+  return el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement
+    ? el.value.trim()
+    : '';
 }

@@ -16,7 +16,20 @@ export function explainFailure(status: number, parsed: FailureEnvelope | undefin
     'div',
     { class: 'error-explain', attrs: { 'data-testid': 'dbg-error' } },
     h('p', { class: 'error-what' }, h('strong', { attrs: { 'data-testid': 'dbg-error-message' } }, what)),
-    info ? h('p', { class: 'error-hint' }, h('span', { class: 'muted' }, t('debugger.whatToDo')), ' ', h('span', { attrs: { 'data-testid': 'dbg-error-hint' } }, info.hint)) : null,
-    h('details', { class: 'raw-body', attrs: { 'data-testid': 'dbg-raw' } }, h('summary', null, t('debugger.showRaw')), raw),
+    info
+      ? h(
+          'p',
+          { class: 'error-hint' },
+          h('span', { class: 'muted' }, t('debugger.whatToDo')),
+          ' ',
+          h('span', { attrs: { 'data-testid': 'dbg-error-hint' } }, info.hint),
+        )
+      : null,
+    h(
+      'details',
+      { class: 'raw-body', attrs: { 'data-testid': 'dbg-raw' } },
+      h('summary', null, t('debugger.showRaw')),
+      raw,
+    ),
   );
 }

@@ -16,13 +16,25 @@ export function int(n: number | null | undefined): string {
 export function dateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(locale(), { hour12: false, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleString(locale(), {
+        hour12: false,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      });
 }
 
 export function date(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString(locale(), { year: 'numeric', month: '2-digit', day: '2-digit' });
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleDateString(locale(), { year: 'numeric', month: '2-digit', day: '2-digit' });
 }
 
 export function ms(n: number | null | undefined): string {

@@ -1,13 +1,14 @@
 // The frame around every page: top bar (brand, balance, language, account) and the navigation. On a phone
 // the side navigation becomes a scrollable strip under the top bar (see styles.css).
-import { h, clear } from './dom.js';
-import { t, getLang, setLang, type MessageKey } from './i18n/index.js';
+
 import { get, post } from './api.js';
-import { clearSession, getToken, getUser, isAdmin, updateUser } from './session.js';
-import { link, navigate } from './router.js';
+import { clear, h } from './dom.js';
 import { tokens } from './format.js';
-import type { Me } from './types.js';
+import { getLang, type MessageKey, setLang, t } from './i18n/index.js';
 import { revealActive } from './reveal-active.js';
+import { link, navigate } from './router.js';
+import { clearSession, getToken, getUser, isAdmin, updateUser } from './session.js';
+import type { Me } from './types.js';
 
 const NAV: Array<{ path: string; key: MessageKey; auth: boolean; admin?: boolean }> = [
   { path: '', key: 'nav.dashboard', auth: true },
@@ -51,19 +52,41 @@ export async function logout(): Promise<void> {
 
 function langSwitch(): HTMLElement {
   const other = getLang() === 'zh' ? 'en' : 'zh';
-  return h('button', { class: 'btn btn-small btn-ghost lang', attrs: { type: 'button', 'data-testid': 'lang-switch', lang: other, title: t('lang.switchTitle') }, on: { click: () => setLang(other) } }, t('lang.other'));
+  return h(
+    'button',
+    {
+      class: 'btn btn-small btn-ghost lang',
+      attrs: { type: 'button', 'data-testid': 'lang-switch', lang: other, title: t('lang.switchTitle') },
+      on: { click: () => setLang(other) },
+    },
+    t('lang.other'),
+  );
 }
 
 export function authFrame(): { root: HTMLElement; main: HTMLElement } {
   const main = h('main', { class: 'auth-main' });
-  const root = h('div', { class: 'auth-page' }, h('div', { class: 'auth-top' }, h('span', { class: 'brand' }, h('span', { class: 'logo' }, 'T'), 'Tollgate'), langSwitch()), main);
+  const root = h(
+    'div',
+    { class: 'auth-page' },
+    h(
+      'div',
+      { class: 'auth-top' },
+      h('span', { class: 'brand' }, h('span', { class: 'logo' }, 'T'), 'Tollgate'),
+      langSwitch(),
+    ),
+    main,
+  );
   return { root, main };
 }
 
 export function shell(active: string): { root: HTMLElement; main: HTMLElement } {
   const user = getUser();
   const loggedIn = Boolean(getToken() && user);
-  const balance = h('span', { class: 'pill', attrs: { 'data-testid': 'balance-pill', title: t('dash.available') } }, me ? `${tokens(me.available)} TOKEN` : '…');
+  const balance = h(
+    'span',
+    { class: 'pill', attrs: { 'data-testid': 'balance-pill', title: t('dash.available') } },
+    me ? `${tokens(me.available)} TOKEN` : '…',
+  );
   balanceEls.add(balance);
   const nav = h(
     'nav',
@@ -82,14 +105,29 @@ export function shell(active: string): { root: HTMLElement; main: HTMLElement } 
         link('billing', balance),
         h('span', { class: 'email', attrs: { title: user?.email ?? '' } }, user?.email ?? ''),
         user?.role === 'admin' ? h('span', { class: 'badge badge-info' }, t('role.admin')) : null,
-        h('button', { class: 'btn btn-small btn-ghost', attrs: { type: 'button', 'data-testid': 'logout' }, on: { click: () => void logout() } }, t('nav.logout')),
+        h(
+          'button',
+          {
+            class: 'btn btn-small btn-ghost',
+            attrs: { type: 'button', 'data-testid': 'logout' },
+            on: { click: () => void logout() },
+          },
+          t('nav.logout'),
+        ),
       )
     : h('div', { class: 'account' }, link('login', t('auth.login')), link('register', t('auth.register')));
   const main = h('main', { class: 'main', attrs: { id: 'main' } });
   const root = h(
     'div',
     { class: 'app' },
-    h('header', { class: 'topbar' }, link('', h('span', { class: 'brand' }, h('span', { class: 'logo' }, 'T'), 'Tollgate')), h('div', { class: 'spacer' }), langSwitch(), account),
+    h(
+      'header',
+      { class: 'topbar' },
+      link('', h('span', { class: 'brand' }, h('span', { class: 'logo' }, 'T'), 'Tollgate')),
+      h('div', { class: 'spacer' }),
+      langSwitch(),
+      account,
+    ),
     h('div', { class: 'frame' }, nav, main),
   );
   if (loggedIn && !me) void loadMe().catch(() => undefined);

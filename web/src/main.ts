@@ -1,24 +1,25 @@
 // Entry point of the web console: picks the page for the URL, guards pages that need a login (or the admin
 // role), and re-renders when the language changes. Each page renders into a fresh <main>, so a slow page that
 // finishes after the user moved on writes into a detached element and is simply dropped.
-import { h, clear } from './dom.js';
-import { t, onLangChange, getLang, type MessageKey } from './i18n/index.js';
-import { setUnauthorizedHandler, ApiFailure } from './api.js';
-import { adoptOtherTabSession, getToken, getUser, isAdmin, onSessionChange } from './session.js';
-import { currentRoute, navigate, startRouter, link, type Route } from './router.js';
+
+import { ApiFailure, setUnauthorizedHandler } from './api.js';
+import { clear, h } from './dom.js';
+import { getLang, type MessageKey, onLangChange, t } from './i18n/index.js';
 import { authFrame, forgetMe, mountInto, shell } from './layout.js';
-import { errorText, notice, pageHeader, loading } from './ui.js';
-import { renderAuth } from './pages/auth.js';
 import { renderForgot, renderReset, renderVerify } from './pages/account-links.js';
-import { renderSecurity } from './pages/security.js';
-import { renderDashboard } from './pages/dashboard.js';
-import { renderKeys } from './pages/keys.js';
-import { renderDocs } from './pages/docs.js';
-import { renderDebugger } from './pages/debugger.js';
-import { renderUsage } from './pages/usage.js';
-import { renderBilling } from './pages/billing.js';
 import { renderAdmin } from './pages/admin.js';
+import { renderAuth } from './pages/auth.js';
+import { renderBilling } from './pages/billing.js';
+import { renderDashboard } from './pages/dashboard.js';
+import { renderDebugger } from './pages/debugger.js';
+import { renderDocs } from './pages/docs.js';
+import { renderKeys } from './pages/keys.js';
 import { renderNotify } from './pages/notify.js';
+import { renderSecurity } from './pages/security.js';
+import { renderUsage } from './pages/usage.js';
+import { currentRoute, link, navigate, type Route, startRouter } from './router.js';
+import { adoptOtherTabSession, getToken, getUser, isAdmin, onSessionChange } from './session.js';
+import { errorText, loading, notice, pageHeader } from './ui.js';
 
 interface PageDef {
   title: MessageKey;
@@ -59,7 +60,8 @@ function render(route: Route): void {
     // Signed in (here or in another tab): on to where the log-in was asked for, else the dashboard.
     if (loggedIn) {
       const next = route.query.get('next');
-      return navigate(next && next.startsWith('/console/') && !next.startsWith('//') ? next.slice('/console/'.length) : '', true);
+      navigate(next?.startsWith('/console/') && !next.startsWith('//') ? next.slice('/console/'.length) : '', true);
+      return;
     }
     const { root, main } = authFrame();
     document.title = `${t(first === 'login' ? 'auth.login' : 'auth.register')} · Tollgate`;
@@ -70,7 +72,8 @@ function render(route: Route): void {
   const page = PAGES[first];
   if (page?.auth && !loggedIn) {
     const next = first ? `?next=${encodeURIComponent(location.pathname + location.search)}` : '';
-    return navigate(`login${next}`, true);
+    navigate(`login${next}`, true);
+    return;
   }
   const { root, main } = shell(page ? first : '');
   mountInto(appEl, root);
@@ -105,7 +108,6 @@ onSessionChange(() => {
   forgetMe();
   render(currentRoute());
 });
-
 
 // A new tab first asks the open ones for their sign-in (a browser-session login is kept per tab).
 void adoptOtherTabSession().then(() => startRouter(render));

@@ -1,6 +1,6 @@
 // History-API routing under /console/: every page has a real URL (the server answers index.html for all of
 // them), links are plain <a href> so open-in-new-tab works, and same-tab clicks skip the reload.
-import { h, type Child } from './dom.js';
+import { type Child, h } from './dom.js';
 
 export const BASE = '/console/';
 
@@ -14,7 +14,10 @@ let renderFn: (r: Route) => void = () => {};
 
 export function currentRoute(): Route {
   const rest = location.pathname.startsWith(BASE) ? location.pathname.slice(BASE.length) : '';
-  return { parts: rest.split('/').filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(location.search) };
+  return {
+    parts: rest.split('/').filter(Boolean).map(decodeURIComponent),
+    query: new URLSearchParams(location.search),
+  };
 }
 
 export function navigate(path: string, replace = false): void {
@@ -37,7 +40,8 @@ export function startRouter(render: (r: Route) => void): void {
     const a = (ev.target as Element | null)?.closest?.('a');
     if (!a || a.target || a.hasAttribute('download')) return;
     const url = new URL(a.href, location.href);
-    if (url.origin !== location.origin || !url.pathname.startsWith(BASE) || url.pathname.startsWith(`${BASE}api/`)) return;
+    if (url.origin !== location.origin || !url.pathname.startsWith(BASE) || url.pathname.startsWith(`${BASE}api/`))
+      return;
     ev.preventDefault();
     navigate(url.pathname.slice(BASE.length) + url.search);
   });

@@ -1,8 +1,9 @@
 // A form generated from an operation's input JSON Schema: one control per property, required marks, the
 // schema's descriptions and constraints as hints, and the operation's example filled in.
+
+import type { Json } from './codegen.js';
 import { h } from './dom.js';
 import { t } from './i18n/index.js';
-import type { Json } from './codegen.js';
 import type { JsonSchema } from './types.js';
 
 export interface SchemaForm {
@@ -18,7 +19,9 @@ export function typeOf(s: JsonSchema): string {
 
 /** Required names: `required`, plus a note when the schema asks for one of several (oneOf/anyOf of required). */
 export function requiredInfo(schema: JsonSchema): { required: Set<string>; oneOf: string[][] } {
-  const groups = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].map((s) => s.required ?? []).filter((r) => r.length > 0);
+  const groups = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]
+    .map((s) => s.required ?? [])
+    .filter((r) => r.length > 0);
   return { required: new Set(schema.required ?? []), oneOf: groups };
 }
 
@@ -38,22 +41,68 @@ function control(name: string, s: JsonSchema, example: Json | undefined, require
   const ty = typeOf(s);
   const initial = example ?? s.default;
   if (ty === 'enum') {
-    const opts = (s.enum ?? []).map((v) => h('option', { attrs: { value: JSON.stringify(v), selected: JSON.stringify(v) === JSON.stringify(initial) } }, String(v)));
-    return h('select', { attrs: { id, name, 'data-type': 'enum' } }, required ? null : h('option', { attrs: { value: '' } }, '—'), opts);
+    const opts = (s.enum ?? []).map((v) =>
+      h(
+        'option',
+        { attrs: { value: JSON.stringify(v), selected: JSON.stringify(v) === JSON.stringify(initial) } },
+        String(v),
+      ),
+    );
+    return h(
+      'select',
+      { attrs: { id, name, 'data-type': 'enum' } },
+      required ? null : h('option', { attrs: { value: '' } }, '—'),
+      opts,
+    );
   }
-  if (ty === 'boolean') return h('input', { attrs: { id, name, type: 'checkbox', 'data-type': 'boolean' }, checked: initial === true });
-  const value = initial === undefined || initial === null ? '' : typeof initial === 'object' ? JSON.stringify(initial) : String(initial);
-  if (ty === 'integer' || ty === 'number') return h('input', { attrs: { id, name, type: 'number', step: ty === 'integer' ? 1 : 'any', 'data-type': ty, min: s.minimum, max: s.maximum }, value });
-  if (ty === 'object' || ty === 'array') return h('textarea', { attrs: { id, name, rows: 3, 'data-type': 'json', spellcheck: 'false' }, value });
+  if (ty === 'boolean')
+    return h('input', { attrs: { id, name, type: 'checkbox', 'data-type': 'boolean' }, checked: initial === true });
+  const value =
+    initial === undefined || initial === null
+      ? ''
+      : typeof initial === 'object'
+        ? JSON.stringify(initial)
+        : String(initial);
+  if (ty === 'integer' || ty === 'number')
+    return h('input', {
+      attrs: {
+        id,
+        name,
+        type: 'number',
+        step: ty === 'integer' ? 1 : 'any',
+        'data-type': ty,
+        min: s.minimum,
+        max: s.maximum,
+      },
+      value,
+    });
+  if (ty === 'object' || ty === 'array')
+    return h('textarea', { attrs: { id, name, rows: 3, 'data-type': 'json', spellcheck: 'false' }, value });
   const long = (s.maxLength ?? 0) > 200;
-  if (long) return h('textarea', { attrs: { id, name, rows: 2, 'data-type': 'string', maxlength: s.maxLength, spellcheck: 'false' }, value });
-  return h('input', { attrs: { id, name, type: 'text', 'data-type': 'string', maxlength: s.maxLength, autocomplete: 'off', spellcheck: 'false' }, value });
+  if (long)
+    return h('textarea', {
+      attrs: { id, name, rows: 2, 'data-type': 'string', maxlength: s.maxLength, spellcheck: 'false' },
+      value,
+    });
+  return h('input', {
+    attrs: {
+      id,
+      name,
+      type: 'text',
+      'data-type': 'string',
+      maxlength: s.maxLength,
+      autocomplete: 'off',
+      spellcheck: 'false',
+    },
+    value,
+  });
 }
 
 function readControl(el: Element): Json | undefined {
   const kind = el.getAttribute('data-type');
   if (el instanceof HTMLInputElement && kind === 'boolean') return el.checked;
-  if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement)) return undefined;
+  if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement))
+    return undefined;
   const raw = el.value;
   if (raw === '') return undefined; // empty fields are left out, so optional parameters stay optional
   if (kind === 'integer' || kind === 'number') return Number(raw);
@@ -78,7 +127,13 @@ export function schemaForm(schema: JsonSchema, example: { [k: string]: Json } | 
     return h(
       'div',
       { class: ctl instanceof HTMLInputElement && ctl.type === 'checkbox' ? 'field field-check' : 'field' },
-      h('label', { class: 'field-label', attrs: { for: ctl.id } }, h('code', null, name), req ? h('span', { class: 'req', attrs: { title: t('common.required') } }, ' *') : null, h('span', { class: 'type' }, typeOf(s))),
+      h(
+        'label',
+        { class: 'field-label', attrs: { for: ctl.id } },
+        h('code', null, name),
+        req ? h('span', { class: 'req', attrs: { title: t('common.required') } }, ' *') : null,
+        h('span', { class: 'type' }, typeOf(s)),
+      ),
       ctl,
       hint ? h('span', { class: 'hint' }, hint) : null,
     );
@@ -87,7 +142,9 @@ export function schemaForm(schema: JsonSchema, example: { [k: string]: Json } | 
     'div',
     { class: 'schema-form', on: { input: onInput, change: onInput } },
     rows.length ? rows : h('p', { class: 'muted' }, t('debugger.noParams')),
-    oneOf.length ? h('p', { class: 'hint' }, t('docs.oneOf', { groups: oneOf.map((g) => g.join(' + ')).join(' / ') })) : null,
+    oneOf.length
+      ? h('p', { class: 'hint' }, t('docs.oneOf', { groups: oneOf.map((g) => g.join(' + ')).join(' / ') }))
+      : null,
   );
   return {
     el: form,

@@ -23,7 +23,10 @@ const CHANNEL = 'tollgate.session';
 const MAX_TIMER_MS = 2_147_483_647;
 
 type Kind = 'local' | 'session';
-type Message = { type: 'ask' } | { type: 'share'; token: string; user: string; expires: string | null } | { type: 'signout'; token: string | null };
+type Message =
+  | { type: 'ask' }
+  | { type: 'share'; token: string; user: string; expires: string | null }
+  | { type: 'signout'; token: string | null };
 
 const secrets = new Map<number, { name: string; prefix: string; secret: string }>();
 const listeners: Array<() => void> = [];
@@ -56,7 +59,11 @@ function load(): void {
   const s = stored();
   if (!s) return;
   try {
-    memory = { token: s.token, user: JSON.parse(s.user) as SessionUser, expires: s.expires ? Date.parse(s.expires) : null };
+    memory = {
+      token: s.token,
+      user: JSON.parse(s.user) as SessionUser,
+      expires: s.expires ? Date.parse(s.expires) : null,
+    };
   } catch {
     memory = null;
   }
@@ -72,12 +79,15 @@ function armTimer(): void {
   if (timer) clearTimeout(timer);
   timer = undefined;
   if (memory?.expires == null) return;
-  timer = setTimeout(() => {
-    if (expired()) {
-      drop();
-      changed();
-    } else armTimer();
-  }, Math.min(Math.max(memory.expires - Date.now(), 0), MAX_TIMER_MS));
+  timer = setTimeout(
+    () => {
+      if (expired()) {
+        drop();
+        changed();
+      } else armTimer();
+    },
+    Math.min(Math.max(memory.expires - Date.now(), 0), MAX_TIMER_MS),
+  );
 }
 
 function changed(): void {
@@ -118,7 +128,11 @@ export function onSessionChange(fn: () => void): void {
   listeners.push(fn);
 }
 
-export function setSession(token: string, user: SessionUser, opts: { remember?: boolean; expiresAt?: string | null } = {}): void {
+export function setSession(
+  token: string,
+  user: SessionUser,
+  opts: { remember?: boolean; expiresAt?: string | null } = {},
+): void {
   const kind: Kind = opts.remember ? 'local' : 'session';
   secrets.clear();
   for (const k of [TOKEN_KEY, USER_KEY, EXPIRES_KEY]) storage(kind === 'local' ? 'session' : 'local')?.removeItem(k);
@@ -127,7 +141,8 @@ export function setSession(token: string, user: SessionUser, opts: { remember?: 
   armTimer();
   const expires = opts.expiresAt ?? null;
   // Tabs of a browser session that are still on the log-in page sign in too.
-  if (!opts.remember) channel?.postMessage({ type: 'share', token, user: JSON.stringify(user), expires } satisfies Message);
+  if (!opts.remember)
+    channel?.postMessage({ type: 'share', token, user: JSON.stringify(user), expires } satisfies Message);
 }
 
 export function updateUser(user: SessionUser): void {
@@ -174,7 +189,8 @@ channel?.addEventListener('message', (ev: MessageEvent<Message>) => {
   if (msg?.type === 'ask') {
     const s = stored();
     // Only browser-session tokens are handed over: remembered ones are in localStorage for every tab already.
-    if (s?.kind === 'session' && getToken()) channel.postMessage({ type: 'share', token: s.token, user: s.user, expires: s.expires } satisfies Message);
+    if (s?.kind === 'session' && getToken())
+      channel.postMessage({ type: 'share', token: s.token, user: s.user, expires: s.expires } satisfies Message);
   } else if (msg?.type === 'share' && !getToken()) {
     try {
       setSessionQuietly(msg.token, JSON.parse(msg.user) as SessionUser, msg.expires);

@@ -7,7 +7,9 @@ export function stackOnPhone(el: HTMLElement): HTMLElement {
   el.classList.add('stack');
   const heads = Array.from(table.querySelectorAll('thead th'), (th) => th.textContent ?? '');
   for (const tr of Array.from(table.querySelectorAll('tbody tr'))) {
-    Array.from(tr.children).forEach((td, i) => td.setAttribute('data-label', heads[i] ?? ''));
+    Array.from(tr.children).forEach((td, i) => {
+      td.setAttribute('data-label', heads[i] ?? '');
+    });
   }
   return el;
 }

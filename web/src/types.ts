@@ -54,7 +54,13 @@ export interface Me {
   balance: number;
   available: number;
   plan: { id: string; name: string; ends_at: string | null } | null;
-  quota: { calls_per_day: number; concurrency: number; cache_free: boolean; used_today: number; remaining_today: number } | null;
+  quota: {
+    calls_per_day: number;
+    concurrency: number;
+    cache_free: boolean;
+    used_today: number;
+    remaining_today: number;
+  } | null;
 }
 
 export interface KeyLimits {
@@ -167,5 +173,11 @@ export interface RedeemBatch {
 export interface Stats {
   users: number;
   totals: { calls: number; successes: number; revenue: number };
-  days: Array<{ day: string; calls: number; successes: number; revenue: number; top_operations: Array<{ operation: string | null; calls: number; revenue: number }> }>;
+  days: Array<{
+    day: string;
+    calls: number;
+    successes: number;
+    revenue: number;
+    top_operations: Array<{ operation: string | null; calls: number; revenue: number }>;
+  }>;
 }

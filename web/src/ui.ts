@@ -1,49 +1,107 @@
 // Small building blocks shared by the pages: cards, tables, fields, buttons with busy state, notices, copy.
-import { h, clear, type Child } from './dom.js';
-import { errorInfo, t } from './i18n/index.js';
+
 import { ApiFailure } from './api.js';
+import { type Child, clear, h } from './dom.js';
+import { errorInfo, t } from './i18n/index.js';
 
 export function card(title: Child, ...children: Child[]): HTMLElement {
   return h('section', { class: 'card' }, title ? h('h2', { class: 'card-title' }, title) : null, ...children);
 }
 
 export function pageHeader(title: string, subtitle?: string, ...actions: Child[]): HTMLElement {
-  return h('header', { class: 'page-head' }, h('div', null, h('h1', null, title), subtitle ? h('p', { class: 'muted' }, subtitle) : null), actions.length ? h('div', { class: 'page-actions' }, ...actions) : null);
+  return h(
+    'header',
+    { class: 'page-head' },
+    h('div', null, h('h1', null, title), subtitle ? h('p', { class: 'muted' }, subtitle) : null),
+    actions.length ? h('div', { class: 'page-actions' }, ...actions) : null,
+  );
 }
 
 export function stat(label: string, value: Child, sub?: Child, id?: string): HTMLElement {
-  return h('div', { class: 'stat', attrs: { 'data-stat': id } }, h('div', { class: 'stat-label' }, label), h('div', { class: 'stat-value' }, value), sub ? h('div', { class: 'stat-sub' }, sub) : null);
+  return h(
+    'div',
+    { class: 'stat', attrs: { 'data-stat': id } },
+    h('div', { class: 'stat-label' }, label),
+    h('div', { class: 'stat-value' }, value),
+    sub ? h('div', { class: 'stat-sub' }, sub) : null,
+  );
 }
 
 /** A table that scrolls sideways inside its card on narrow screens instead of widening the page. */
 export function table(headers: string[], rows: Child[][], empty?: string, testId?: string): HTMLElement {
-  if (rows.length === 0) return h('p', { class: 'empty', attrs: { 'data-testid': testId } }, empty ?? t('common.empty'));
+  if (rows.length === 0)
+    return h('p', { class: 'empty', attrs: { 'data-testid': testId } }, empty ?? t('common.empty'));
   return h(
     'div',
     { class: 'table-wrap' },
     h(
       'table',
       { attrs: { 'data-testid': testId } },
-      h('thead', null, h('tr', null, headers.map((x) => h('th', null, x)))),
-      h('tbody', null, rows.map((r) => h('tr', null, r.map((c) => h('td', null, c))))),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          headers.map((x) => h('th', null, x)),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        rows.map((r) =>
+          h(
+            'tr',
+            null,
+            r.map((c) => h('td', null, c)),
+          ),
+        ),
+      ),
     ),
   );
 }
 
 export function field(label: string, control: HTMLElement, hint?: Child, required = false): HTMLElement {
-  return h('label', { class: 'field' }, h('span', { class: 'field-label' }, label, required ? h('span', { class: 'req', attrs: { title: t('common.required') } }, ' *') : null), control, hint ? h('span', { class: 'hint' }, hint) : null);
+  return h(
+    'label',
+    { class: 'field' },
+    h(
+      'span',
+      { class: 'field-label' },
+      label,
+      required ? h('span', { class: 'req', attrs: { title: t('common.required') } }, ' *') : null,
+    ),
+    control,
+    hint ? h('span', { class: 'hint' }, hint) : null,
+  );
 }
 
-export function input(name: string, attrs: Record<string, string | number | boolean | undefined> = {}): HTMLInputElement {
+export function input(
+  name: string,
+  attrs: Record<string, string | number | boolean | undefined> = {},
+): HTMLInputElement {
   return h('input', { attrs: { name, id: `f-${name}`, type: 'text', ...attrs } });
 }
 
 export function select(name: string, options: Array<[string, string]>, value?: string): HTMLSelectElement {
-  return h('select', { attrs: { name, id: `f-${name}` } }, options.map(([v, label]) => h('option', { attrs: { value: v, selected: v === value } }, label)));
+  return h(
+    'select',
+    { attrs: { name, id: `f-${name}` } },
+    options.map(([v, label]) => h('option', { attrs: { value: v, selected: v === value } }, label)),
+  );
 }
 
-export function button(label: string, onClick: (ev: MouseEvent) => void | Promise<void>, kind = 'btn', attrs: Record<string, string> = {}): HTMLButtonElement {
-  const b: HTMLButtonElement = h('button', { class: kind, attrs: { type: 'button', ...attrs }, on: { click: (ev) => void busy(b, () => onClick(ev)) } }, label);
+export function button(
+  label: string,
+  onClick: (ev: MouseEvent) => void | Promise<void>,
+  kind = 'btn',
+  attrs: Record<string, string> = {},
+): HTMLButtonElement {
+  const b: HTMLButtonElement = h(
+    'button',
+    { class: kind, attrs: { type: 'button', ...attrs }, on: { click: (ev) => void busy(b, () => onClick(ev)) } },
+    label,
+  );
   return b;
 }
 
@@ -108,7 +166,11 @@ export function errorText(err: unknown): string {
 }
 
 export function notice(kind: 'ok' | 'warn' | 'err' | 'info', ...children: Child[]): HTMLElement {
-  return h('div', { class: `notice notice-${kind}`, attrs: { role: kind === 'err' ? 'alert' : 'status' } }, ...children);
+  return h(
+    'div',
+    { class: `notice notice-${kind}`, attrs: { role: kind === 'err' ? 'alert' : 'status' } },
+    ...children,
+  );
 }
 
 /** A slot that shows the outcome of an action: ok or error, replaced by the next one. */
@@ -177,7 +239,15 @@ export function tabs<K extends string>(items: Array<[K, string]>, active: K, onP
     clear(
       bar,
       items.map(([k, label]) =>
-        h('button', { class: k === current ? 'tab active' : 'tab', attrs: { type: 'button', role: 'tab', 'aria-selected': k === current ? 'true' : 'false', 'data-tab': k }, on: { click: () => (render(k), onPick(k)) } }, label),
+        h(
+          'button',
+          {
+            class: k === current ? 'tab active' : 'tab',
+            attrs: { type: 'button', role: 'tab', 'aria-selected': k === current ? 'true' : 'false', 'data-tab': k },
+            on: { click: () => (render(k), onPick(k)) },
+          },
+          label,
+        ),
       ),
     );
   render(active);

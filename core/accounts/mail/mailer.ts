@@ -2,11 +2,12 @@
 // when SMTP_URL or SMTP_HOST is set, otherwise the outbox (a table row plus a log line), so every mail flow
 // works on a fresh machine and an admin can read what would have been sent. Every mail, either way, leaves a row
 // in mail_outbox with its real outcome: a refused or unreachable SMTP server is a failure, never "sent".
-import nodemailer from 'nodemailer';
+
 import type { Kysely } from 'kysely';
-import type { Database } from '../../store/schema.js';
+import nodemailer from 'nodemailer';
 import type { MailSettings } from '../../config/mail-env.js';
 import type { Logger } from '../../kernel/logger.js';
+import type { Database } from '../../store/schema.js';
 
 export interface MailMessage {
   to: string;
@@ -65,9 +66,15 @@ export function createOutboxMailer(db: Kysely<Database>, logger: Logger): Mailer
     transport: 'outbox',
     async send(msg) {
       const bad = checkHeaders(msg);
-      if (bad) return { ok: false, id: await record(db, msg, 'outbox', 'failed', bad, null), transport: 'outbox', error: bad };
+      if (bad)
+        return { ok: false, id: await record(db, msg, 'outbox', 'failed', bad, null), transport: 'outbox', error: bad };
       const id = await record(db, msg, 'outbox', 'queued', null, null);
-      logger.info('mail kept in the outbox (no SMTP configured)', { mail_id: id, to: msg.to, subject: msg.subject, text: msg.text });
+      logger.info('mail kept in the outbox (no SMTP configured)', {
+        mail_id: id,
+        to: msg.to,
+        subject: msg.subject,
+        text: msg.text,
+      });
       return { ok: true, id, transport: 'outbox', messageId: null };
     },
     close() {},
@@ -77,7 +84,11 @@ export function createOutboxMailer(db: Kysely<Database>, logger: Logger): Mailer
 export function createSmtpMailer(db: Kysely<Database>, settings: MailSettings, logger: Logger): Mailer {
   const smtp = settings.smtp;
   if (!smtp) throw new Error('createSmtpMailer without SMTP settings');
-  const timeouts = { connectionTimeout: settings.timeoutMs, greetingTimeout: settings.timeoutMs, socketTimeout: settings.timeoutMs };
+  const timeouts = {
+    connectionTimeout: settings.timeoutMs,
+    greetingTimeout: settings.timeoutMs,
+    socketTimeout: settings.timeoutMs,
+  };
   const transporter = smtp.url
     ? nodemailer.createTransport(smtp.url, { from: settings.from })
     : nodemailer.createTransport({
@@ -91,20 +102,33 @@ export function createSmtpMailer(db: Kysely<Database>, settings: MailSettings, l
     transport: 'smtp',
     async send(msg) {
       const bad = checkHeaders(msg);
-      if (bad) return { ok: false, id: await record(db, msg, 'smtp', 'failed', bad, null), transport: 'smtp', error: bad };
+      if (bad)
+        return { ok: false, id: await record(db, msg, 'smtp', 'failed', bad, null), transport: 'smtp', error: bad };
       try {
-        const info = (await transporter.sendMail({ from: settings.from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html })) as {
+        const info = (await transporter.sendMail({
+          from: settings.from,
+          to: msg.to,
+          subject: msg.subject,
+          text: msg.text,
+          html: msg.html,
+        })) as {
           messageId?: string;
           rejected?: unknown[];
         };
         // A server may accept the conversation but refuse this recipient: that mail was not sent.
-        if (info.rejected && info.rejected.length > 0) throw new Error(`recipient refused: ${String(info.rejected[0])}`);
+        if (info.rejected && info.rejected.length > 0)
+          throw new Error(`recipient refused: ${String(info.rejected[0])}`);
         const id = await record(db, msg, 'smtp', 'sent', null, info.messageId ?? null);
         return { ok: true, id, transport: 'smtp', messageId: info.messageId ?? null };
       } catch (err) {
         const error = err instanceof Error ? err.message : String(err);
         logger.warn('mail failed', { to: msg.to, subject: msg.subject, error });
-        return { ok: false, id: await record(db, msg, 'smtp', 'failed', error.slice(0, 500), null), transport: 'smtp', error };
+        return {
+          ok: false,
+          id: await record(db, msg, 'smtp', 'failed', error.slice(0, 500), null),
+          transport: 'smtp',
+          error,
+        };
       }
     },
     close() {

@@ -30,14 +30,21 @@ const TEXTS: Record<TemplateName, Record<Locale, Text>> = {
     },
     zh: {
       subject: '重置您的 Tollgate 密码',
-      lines: (v) => [`有人（希望是您本人）请求重置 ${v.email} 的密码。`, `请在 ${v.minutes} 分钟内打开下面的链接设置新密码，链接只能使用一次。`, '如果不是您本人操作，请忽略此邮件，您的密码不会改变。'],
+      lines: (v) => [
+        `有人（希望是您本人）请求重置 ${v.email} 的密码。`,
+        `请在 ${v.minutes} 分钟内打开下面的链接设置新密码，链接只能使用一次。`,
+        '如果不是您本人操作，请忽略此邮件，您的密码不会改变。',
+      ],
       button: '设置新密码',
     },
   },
   verify: {
     en: {
       subject: 'Confirm your email for Tollgate',
-      lines: (v) => [`Welcome! Confirm that ${v.email} is your address to finish signing up.`, 'The link is valid for 48 hours.'],
+      lines: (v) => [
+        `Welcome! Confirm that ${v.email} is your address to finish signing up.`,
+        'The link is valid for 48 hours.',
+      ],
       button: 'Confirm email',
     },
     zh: {
@@ -49,29 +56,44 @@ const TEXTS: Record<TemplateName, Record<Locale, Text>> = {
   password_changed: {
     en: {
       subject: 'Your Tollgate password was changed',
-      lines: (v) => [`The password of ${v.email} was just changed and your other sessions were signed out.`, 'If this was not you, reset your password at once and contact the operator.'],
+      lines: (v) => [
+        `The password of ${v.email} was just changed and your other sessions were signed out.`,
+        'If this was not you, reset your password at once and contact the operator.',
+      ],
     },
     zh: {
       subject: '您的 Tollgate 密码已修改',
-      lines: (v) => [`${v.email} 的密码刚刚被修改，其他登录会话已退出。`, '如果不是您本人操作，请立即重置密码并联系管理员。'],
+      lines: (v) => [
+        `${v.email} 的密码刚刚被修改，其他登录会话已退出。`,
+        '如果不是您本人操作，请立即重置密码并联系管理员。',
+      ],
     },
   },
   test: {
-    en: { subject: 'Tollgate test mail', lines: (v) => [`This test mail to ${v.email} shows that outgoing mail works.`] },
+    en: {
+      subject: 'Tollgate test mail',
+      lines: (v) => [`This test mail to ${v.email} shows that outgoing mail works.`],
+    },
     zh: { subject: 'Tollgate 测试邮件', lines: (v) => [`这封发给 ${v.email} 的测试邮件说明发信配置正常。`] },
   },
 };
 
 function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 export function renderMail(name: TemplateName, locale: Locale, vars: Vars): MailMessage {
   const t = TEXTS[name][locale];
   const lines = t.lines(vars);
-  const text = [...lines, ...(vars.link ? ['', vars.link] : [])].join('\n') + '\n';
+  const text = `${[...lines, ...(vars.link ? ['', vars.link] : [])].join('\n')}\n`;
   const paras = lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('');
-  const button = vars.link && t.button ? `<p><a href="${escapeHtml(vars.link)}">${escapeHtml(t.button)}</a></p><p>${escapeHtml(vars.link)}</p>` : '';
+  const button =
+    vars.link && t.button
+      ? `<p><a href="${escapeHtml(vars.link)}">${escapeHtml(t.button)}</a></p><p>${escapeHtml(vars.link)}</p>`
+      : '';
   const html = `<!doctype html><html lang="${locale}"><body style="font-family:sans-serif">${paras}${button}</body></html>`;
   return { to: vars.email, subject: t.subject, text, html };
 }

@@ -2,18 +2,27 @@
 // first (never below what the user has available, so never below zero), then asks the provider; if the
 // provider refuses, the TOKEN are given back with a reversing ledger row and nothing else changes.
 import { randomBytes } from 'node:crypto';
-import type { OrderRow } from '../payment-provider.js';
 import { applyEntry, InsufficientBalanceError } from '../ledger.js';
-import { OrderError, findOrder } from '../orders.js';
-import { creditOrder, type SettleDeps, type Settlement } from './settle.js';
+import { findOrder, OrderError } from '../orders.js';
+import type { OrderRow } from '../payment-provider.js';
 import { logPayment } from './payment-log.js';
+import { creditOrder, type SettleDeps, type Settlement } from './settle.js';
 
 export async function confirmManually(deps: SettleDeps, orderId: number, adminId: number): Promise<Settlement> {
   const order = await findOrder(deps.db, orderId);
-  if (order.status === 'cancelled') throw new OrderError('cancelled', `Order ${orderId} was cancelled and cannot be paid.`);
-  if (order.status === 'refunded' || order.status === 'amount_mismatch') throw new OrderError('not_pending', `Order ${orderId} is ${order.status}; it cannot be confirmed.`);
+  if (order.status === 'cancelled')
+    throw new OrderError('cancelled', `Order ${orderId} was cancelled and cannot be paid.`);
+  if (order.status === 'refunded' || order.status === 'amount_mismatch')
+    throw new OrderError('not_pending', `Order ${orderId} is ${order.status}; it cannot be confirmed.`);
   const settlement = await creditOrder(deps, order, null, adminId);
-  await logPayment(deps.db, { instance: order.instance ?? order.provider, orderId, source: 'admin', verified: true, state: 'paid', outcome: `${settlement.outcome} by admin ${adminId}` });
+  await logPayment(deps.db, {
+    instance: order.instance ?? order.provider,
+    orderId,
+    source: 'admin',
+    verified: true,
+    state: 'paid',
+    outcome: `${settlement.outcome} by admin ${adminId}`,
+  });
   return settlement;
 }
 
@@ -46,14 +55,18 @@ export interface RefundDone {
 
 export async function refundOrder(deps: SettleDeps, r: RefundRequest): Promise<RefundDone> {
   const order = await findOrder(deps.db, r.orderId);
-  if (order.status !== 'paid') throw new RefundError('not_paid', `Order ${r.orderId} is ${order.status}; only paid orders can be refunded.`);
+  if (order.status !== 'paid')
+    throw new RefundError('not_paid', `Order ${r.orderId} is ${order.status}; only paid orders can be refunded.`);
   const paidMinor = Number(order.amount_minor ?? 0);
   const tokensTotal = Number(order.tokens_micro ?? 0);
   const refundedTokens = Number(order.refunded_micro ?? 0);
   const refundedMinor = tokensTotal > 0 ? Math.round((refundedTokens / tokensTotal) * paidMinor) : 0;
   const amountMinor = r.amountMinor ?? paidMinor - refundedMinor;
   if (!Number.isSafeInteger(amountMinor) || amountMinor <= 0 || amountMinor > paidMinor - refundedMinor) {
-    throw new RefundError('too_much', `At most ${((paidMinor - refundedMinor) / 100).toFixed(2)} ${order.currency ?? 'CNY'} of order ${r.orderId} can still be refunded.`);
+    throw new RefundError(
+      'too_much',
+      `At most ${((paidMinor - refundedMinor) / 100).toFixed(2)} ${order.currency ?? 'CNY'} of order ${r.orderId} can still be refunded.`,
+    );
   }
   const full = amountMinor === paidMinor - refundedMinor;
   // The TOKEN that go back with the money, proportionally; a full refund takes back exactly what is left.
@@ -72,13 +85,36 @@ export async function refundOrder(deps: SettleDeps, r: RefundRequest): Promise<R
         .where('status', '=', 'paid')
         .where('refunded_micro', '=', refundedTokens)
         .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) throw new RefundError('too_much', `Order ${r.orderId} changed meanwhile; reload and try again.`);
-      if (tokensMicro > 0) await applyEntry(trx, { userId, amount: -tokensMicro, kind: 'refund', ref: `refund:${refundNo}`, note: r.reason.slice(0, 200) });
-      await trx.insertInto('order_refunds').values({ order_id: Number(order.id), refund_no: refundNo, amount_minor: amountMinor, tokens_micro: tokensMicro, status: 'pending', reason: r.reason, created_by: r.adminId, created_at: now }).execute();
+      if (Number(claimed.numUpdatedRows) !== 1)
+        throw new RefundError('too_much', `Order ${r.orderId} changed meanwhile; reload and try again.`);
+      if (tokensMicro > 0)
+        await applyEntry(trx, {
+          userId,
+          amount: -tokensMicro,
+          kind: 'refund',
+          ref: `refund:${refundNo}`,
+          note: r.reason.slice(0, 200),
+        });
+      await trx
+        .insertInto('order_refunds')
+        .values({
+          order_id: Number(order.id),
+          refund_no: refundNo,
+          amount_minor: amountMinor,
+          tokens_micro: tokensMicro,
+          status: 'pending',
+          reason: r.reason,
+          created_by: r.adminId,
+          created_at: now,
+        })
+        .execute();
     });
   } catch (err) {
     if (err instanceof InsufficientBalanceError) {
-      throw new RefundError('balance_short', `The user no longer has ${tokensMicro / 1e6} TOKEN available to take back; refund less or deduct by hand.`);
+      throw new RefundError(
+        'balance_short',
+        `The user no longer has ${tokensMicro / 1e6} TOKEN available to take back; refund less or deduct by hand.`,
+      );
     }
     throw err;
   }
@@ -91,21 +127,50 @@ export async function refundOrder(deps: SettleDeps, r: RefundRequest): Promise<R
     } catch (err) {
       // 3a. Release: the money did not move, so nothing else may.
       await deps.db.transaction().execute(async (trx) => {
-        if (tokensMicro > 0) await applyEntry(trx, { userId, amount: tokensMicro, kind: 'refund', ref: `refund-reversal:${refundNo}`, note: 'provider refused the refund' });
+        if (tokensMicro > 0)
+          await applyEntry(trx, {
+            userId,
+            amount: tokensMicro,
+            kind: 'refund',
+            ref: `refund-reversal:${refundNo}`,
+            note: 'provider refused the refund',
+          });
         await trx.updateTable('order_refunds').set({ status: 'failed' }).where('refund_no', '=', refundNo).execute();
         await trx.updateTable('orders').set({ refunded_micro: refundedTokens }).where('id', '=', order.id).execute();
       });
-      await logPayment(deps.db, { instance: provider.id, orderId: Number(order.id), source: 'admin', verified: false, outcome: `refund refused: ${(err as Error).message.slice(0, 150)}` });
-      throw new RefundError('provider_refused', `The payment provider refused the refund: ${(err as Error).message.slice(0, 150)}`);
+      await logPayment(deps.db, {
+        instance: provider.id,
+        orderId: Number(order.id),
+        source: 'admin',
+        verified: false,
+        outcome: `refund refused: ${(err as Error).message.slice(0, 150)}`,
+      });
+      throw new RefundError(
+        'provider_refused',
+        `The payment provider refused the refund: ${(err as Error).message.slice(0, 150)}`,
+      );
     }
   }
   // 3b. Finalise. A full refund ends the plan bought by this order (its quota and days were what was paid for).
   await deps.db.transaction().execute(async (trx) => {
-    if (order.kind === 'plan' && full) await trx.updateTable('subscriptions').set({ ends_at: now }).where('ref', '=', `order:${order.id}`).where('ends_at', '>', now).execute();
+    if (order.kind === 'plan' && full)
+      await trx
+        .updateTable('subscriptions')
+        .set({ ends_at: now })
+        .where('ref', '=', `order:${order.id}`)
+        .where('ends_at', '>', now)
+        .execute();
     if (full) await trx.updateTable('orders').set({ status: 'refunded' }).where('id', '=', order.id).execute();
     await trx.updateTable('order_refunds').set({ status: 'done' }).where('refund_no', '=', refundNo).execute();
   });
   deps.invalidatePlan(userId);
-  await logPayment(deps.db, { instance: order.instance ?? order.provider, orderId: Number(order.id), source: 'admin', verified: true, state: 'refunded', outcome: `refund ${refundNo} of ${amountMinor} by admin ${r.adminId}${providerRefunded ? ' via provider' : ''}` });
+  await logPayment(deps.db, {
+    instance: order.instance ?? order.provider,
+    orderId: Number(order.id),
+    source: 'admin',
+    verified: true,
+    state: 'refunded',
+    outcome: `refund ${refundNo} of ${amountMinor} by admin ${r.adminId}${providerRefunded ? ' via provider' : ''}`,
+  });
   return { order: await findOrder(deps.db, Number(order.id)), refundNo, amountMinor, tokensMicro, providerRefunded };
 }

@@ -26,7 +26,8 @@ export function parsePaymentsConfig(raw: unknown, env: NodeJS.ProcessEnv, source
   for (const [i, item] of list.entries()) {
     if (!item || typeof item !== 'object') throw new Error(`${source}: payments[${i}] must be a mapping`);
     const c = substituteEnv(item, env, missing) as InstanceConfig;
-    if (typeof c.id !== 'string' || !ID.test(c.id)) throw new Error(`${source}: payments[${i}].id must match ${ID} (it is the notify path)`);
+    if (typeof c.id !== 'string' || !ID.test(c.id))
+      throw new Error(`${source}: payments[${i}].id must match ${ID} (it is the notify path)`);
     if (seen.has(c.id)) throw new Error(`${source}: payment instance id "${c.id}" is used twice`);
     seen.add(c.id);
     if (typeof c.kind !== 'string') throw new Error(`${source}: payments[${i}].kind is required`);
@@ -45,7 +46,8 @@ export function readPaymentsFile(file: string | null, env: NodeJS.ProcessEnv): I
 export function requireString(c: InstanceConfig, field: string): string {
   const v = c[field];
   if (typeof v === 'number') return String(v);
-  if (typeof v !== 'string' || v.trim() === '') throw new Error(`payments.${c.id}.${field} is required and must not be empty`);
+  if (typeof v !== 'string' || v.trim() === '')
+    throw new Error(`payments.${c.id}.${field} is required and must not be empty`);
   return v.trim();
 }
 

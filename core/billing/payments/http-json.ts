@@ -36,7 +36,8 @@ export function httpRequest(url: string, opts: HttpOptions = {}): Promise<HttpAn
       });
       res.on('end', () => {
         const flat: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
         resolve({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8') });
       });
       res.on('error', reject);

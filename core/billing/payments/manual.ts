@@ -1,7 +1,7 @@
 // The manual provider: the buyer pays outside Tollgate (bank transfer, WeChat ID, cash) following the
 // operator's instructions, and an admin confirms. It never receives notifications and has nothing to query.
-import { SignatureError, type PaymentProvider } from '../payment-provider.js';
-import { cnyAmount, label, type InstanceConfig } from './config.js';
+import { type PaymentProvider, SignatureError } from '../payment-provider.js';
+import { cnyAmount, type InstanceConfig, label } from './config.js';
 
 const DEFAULT_INSTRUCTIONS = {
   zh: '订单 {order} 待支付：请按约定方式付款并注明订单号，管理员确认后立即到账。',
@@ -22,8 +22,12 @@ export function createManual(c: InstanceConfig): PaymentProvider {
     label: label(c, { zh: '人工转账', en: 'Manual payment' }),
     amountFor: cnyAmount,
     async createPayment(s) {
-      const fill = (t: string): string => t.replaceAll('{order}', String(s.orderId)).replaceAll('{amount}', (s.amountMinor / 100).toFixed(2));
-      return { action: { type: 'none', instructions: { zh: fill(instructions.zh), en: fill(instructions.en) } }, providerRef: null };
+      const fill = (t: string): string =>
+        t.replaceAll('{order}', String(s.orderId)).replaceAll('{amount}', (s.amountMinor / 100).toFixed(2));
+      return {
+        action: { type: 'none', instructions: { zh: fill(instructions.zh), en: fill(instructions.en) } },
+        providerRef: null,
+      };
     },
     verifyNotification() {
       throw new SignatureError('manual payments have no notifications; an administrator confirms them');

@@ -2,11 +2,11 @@
 // stops the start with its name in the message; online instances need PUBLIC_BASE_URL for their notify URLs.
 import type { PaymentSettings } from '../../config/payment-env.js';
 import type { PaymentProvider } from '../payment-provider.js';
-import { readPaymentsFile, type InstanceConfig } from './config.js';
-import { createManual } from './manual.js';
-import { createEpay } from './epay.js';
-import { createStripe } from './stripe.js';
 import { createAlipay } from './alipay.js';
+import { type InstanceConfig, readPaymentsFile } from './config.js';
+import { createEpay } from './epay.js';
+import { createManual } from './manual.js';
+import { createStripe } from './stripe.js';
 import { createWxpay } from './wxpay.js';
 
 const KINDS: Record<string, (c: InstanceConfig) => PaymentProvider> = {
@@ -49,15 +49,22 @@ export function buildProviders(configs: InstanceConfig[]): Map<string, PaymentPr
     providers.set(c.id, make(c));
   }
   // Manual payment stays available (admin confirmation) unless the operator configured it themselves.
-  if (![...providers.values()].some((p) => p.kind === 'manual')) providers.set('manual', createManual({ id: 'manual', kind: 'manual' }));
+  if (![...providers.values()].some((p) => p.kind === 'manual'))
+    providers.set('manual', createManual({ id: 'manual', kind: 'manual' }));
   return providers;
 }
 
-export function createPayments(settings: PaymentSettings, env: NodeJS.ProcessEnv = process.env, configs?: InstanceConfig[]): Payments {
+export function createPayments(
+  settings: PaymentSettings,
+  env: NodeJS.ProcessEnv = process.env,
+  configs?: InstanceConfig[],
+): Payments {
   const providers = buildProviders(configs ?? readPaymentsFile(settings.paymentsFile, env));
   const online = [...providers.values()].filter((p) => p.kind !== 'manual');
   if (online.length > 0 && !settings.publicBaseUrl) {
-    throw new Error(`PUBLIC_BASE_URL must be set for online payments (${online.map((p) => p.id).join(', ')}): providers send their notifications there`);
+    throw new Error(
+      `PUBLIC_BASE_URL must be set for online payments (${online.map((p) => p.id).join(', ')}): providers send their notifications there`,
+    );
   }
   const base = settings.publicBaseUrl ?? '';
   return {

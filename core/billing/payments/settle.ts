@@ -3,14 +3,14 @@
 // late payment), the provider trade number is unique per instance, and the ledger row `order:<id>` is unique;
 // any of the three stops a second credit. The amount and currency must equal the order's snapshot. The
 // caller acknowledges the provider only after this returns (i.e. after commit).
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../store/schema.js';
-import type { Registry } from '../../registry/registry.js';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Logger } from '../../kernel/logger.js';
-import { applyEntry } from '../ledger.js';
-import { extendSubscription } from '../subscriptions.js';
+import type { Registry } from '../../registry/registry.js';
+import type { Database } from '../../store/schema.js';
 import { deliverItem } from '../grants.js';
-import { orderIdOf, type OrderRow, type PaymentProvider, type PaymentResult } from '../payment-provider.js';
+import { applyEntry } from '../ledger.js';
+import { type OrderRow, orderIdOf, type PaymentProvider, type PaymentResult } from '../payment-provider.js';
+import { extendSubscription } from '../subscriptions.js';
 import type { OrderCreditedEvent, Payments } from './registry.js';
 
 export type SettleOutcome =
@@ -52,7 +52,8 @@ function isUniqueViolation(err: unknown): boolean {
 async function deliver(trx: Transaction<Database>, registry: Registry, o: OrderRow): Promise<number> {
   const userId = Number(o.user_id);
   const ref = `order:${o.id}`;
-  if (o.tokens_micro === null) return (await deliverItem(trx, registry, userId, o.kind, o.item_id, ref, 'package')).tokensMicro;
+  if (o.tokens_micro === null)
+    return (await deliverItem(trx, registry, userId, o.kind, o.item_id, ref, 'package')).tokensMicro;
   const tokens = Number(o.tokens_micro);
   if (o.kind === 'plan') {
     await extendSubscription(trx, userId, o.item_id, Number(o.plan_days ?? 0), ref);
@@ -113,7 +114,10 @@ export async function creditOrder(
   } catch (err) {
     // The same provider trade number on a second order: a gateway bug or a replay; never credit twice.
     if (isUniqueViolation(err) && providerTradeNo !== null) {
-      deps.logger.warn('payment trade number already used by another order', { order: Number(order.id), instance: order.instance });
+      deps.logger.warn('payment trade number already used by another order', {
+        order: Number(order.id),
+        instance: order.instance,
+      });
       return { outcome: 'trade_no_reused', order, ack: false };
     }
     throw err;
@@ -124,7 +128,9 @@ function notifyCredited(deps: SettleDeps, e: OrderCreditedEvent): void {
   for (const listener of deps.payments.onOrderCredited) {
     Promise.resolve()
       .then(() => listener(e))
-      .catch((err: unknown) => deps.logger.error('order credited listener failed', { order: e.orderId, reason: (err as Error).message }));
+      .catch((err: unknown) =>
+        deps.logger.error('order credited listener failed', { order: e.orderId, reason: (err as Error).message }),
+      );
   }
 }
 
@@ -151,11 +157,17 @@ export async function settle(deps: SettleDeps, provider: PaymentProvider, r: Pay
     if (!amountOk || !currencyOk) {
       await deps.db
         .updateTable('orders')
-        .set({ status: 'amount_mismatch', note: `notified ${r.amountMinor ?? '?'} ${r.currency ?? '?'}, ordered ${order.amount_minor} ${order.currency}` })
+        .set({
+          status: 'amount_mismatch',
+          note: `notified ${r.amountMinor ?? '?'} ${r.currency ?? '?'}, ordered ${order.amount_minor} ${order.currency}`,
+        })
         .where('id', '=', order.id)
         .where('status', 'in', REOPENABLE)
         .execute();
-      deps.logger.warn('payment amount or currency differs from the order', { order: Number(order.id), instance: provider.id });
+      deps.logger.warn('payment amount or currency differs from the order', {
+        order: Number(order.id),
+        instance: provider.id,
+      });
       // Told "received": retrying the same wrong amount cannot help; an admin sees the order.
       return { outcome: 'amount_mismatch', order: await reload(deps.db, Number(order.id)), ack: true };
     }

@@ -3,14 +3,14 @@
 // new-api#4353), the paid state only from payment_status 'paid' (delayed methods complete unpaid).
 import Stripe from 'stripe';
 import {
-  SignatureError,
   type NotifyRequest,
   type OrderRow,
+  outTradeNoOf,
   type PaymentProvider,
   type PaymentResult,
+  SignatureError,
 } from '../payment-provider.js';
-import { outTradeNoOf } from '../payment-provider.js';
-import { label, optionalString, requireString, type InstanceConfig } from './config.js';
+import { type InstanceConfig, label, optionalString, requireString } from './config.js';
 
 export function createStripe(c: InstanceConfig): PaymentProvider {
   const secretKey = requireString(c, 'secret_key');
@@ -20,19 +20,29 @@ export function createStripe(c: InstanceConfig): PaymentProvider {
   // How many minor units of `currency` one TOKEN costs, e.g. 14 (US cents) when 1 TOKEN = 1 CNY ≈ 0.14 USD;
   // for currencies without decimals (JPY, KRW) the minor unit is the unit itself.
   const perToken = Number(c.minor_per_token);
-  if (!Number.isFinite(perToken) || perToken <= 0) throw new Error(`payments.${c.id}.minor_per_token must be a positive number (minor units of ${currency} per TOKEN)`);
+  if (!Number.isFinite(perToken) || perToken <= 0)
+    throw new Error(
+      `payments.${c.id}.minor_per_token must be a positive number (minor units of ${currency} per TOKEN)`,
+    );
   const live = secretKey.startsWith('sk_live_');
   const host = optionalString(c, 'api_host');
   const stripe = new Stripe(secretKey, {
     maxNetworkRetries: 2,
     telemetry: false,
     timeout: 15_000,
-    ...(host ? { host, port: Number(c.api_port ?? 443), protocol: (optionalString(c, 'api_protocol') ?? 'https') as 'http' | 'https' } : {}),
+    ...(host
+      ? {
+          host,
+          port: Number(c.api_port ?? 443),
+          protocol: (optionalString(c, 'api_protocol') ?? 'https') as 'http' | 'https',
+        }
+      : {}),
   });
 
   const fromSession = (session: Stripe.Checkout.Session, eventId?: string): Omit<PaymentResult, 'state'> => ({
     outTradeNo: session.metadata?.out_trade_no ?? session.client_reference_id ?? undefined,
-    providerTradeNo: typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? session.id),
+    providerTradeNo:
+      typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? session.id),
     amountMinor: session.amount_total ?? -1,
     currency: (session.currency ?? '').toUpperCase(),
     eventId,
@@ -49,7 +59,9 @@ export function createStripe(c: InstanceConfig): PaymentProvider {
       const session = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
-          line_items: [{ quantity: 1, price_data: { currency, unit_amount: s.amountMinor, product_data: { name: s.subject } } }],
+          line_items: [
+            { quantity: 1, price_data: { currency, unit_amount: s.amountMinor, product_data: { name: s.subject } } },
+          ],
           client_reference_id: s.outTradeNo,
           metadata: { out_trade_no: s.outTradeNo },
           success_url: urls.returnUrl,
@@ -68,7 +80,10 @@ export function createStripe(c: InstanceConfig): PaymentProvider {
       } catch (err) {
         throw new SignatureError(`Stripe signature: ${(err as Error).message.slice(0, 120)}`);
       }
-      if (event.livemode !== live) throw new SignatureError(`Stripe ${event.livemode ? 'live' : 'test'} event for a ${live ? 'live' : 'test'} key`);
+      if (event.livemode !== live)
+        throw new SignatureError(
+          `Stripe ${event.livemode ? 'live' : 'test'} event for a ${live ? 'live' : 'test'} key`,
+        );
       if (!event.type.startsWith('checkout.session.')) return { state: 'ignored', eventId: event.id };
       const session = event.data.object as Stripe.Checkout.Session;
       const base = fromSession(session, event.id);
@@ -102,8 +117,12 @@ export function createStripe(c: InstanceConfig): PaymentProvider {
       if (order.provider_ref) await stripe.checkout.sessions.expire(order.provider_ref);
     },
     async refund(order: OrderRow, amountMinor: number, refundNo: string): Promise<void> {
-      if (!order.provider_trade_no?.startsWith('pi_')) throw new Error('this order has no Stripe PaymentIntent to refund');
-      await stripe.refunds.create({ payment_intent: order.provider_trade_no, amount: amountMinor }, { idempotencyKey: refundNo });
+      if (!order.provider_trade_no?.startsWith('pi_'))
+        throw new Error('this order has no Stripe PaymentIntent to refund');
+      await stripe.refunds.create(
+        { payment_intent: order.provider_trade_no, amount: amountMinor },
+        { idempotencyKey: refundNo },
+      );
     },
   };
 }

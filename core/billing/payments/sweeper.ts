@@ -2,9 +2,9 @@
 // queried and the answers go through the same settle() as notifications. Past expiry an order is closed
 // upstream and marked expired, but only after a definite "not paid": a failed query is unknown and never
 // ends an order (sub2api pay#27). Expired orders keep being queried for a day, so a late payment is credited.
-import type { PaymentProvider, OrderRow } from '../payment-provider.js';
+import type { OrderRow, PaymentProvider } from '../payment-provider.js';
 import { logPayment } from './payment-log.js';
-import { settle, type SettleDeps } from './settle.js';
+import { type SettleDeps, settle } from './settle.js';
 
 const LATE_WINDOW_MS = 24 * 3600_000;
 /** Give the notification a head start before the first query. */
@@ -19,11 +19,26 @@ export interface SweepReport {
 }
 
 /** Query one order and settle the answer; the query is logged like a notification. */
-export async function syncOrder(deps: SettleDeps, provider: PaymentProvider, order: OrderRow): Promise<{ outcome: string; state: string }> {
+export async function syncOrder(
+  deps: SettleDeps,
+  provider: PaymentProvider,
+  order: OrderRow,
+): Promise<{ outcome: string; state: string }> {
   const result = await provider.queryPayment(order);
-  const settlement = result.state === 'unknown' ? null : await settle(deps, provider, { ...result, outTradeNo: result.outTradeNo ?? undefined });
+  const settlement =
+    result.state === 'unknown'
+      ? null
+      : await settle(deps, provider, { ...result, outTradeNo: result.outTradeNo ?? undefined });
   const outcome = settlement?.outcome ?? `unknown: ${result.detail ?? ''}`;
-  await logPayment(deps.db, { instance: provider.id, orderId: Number(order.id), source: 'query', verified: result.state !== 'unknown', state: result.state, outcome, raw: null });
+  await logPayment(deps.db, {
+    instance: provider.id,
+    orderId: Number(order.id),
+    source: 'query',
+    verified: result.state !== 'unknown',
+    state: result.state,
+    outcome,
+    raw: null,
+  });
   return { outcome, state: result.state };
 }
 
@@ -56,7 +71,11 @@ export async function sweepPayments(deps: SettleDeps, now = Date.now()): Promise
             await provider.closePayment(order);
           } catch (err) {
             // Not closed upstream: it could still be paid, so it stays pending and is tried again next round.
-            deps.logger.warn('closing an expired payment failed', { order: Number(order.id), instance: provider.id, reason: (err as Error).message });
+            deps.logger.warn('closing an expired payment failed', {
+              order: Number(order.id),
+              instance: provider.id,
+              reason: (err as Error).message,
+            });
             continue;
           }
         }
@@ -70,7 +89,10 @@ export async function sweepPayments(deps: SettleDeps, now = Date.now()): Promise
       }
     } catch (err) {
       report.unknown++;
-      deps.logger.warn('payment sweep of one order failed', { order: Number(order.id), reason: (err as Error).message });
+      deps.logger.warn('payment sweep of one order failed', {
+        order: Number(order.id),
+        reason: (err as Error).message,
+      });
     }
   }
   return report;

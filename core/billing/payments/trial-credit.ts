@@ -3,9 +3,9 @@
 // subscription ref trial-plan:<user>; mass sign-up is held back by the per-IP sign-up budget
 // (core/console/api/auth-limits.ts) that runs before an account exists.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../store/schema.js';
-import type { Registry } from '../../registry/registry.js';
 import type { PaymentSettings } from '../../config/payment-env.js';
+import type { Registry } from '../../registry/registry.js';
+import type { Database } from '../../store/schema.js';
 import { applyEntry, DuplicateReferenceError } from '../ledger.js';
 import { extendSubscription } from '../subscriptions.js';
 
@@ -16,17 +16,33 @@ export interface TrialGrant {
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
-  return err instanceof DuplicateReferenceError || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === '23505' || /UNIQUE constraint/i.test(e.message ?? '');
+  return (
+    err instanceof DuplicateReferenceError ||
+    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e.code === '23505' ||
+    /UNIQUE constraint/i.test(e.message ?? '')
+  );
 }
 
 /** Grants the trial once; a second call for the same user grants nothing and returns null. */
-export async function grantTrial(db: Kysely<Database>, registry: Registry, settings: PaymentSettings, userId: number): Promise<TrialGrant | null> {
+export async function grantTrial(
+  db: Kysely<Database>,
+  registry: Registry,
+  settings: PaymentSettings,
+  userId: number,
+): Promise<TrialGrant | null> {
   const plan = settings.trialPlanId ? registry.plan(settings.trialPlanId) : undefined;
   if (settings.trialCreditMicro <= 0 && !plan) return null;
   try {
     return await db.transaction().execute(async (trx) => {
       if (settings.trialCreditMicro > 0) {
-        await applyEntry(trx, { userId, amount: settings.trialCreditMicro, kind: 'grant', ref: `trial:${userId}`, note: 'trial credit' });
+        await applyEntry(trx, {
+          userId,
+          amount: settings.trialCreditMicro,
+          kind: 'grant',
+          ref: `trial:${userId}`,
+          note: 'trial credit',
+        });
       }
       if (plan) await extendSubscription(trx, userId, plan.id, settings.trialPlanDays, `trial-plan:${userId}`);
       return { tokensMicro: settings.trialCreditMicro, planId: plan?.id ?? null };

@@ -1,19 +1,19 @@
 // Admin account tools: reset a user's password (chosen or generated, shown once; every session ends), turn off
 // a user's 2FA when they lost the device, read the mail outbox, and send a test mail to check SMTP settings.
 import type Router from '@koa/router';
-import type { Services } from '../../services.js';
-import { findUserById, isValidEmail, normaliseEmail } from '../../accounts/users.js';
-import { hashPassword, passwordWeakness } from '../../accounts/passwords.js';
-import { setPassword } from '../../accounts/password-change.js';
-import { renderMail } from '../../accounts/mail/templates.js';
-import { ApiError } from '../../http/errors.js';
-import { bodyOf, idParam, invalid, queryInt, reqString } from './input.js';
-import { requireAdmin } from './auth.js';
-import { iso } from './present.js';
-import type { PasswordGuard } from './password-guard.js';
-import { disableTwoFactor } from '../../accounts/totp.js';
 import { generatePassword } from '../../accounts/generated-password.js';
+import { renderMail } from '../../accounts/mail/templates.js';
+import { setPassword } from '../../accounts/password-change.js';
+import { hashPassword, passwordWeakness } from '../../accounts/passwords.js';
+import { disableTwoFactor } from '../../accounts/totp.js';
+import { findUserById, isValidEmail, normaliseEmail } from '../../accounts/users.js';
+import { ApiError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
 import { audit } from './audit.js';
+import { requireAdmin } from './auth.js';
+import { bodyOf, idParam, invalid, queryInt, reqString } from './input.js';
+import type { PasswordGuard } from './password-guard.js';
+import { iso } from './present.js';
 
 export function adminAccountRoutes(router: Router, s: Services, guard: PasswordGuard): void {
   const db = s.store.db;
@@ -31,7 +31,13 @@ export function adminAccountRoutes(router: Router, s: Services, guard: PasswordG
     const password = chosen ?? generatePassword();
     const hash = await guard.gated(ctx, () => hashPassword(password), true);
     const signedOut = await setPassword(db, user.id, hash, null);
-    await audit(ctx, s, { action: 'user.password_reset', targetType: 'user', targetId: user.id, subjectUserId: user.id, detail: { generated: chosen === null, signed_out_sessions: signedOut } });
+    await audit(ctx, s, {
+      action: 'user.password_reset',
+      targetType: 'user',
+      targetId: user.id,
+      subjectUserId: user.id,
+      detail: { generated: chosen === null, signed_out_sessions: signedOut },
+    });
     ctx.body = { reset: true, signed_out_sessions: signedOut, ...(chosen === null ? { password } : {}) };
   });
 
@@ -46,7 +52,13 @@ export function adminAccountRoutes(router: Router, s: Services, guard: PasswordG
   router.get('/console/api/admin/mail', requireAdmin(s), async (ctx) => {
     const limit = queryInt(ctx, 'limit', 1, 200, 50);
     const before = queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-    const rows = await db.selectFrom('mail_outbox').selectAll().where('id', '<', before).orderBy('id', 'desc').limit(limit).execute();
+    const rows = await db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('id', '<', before)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
     ctx.body = {
       transport: s.mailer.transport,
       items: rows.map((r) => ({
@@ -68,7 +80,11 @@ export function adminAccountRoutes(router: Router, s: Services, guard: PasswordG
     if (!isValidEmail(to)) throw invalid("'to' is not a valid email address.");
     const result = await s.mailer.send(renderMail('test', 'en', { email: to }));
     // Admins are operators: the server's answer helps them fix the settings.
-    if (!result.ok) throw new ApiError('MAIL_FAILED', `The test mail was not sent (${result.transport}): ${result.error.slice(0, 300)}`);
+    if (!result.ok)
+      throw new ApiError(
+        'MAIL_FAILED',
+        `The test mail was not sent (${result.transport}): ${result.error.slice(0, 300)}`,
+      );
     ctx.body = { sent: true, transport: result.transport, id: result.id };
   });
 }

@@ -6,22 +6,32 @@ import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../../services.js';
 import { asMicro, toToken } from '../../kernel/money.js';
-import { requireAdmin, userOf } from './auth.js';
-import { csvLine, iso } from './present.js';
-import { queryInt, queryOf, queryTime } from './input.js';
+import type { Services } from '../../services.js';
 import { audit } from './audit.js';
+import { requireAdmin, userOf } from './auth.js';
+import { type CsvLocale, csvHeader, csvLocaleOf, localClock, UTF8_BOM } from './csv-locale.js';
 import { takeExportSlot } from './export-slot.js';
-import { UTF8_BOM, csvHeader, csvLocaleOf, localClock, type CsvLocale } from './csv-locale.js';
+import { queryInt, queryOf, queryTime } from './input.js';
+import { csvLine, iso } from './present.js';
 
 export const EXPORT_LIMITS = { chunkRows: 1_000, maxRows: 1_000_000, slotTtlMs: 10 * 60_000 } as const;
 
 type Cell = string | number | null;
-interface Window { from?: number; to?: number; userId?: number }
+interface Window {
+  from?: number;
+  to?: number;
+  userId?: number;
+}
 /** One chunk of rows with ids below `before`, newest first, as CSV cells; the id is the first cell. */
 type Clock = ReturnType<typeof localClock>;
-type ChunkReader = (db: Services['store']['db'], before: number | undefined, limit: number, w: Window, time: Clock) => Promise<Cell[][]>;
+type ChunkReader = (
+  db: Services['store']['db'],
+  before: number | undefined,
+  limit: number,
+  w: Window,
+  time: Clock,
+) => Promise<Cell[][]>;
 
 const money = (v: unknown): number => toToken(asMicro(v));
 
@@ -34,36 +44,88 @@ const EXPORTS: Record<string, { header: string[]; read: ChunkReader }> = {
       if (w.from !== undefined) q = q.where('created_at', '>=', w.from);
       if (w.to !== undefined) q = q.where('created_at', '<', w.to);
       const rows = await q.orderBy('id', 'desc').limit(limit).execute();
-      return rows.map((r) => [Number(r.id), r.email, r.role, r.status, money(r.balance), money(r.held), time(r.created_at)]);
+      return rows.map((r) => [
+        Number(r.id),
+        r.email,
+        r.role,
+        r.status,
+        money(r.balance),
+        money(r.held),
+        time(r.created_at),
+      ]);
     },
   },
   orders: {
     header: ['id', 'user_id', 'kind', 'item_id', 'item_name', 'amount', 'provider', 'status', 'created_at', 'paid_at'],
     read: async (db, before, limit, w, time) => {
-      let q = db.selectFrom('orders').select(['id', 'user_id', 'kind', 'item_id', 'item_name', 'amount', 'provider', 'status', 'created_at', 'paid_at']);
+      let q = db
+        .selectFrom('orders')
+        .select([
+          'id',
+          'user_id',
+          'kind',
+          'item_id',
+          'item_name',
+          'amount',
+          'provider',
+          'status',
+          'created_at',
+          'paid_at',
+        ]);
       if (before !== undefined) q = q.where('id', '<', before);
       if (w.userId !== undefined) q = q.where('user_id', '=', w.userId);
       if (w.from !== undefined) q = q.where('created_at', '>=', w.from);
       if (w.to !== undefined) q = q.where('created_at', '<', w.to);
       const rows = await q.orderBy('id', 'desc').limit(limit).execute();
-      return rows.map((r) => [Number(r.id), Number(r.user_id), r.kind, r.item_id, r.item_name, money(r.amount), r.provider, r.status, time(r.created_at), time(r.paid_at)]);
+      return rows.map((r) => [
+        Number(r.id),
+        Number(r.user_id),
+        r.kind,
+        r.item_id,
+        r.item_name,
+        money(r.amount),
+        r.provider,
+        r.status,
+        time(r.created_at),
+        time(r.paid_at),
+      ]);
     },
   },
   ledger: {
     header: ['id', 'user_id', 'created_at', 'kind', 'amount', 'balance_after', 'ref', 'operation', 'note'],
     read: async (db, before, limit, w, time) => {
-      let q = db.selectFrom('ledger').select(['id', 'user_id', 'created_at', 'kind', 'amount', 'balance_after', 'ref', 'operation', 'note']);
+      let q = db
+        .selectFrom('ledger')
+        .select(['id', 'user_id', 'created_at', 'kind', 'amount', 'balance_after', 'ref', 'operation', 'note']);
       if (before !== undefined) q = q.where('id', '<', before);
       if (w.userId !== undefined) q = q.where('user_id', '=', w.userId);
       if (w.from !== undefined) q = q.where('created_at', '>=', w.from);
       if (w.to !== undefined) q = q.where('created_at', '<', w.to);
       const rows = await q.orderBy('id', 'desc').limit(limit).execute();
-      return rows.map((r) => [Number(r.id), Number(r.user_id), time(r.created_at), r.kind, money(r.amount), money(r.balance_after), r.ref, r.operation, r.note]);
+      return rows.map((r) => [
+        Number(r.id),
+        Number(r.user_id),
+        time(r.created_at),
+        r.kind,
+        money(r.amount),
+        money(r.balance_after),
+        r.ref,
+        r.operation,
+        r.note,
+      ]);
     },
   },
 };
 
-async function* chunks(db: Services['store']['db'], header: string[], read: ChunkReader, w: Window, maxRows: number, loc: CsvLocale, release: () => Promise<void>): AsyncGenerator<string> {
+async function* chunks(
+  db: Services['store']['db'],
+  header: string[],
+  read: ChunkReader,
+  w: Window,
+  maxRows: number,
+  loc: CsvLocale,
+  release: () => Promise<void>,
+): AsyncGenerator<string> {
   try {
     const time = localClock(loc.tz);
     yield UTF8_BOM + csvLine(csvHeader(header, loc));
@@ -87,13 +149,24 @@ export function adminExportRoutes(router: Router, s: Services): void {
   for (const [name, { header, read }] of Object.entries(EXPORTS)) {
     router.get(`/console/api/admin/exports/${name}.csv`, requireAdmin(s), async (ctx: Context) => {
       const limit = queryInt(ctx, 'limit', 1, EXPORT_LIMITS.maxRows, EXPORT_LIMITS.maxRows);
-      const userId = queryOf(ctx, 'user_id') === undefined ? undefined : queryInt(ctx, 'user_id', 1, Number.MAX_SAFE_INTEGER, 0);
+      const userId =
+        queryOf(ctx, 'user_id') === undefined ? undefined : queryInt(ctx, 'user_id', 1, Number.MAX_SAFE_INTEGER, 0);
       const w: Window = { from: queryTime(ctx, 'from'), to: queryTime(ctx, 'to'), userId };
       const loc = csvLocaleOf(ctx);
       const scope = `console:admin-export:${userOf(ctx).id}`;
-      const release = await takeExportSlot(ctx, s, scope, EXPORT_LIMITS.slotTtlMs, 'An export by this admin is already running. Retry when it has finished.');
+      const release = await takeExportSlot(
+        ctx,
+        s,
+        scope,
+        EXPORT_LIMITS.slotTtlMs,
+        'An export by this admin is already running. Retry when it has finished.',
+      );
       try {
-        await audit(ctx, s, { action: 'export', targetType: name, detail: { from: iso(w.from ?? null), to: iso(w.to ?? null), user_id: userId ?? null, limit } });
+        await audit(ctx, s, {
+          action: 'export',
+          targetType: name,
+          detail: { from: iso(w.from ?? null), to: iso(w.to ?? null), user_id: userId ?? null, limit },
+        });
       } catch (err) {
         await release();
         throw err;

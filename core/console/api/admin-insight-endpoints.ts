@@ -17,7 +17,8 @@ export const ADMIN_INSIGHT_ENDPOINTS: Endpoint[] = [
     id: 'adminRevenue',
     method: 'GET',
     path: '/console/api/admin/revenue',
-    summary: 'Revenue from credited orders per China day: plans and packages sold, their TOKEN value, money received and refunded per currency',
+    summary:
+      'Revenue from credited orders per China day: plans and packages sold, their TOKEN value, money received and refunded per currency',
     auth: 'admin',
     query: [{ name: 'days', description: '1-366, default 30', schema: { ...int, minimum: 1, maximum: 366 } }],
   },
@@ -29,5 +30,11 @@ export const ADMIN_INSIGHT_ENDPOINTS: Endpoint[] = [
     auth: 'admin',
     query: [{ name: 'hours', description: '1-744, default 24', schema: { ...int, minimum: 1, maximum: 744 } }],
   },
-  { id: 'adminCancelOrder', method: 'POST', path: '/console/api/admin/orders/:id/cancel', summary: "Cancel any user's pending order (closed upstream where possible; idempotent)", auth: 'admin' },
+  {
+    id: 'adminCancelOrder',
+    method: 'POST',
+    path: '/console/api/admin/orders/:id/cancel',
+    summary: "Cancel any user's pending order (closed upstream where possible; idempotent)",
+    auth: 'admin',
+  },
 ];

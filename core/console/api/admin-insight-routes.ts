@@ -1,18 +1,18 @@
 // /console/api/admin: revenue from orders (plans and packages, money per currency, refunds) per day, the health
 // of each operation over a chosen window (success rate, p50/p95/p99 latency), and cancelling any pending order.
 import type Router from '@koa/router';
-import type { Services } from '../../services.js';
-import { cancelOrder, OrderError } from '../../billing/orders.js';
-import { revenueByDay, type RevenueDay } from '../../billing/revenue.js';
 import { operationHealth } from '../../billing/operation-health.js';
-import { chinaDayStart } from '../../kernel/china-day.js';
-import { toToken, asMicro } from '../../kernel/money.js';
+import { cancelOrder, OrderError } from '../../billing/orders.js';
+import { type RevenueDay, revenueByDay } from '../../billing/revenue.js';
 import { ApiError } from '../../http/errors.js';
+import { chinaDayStart } from '../../kernel/china-day.js';
+import { asMicro, toToken } from '../../kernel/money.js';
+import type { Services } from '../../services.js';
+import { emailsOf } from './admin-lookup.js';
+import { audit } from './audit.js';
 import { requireAdmin } from './auth.js';
 import { idParam, queryInt } from './input.js';
 import { presentPaymentOrder } from './payment-present.js';
-import { emailsOf } from './admin-lookup.js';
-import { audit } from './audit.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const HOUR_MS = 3600 * 1000;
@@ -20,8 +20,14 @@ const HOUR_MS = 3600 * 1000;
 const MAX_HOURS = 31 * 24;
 
 /** Minor units per currency -> major units (yuan, dollars) at the edge. */
-const major = (m: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(m).map(([c, v]) => [c, v / 100]));
-const edge = <T extends Omit<RevenueDay, 'day'>>(d: T) => ({ ...d, value: toToken(asMicro(d.value)), paid: major(d.paid), refunded: major(d.refunded) });
+const major = (m: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(m).map(([c, v]) => [c, v / 100]));
+const edge = <T extends Omit<RevenueDay, 'day'>>(d: T) => ({
+  ...d,
+  value: toToken(asMicro(d.value)),
+  paid: major(d.paid),
+  refunded: major(d.refunded),
+});
 
 export function adminInsightRoutes(router: Router, s: Services): void {
   const db = s.store.db;
@@ -41,7 +47,11 @@ export function adminInsightRoutes(router: Router, s: Services): void {
     ctx.body = {
       hours,
       since: new Date(since).toISOString(),
-      operations: rows.map((r) => ({ ...r, errors: r.calls - r.successes, success_rate: Math.round((r.successes / r.calls) * 10_000) / 10_000 })),
+      operations: rows.map((r) => ({
+        ...r,
+        errors: r.calls - r.successes,
+        success_rate: Math.round((r.successes / r.calls) * 10_000) / 10_000,
+      })),
     };
   });
 
@@ -51,11 +61,19 @@ export function adminInsightRoutes(router: Router, s: Services): void {
       const before = await db.selectFrom('orders').select('status').where('id', '=', id).executeTakeFirst();
       const order = await cancelOrder(db, s.payments, undefined, id);
       // Cancelling twice is a no-op and is audited once.
-      if (before?.status === 'pending') await audit(ctx, s, { action: 'order.cancel', targetType: 'order', targetId: id, subjectUserId: Number(order.user_id), detail: { status: order.status } });
+      if (before?.status === 'pending')
+        await audit(ctx, s, {
+          action: 'order.cancel',
+          targetType: 'order',
+          targetId: id,
+          subjectUserId: Number(order.user_id),
+          detail: { status: order.status },
+        });
       const emails = await emailsOf(db, [Number(order.user_id)]);
       ctx.body = { order: { ...presentPaymentOrder(order), user_email: emails.get(Number(order.user_id)) ?? null } };
     } catch (err) {
-      if (err instanceof OrderError) throw new ApiError(err.reason === 'not_found' ? 'RESOURCE_NOT_FOUND' : 'CONFLICT', err.message);
+      if (err instanceof OrderError)
+        throw new ApiError(err.reason === 'not_found' ? 'RESOURCE_NOT_FOUND' : 'CONFLICT', err.message);
       throw err;
     }
   });

@@ -1,9 +1,9 @@
 // Admin lists show people by email and can be searched the way an operator asks: by (part of) an email, an
 // order number (#123 or 123) or an API key prefix (sk_...). These helpers turn a search text into a filter and
 // ids into emails, in one query per list.
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import type { Database } from '../../store/schema.js';
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { OrderRow } from '../../billing/orders.js';
+import type { Database } from '../../store/schema.js';
 
 export type Search = { kind: 'order'; id: number } | { kind: 'key'; prefix: string } | { kind: 'email'; like: string };
 
@@ -26,24 +26,44 @@ export function usersMatching(db: Kysely<Database>, s: Exclude<Search, { kind: '
   if (s.kind === 'key') {
     // Shown prefixes are the secret's first 11 characters; a longer text (a whole secret pasted) still matches.
     const head = s.prefix.slice(0, 11);
-    return db.selectFrom('api_keys').select('user_id').where(sql<SqlBool>`prefix like ${`${likeEscaped(head)}%`} escape '\\'`);
+    return db
+      .selectFrom('api_keys')
+      .select('user_id')
+      .where(sql<SqlBool>`prefix like ${`${likeEscaped(head)}%`} escape '\\'`);
   }
   return db.selectFrom('users').select('id as user_id').where(sql<SqlBool>`lower(email) like ${s.like} escape '\\'`);
 }
 
 /** A where-expression on a user id column for a user search. */
-export function userIdIn(db: Kysely<Database>, column: string, s: Exclude<Search, { kind: 'order' }>): Expression<SqlBool> {
+export function userIdIn(
+  db: Kysely<Database>,
+  column: string,
+  s: Exclude<Search, { kind: 'order' }>,
+): Expression<SqlBool> {
   return sql<SqlBool>`${sql.ref(column)} in (${usersMatching(db, s)})`;
 }
 
 /** The ids of the users a search matches, at most `max`. */
-export async function userIdsMatching(db: Kysely<Database>, s: Exclude<Search, { kind: 'order' }>, max = 1000): Promise<number[]> {
-  const rows = await db.selectFrom('users').select('id').where(userIdIn(db, 'users.id', s)).orderBy('id').limit(max).execute();
+export async function userIdsMatching(
+  db: Kysely<Database>,
+  s: Exclude<Search, { kind: 'order' }>,
+  max = 1000,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where(userIdIn(db, 'users.id', s))
+    .orderBy('id')
+    .limit(max)
+    .execute();
   return rows.map((r) => Number(r.id));
 }
 
 /** id -> email for the given user ids (nulls and repeats allowed). */
-export async function emailsOf(db: Kysely<Database>, ids: ReadonlyArray<number | null | undefined>): Promise<Map<number, string>> {
+export async function emailsOf(
+  db: Kysely<Database>,
+  ids: ReadonlyArray<number | null | undefined>,
+): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
   if (wanted.length === 0) return new Map();
   const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', wanted).execute();

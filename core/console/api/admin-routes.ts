@@ -1,24 +1,24 @@
 // /console/api/admin/*: users, grants, orders and their confirmation, statistics. Every route needs the admin
 // role, checked here on the server (anonymous 401, non-admin 403) whatever the web console shows.
 import type Router from '@koa/router';
-import type { Services } from '../../services.js';
-import { findUserByEmail, findUserById } from '../../accounts/users.js';
 import { revokeAllUserTokens } from '../../accounts/user-tokens.js';
+import { findUserByEmail, findUserById } from '../../accounts/users.js';
 import { grantTokens, ItemGoneError } from '../../billing/grants.js';
 import { InsufficientBalanceError } from '../../billing/ledger.js';
 import { OrderError } from '../../billing/orders.js';
 import { confirmManually } from '../../billing/payments/admin-actions.js';
-import { settleDeps } from './payment-notify-route.js';
-import { presentPaymentOrder } from './payment-present.js';
 import { adminStats } from '../../billing/stats.js';
+import { ApiError } from '../../http/errors.js';
 import { chinaDayStart } from '../../kernel/china-day.js';
 import { toToken } from '../../kernel/money.js';
-import { ApiError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
+import { emailsOf, parseSearch, searchOrders, userIdIn } from './admin-lookup.js';
+import { audit } from './audit.js';
 import { requireAdmin, userOf } from './auth.js';
 import { bodyOf, idParam, invalid, queryInt, queryOf, reqEnum, reqString, reqTokens } from './input.js';
+import { settleDeps } from './payment-notify-route.js';
+import { presentPaymentOrder } from './payment-present.js';
 import { presentUserWithBalance } from './present.js';
-import { audit } from './audit.js';
-import { emailsOf, parseSearch, searchOrders, userIdIn } from './admin-lookup.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'expired', 'refunded', 'amount_mismatch'] as const;
@@ -41,14 +41,21 @@ export function adminRoutes(router: Router, s: Services): void {
   router.patch('/console/api/admin/users/:id', admin, async (ctx) => {
     const id = idParam(ctx.params.id, 'user');
     const status = reqEnum(bodyOf(ctx, ['status']), 'status', ['active', 'disabled'] as const);
-    if (id === userOf(ctx).id && status === 'disabled') throw new ApiError('CONFLICT', 'Admins cannot disable their own account.');
+    if (id === userOf(ctx).id && status === 'disabled')
+      throw new ApiError('CONFLICT', 'Admins cannot disable their own account.');
     const row = await db.updateTable('users').set({ status }).where('id', '=', id).returningAll().executeTakeFirst();
     if (!row) throw new ApiError('RESOURCE_NOT_FOUND', `There is no user ${id}.`);
     if (status === 'disabled') await revokeAllUserTokens(db, id);
     // Keys are cached per process: drop them here and tell the other processes.
     s.keys.invalidateUser(id);
     await s.state.publishRevocation(id);
-    await audit(ctx, s, { action: 'user.status', targetType: 'user', targetId: id, subjectUserId: id, detail: { status } });
+    await audit(ctx, s, {
+      action: 'user.status',
+      targetType: 'user',
+      targetId: id,
+      subjectUserId: id,
+      detail: { status },
+    });
     ctx.body = { user: presentUserWithBalance(row) };
   });
 
@@ -63,12 +70,21 @@ export function adminRoutes(router: Router, s: Services): void {
     try {
       const { balanceAfter, ref } = await grantTokens(db, { userId: user.id, amount, reason, adminId: userOf(ctx).id });
       s.alerts.observe(user.id, balanceAfter - amount, balanceAfter);
-      await audit(ctx, s, { action: amount > 0 ? 'user.grant' : 'user.deduct', targetType: 'user', targetId: user.id, subjectUserId: user.id, detail: { amount: toToken(amount), reason, ref, balance_after: toToken(balanceAfter) } });
+      await audit(ctx, s, {
+        action: amount > 0 ? 'user.grant' : 'user.deduct',
+        targetType: 'user',
+        targetId: user.id,
+        subjectUserId: user.id,
+        detail: { amount: toToken(amount), reason, ref, balance_after: toToken(balanceAfter) },
+      });
       ctx.status = 201;
       ctx.body = { user_id: user.id, email: user.email, amount: toToken(amount), balance: toToken(balanceAfter), ref };
     } catch (err) {
       if (err instanceof InsufficientBalanceError) {
-        throw new ApiError('CONFLICT', `Cannot deduct ${toToken(-amount)} TOKEN: it exceeds the user's available balance.`);
+        throw new ApiError(
+          'CONFLICT',
+          `Cannot deduct ${toToken(-amount)} TOKEN: it exceeds the user's available balance.`,
+        );
       }
       throw err;
     }
@@ -76,12 +92,24 @@ export function adminRoutes(router: Router, s: Services): void {
 
   router.get('/console/api/admin/orders', admin, async (ctx) => {
     const status = queryOf(ctx, 'status');
-    if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status)) throw invalid(`'status' must be one of ${ORDER_STATUSES.join(', ')}.`);
+    if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status))
+      throw invalid(`'status' must be one of ${ORDER_STATUSES.join(', ')}.`);
     const limit = queryInt(ctx, 'limit', 1, 500, 100);
-    const before = queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
-    const rows = await searchOrders(db, { status: status as (typeof ORDER_STATUSES)[number] | undefined, limit, before, search: parseSearch(queryOf(ctx, 'q')) });
-    const emails = await emailsOf(db, rows.map((r) => Number(r.user_id)));
-    ctx.body = { orders: rows.map((r) => ({ ...presentPaymentOrder(r), user_email: emails.get(Number(r.user_id)) ?? null })) };
+    const before =
+      queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
+    const rows = await searchOrders(db, {
+      status: status as (typeof ORDER_STATUSES)[number] | undefined,
+      limit,
+      before,
+      search: parseSearch(queryOf(ctx, 'q')),
+    });
+    const emails = await emailsOf(
+      db,
+      rows.map((r) => Number(r.user_id)),
+    );
+    ctx.body = {
+      orders: rows.map((r) => ({ ...presentPaymentOrder(r), user_email: emails.get(Number(r.user_id)) ?? null })),
+    };
   });
 
   router.post('/console/api/admin/orders/:id/confirm', admin, async (ctx) => {
@@ -89,11 +117,23 @@ export function adminRoutes(router: Router, s: Services): void {
     try {
       // Any instance's order may be completed by hand ("补单"), e.g. paid but the notification never came.
       const c = await confirmManually(settleDeps(s), id, userOf(ctx).id);
-      if (c.order) await audit(ctx, s, { action: 'order.confirm', targetType: 'order', targetId: id, subjectUserId: Number(c.order.user_id), detail: { outcome: c.outcome } });
-      ctx.body = { order: c.order ? presentPaymentOrder(c.order) : null, fulfilled: c.outcome === 'credited' || c.outcome === 'credited_late' };
+      if (c.order)
+        await audit(ctx, s, {
+          action: 'order.confirm',
+          targetType: 'order',
+          targetId: id,
+          subjectUserId: Number(c.order.user_id),
+          detail: { outcome: c.outcome },
+        });
+      ctx.body = {
+        order: c.order ? presentPaymentOrder(c.order) : null,
+        fulfilled: c.outcome === 'credited' || c.outcome === 'credited_late',
+      };
     } catch (err) {
-      if (err instanceof OrderError) throw new ApiError(err.reason === 'not_found' ? 'RESOURCE_NOT_FOUND' : 'CONFLICT', err.message);
-      if (err instanceof ItemGoneError) throw new ApiError('CONFLICT', `Order ${id} is for a ${err.kind} that is no longer offered; it stays pending.`);
+      if (err instanceof OrderError)
+        throw new ApiError(err.reason === 'not_found' ? 'RESOURCE_NOT_FOUND' : 'CONFLICT', err.message);
+      if (err instanceof ItemGoneError)
+        throw new ApiError('CONFLICT', `Order ${id} is for a ${err.kind} that is no longer offered; it stays pending.`);
       throw err;
     }
   });

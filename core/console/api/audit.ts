@@ -1,12 +1,16 @@
 // The audit row of a console change: the logged-in actor and the client IP come from the request itself.
 import type { Context } from 'koa';
+import { type AuditEntry, type AuditRow, writeAudit } from '../../notify/audit-log.js';
 import type { Services } from '../../services.js';
-import { writeAudit, type AuditEntry, type AuditRow } from '../../notify/audit-log.js';
 import { userOf } from './auth.js';
 import { clientIpOf } from './client-ip.js';
 import { iso } from './present.js';
 
-export async function audit(ctx: Context, s: Services, e: Omit<AuditEntry, 'actorId' | 'actorRole' | 'ip'>): Promise<void> {
+export async function audit(
+  ctx: Context,
+  s: Services,
+  e: Omit<AuditEntry, 'actorId' | 'actorRole' | 'ip'>,
+): Promise<void> {
   const actor = userOf(ctx);
   await writeAudit(s.store.db, { ...e, actorId: actor.id, actorRole: actor.role, ip: clientIpOf(ctx) });
 }

@@ -2,8 +2,8 @@
 // gateway process counts together). They sit in front of the failure-based login throttle: these cap how
 // often an IP may ask at all (login flooding, mass sign-up), the throttle caps how often it may be wrong.
 import type { Context } from 'koa';
-import type { Services } from '../../services.js';
 import { ApiError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
 import { clientGroupOf } from './client-ip.js';
 
 export interface Budget {
@@ -34,7 +34,11 @@ const MESSAGES: Record<BudgetName, string> = {
 /** Takes one request from the IP's budget, or throws 429 TOO_MANY_ATTEMPTS with Retry-After. */
 export async function spendIpBudget(ctx: Context, s: Services, name: BudgetName): Promise<void> {
   const budget = AUTH_BUDGETS[name];
-  const decision = await s.state.takeToken(`console:${name}:ip:${clientGroupOf(ctx)}`, budget.perHour / 3600, budget.burst);
+  const decision = await s.state.takeToken(
+    `console:${name}:ip:${clientGroupOf(ctx)}`,
+    budget.perHour / 3600,
+    budget.burst,
+  );
   if (decision.allowed) return;
   const wait = Math.max(1, Math.ceil(decision.retryAfterSeconds));
   ctx.set('Retry-After', String(wait));

@@ -4,27 +4,34 @@
 // (password-guard.ts), shared with the password, 2FA and admin account routes mounted from here.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../../services.js';
-import { createUser, emailProblem, findUserByEmail, findUserById, normaliseEmail, type User } from '../../accounts/users.js';
-import { hashPassword, passwordWeakness } from '../../accounts/passwords.js';
-import { issueUserToken, revokeUserToken } from '../../accounts/user-tokens.js';
+import { consumeAccountToken, issueAccountToken, peekAccountToken } from '../../accounts/account-tokens.js';
 import { MAX_EMAIL_LENGTH } from '../../accounts/emails.js';
-import { issueAccountToken, consumeAccountToken, peekAccountToken } from '../../accounts/account-tokens.js';
-import { securityOf, twoFactorOn, updateSecurity } from '../../accounts/user-security.js';
+import { localeFromAcceptLanguage, parseLocale } from '../../accounts/locale.js';
+import { hashPassword, passwordWeakness } from '../../accounts/passwords.js';
 import { signUpRefusal } from '../../accounts/sign-up-policy.js';
-import { parseLocale, localeFromAcceptLanguage } from '../../accounts/locale.js';
+import { securityOf, twoFactorOn, updateSecurity } from '../../accounts/user-security.js';
+import { issueUserToken, revokeUserToken } from '../../accounts/user-tokens.js';
+import {
+  createUser,
+  emailProblem,
+  findUserByEmail,
+  findUserById,
+  normaliseEmail,
+  type User,
+} from '../../accounts/users.js';
+import { grantTrial } from '../../billing/payments/trial-credit.js';
 import { ApiError } from '../../http/errors.js';
-import { bodyOf, invalid, reqString } from './input.js';
-import { presentUser } from './present.js';
+import type { Services } from '../../services.js';
+import { sendVerificationMail } from './account-mail.js';
+import { adminAccountRoutes } from './admin-account-routes.js';
 import { requireUser, tokenHashOf } from './auth.js';
 import { spendIpBudget } from './auth-limits.js';
+import { bodyOf, invalid, reqString } from './input.js';
 import { createPasswordGuard, type PasswordGuard } from './password-guard.js';
 import { passwordRoutes } from './password-routes.js';
-import { twoFactorRoutes, verifySecondFactor } from './two-factor-routes.js';
+import { presentUser } from './present.js';
 import { sessionRoutes } from './session-routes.js';
-import { adminAccountRoutes } from './admin-account-routes.js';
-import { sendVerificationMail } from './account-mail.js';
-import { grantTrial } from '../../billing/payments/trial-credit.js';
+import { twoFactorRoutes, verifySecondFactor } from './two-factor-routes.js';
 
 /** Register and login answer an existing email with a wrong password alike, so sign-up is no oracle beyond login. */
 const TAKEN = 'This email cannot be registered with this password. If the account is yours, log in.';
@@ -34,7 +41,10 @@ function isUniqueViolation(err: unknown): boolean {
   return e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === '23505' || /UNIQUE constraint/i.test(e.message ?? '');
 }
 
-function credentials(ctx: Context, extra: readonly string[] = []): { email: string; password: string; body: Record<string, unknown> } {
+function credentials(
+  ctx: Context,
+  extra: readonly string[] = [],
+): { email: string; password: string; body: Record<string, unknown> } {
   const b = bodyOf(ctx, ['email', 'password', ...extra]);
   // A generous raw cap; the real limit (254 after normalising) is reported by emailProblem.
   const email = normaliseEmail(reqString(b, 'email', 4 * MAX_EMAIL_LENGTH));
@@ -92,7 +102,8 @@ export function authRoutes(router: Router, s: Services): void {
       // Signing up again with the right password is a login (201, same shape as a new account); with a wrong one
       // it counts as a failed login, so probing emails through sign-up is throttled exactly like guessing.
       const verdict = await guard.throttle(ctx, email, existing);
-      if (!(await guard.checkPassword(ctx, email, password, existing, verdict)) || existing.status !== 'active') throw new ApiError('CONFLICT', TAKEN);
+      if (!(await guard.checkPassword(ctx, email, password, existing, verdict)) || existing.status !== 'active')
+        throw new ApiError('CONFLICT', TAKEN);
       return afterPassword(ctx, existing, 201, remember);
     }
     let user: User;
@@ -128,7 +139,8 @@ export function authRoutes(router: Router, s: Services): void {
     await spendIpBudget(ctx, s, 'login');
     const user = await findUserByEmail(db, email);
     const verdict = await guard.throttle(ctx, email, user);
-    if (!(await guard.checkPassword(ctx, email, password, user, verdict))) throw new ApiError('UNAUTHORIZED', 'Wrong email or password.');
+    if (!(await guard.checkPassword(ctx, email, password, user, verdict)))
+      throw new ApiError('UNAUTHORIZED', 'Wrong email or password.');
     if (user?.status !== 'active') throw new ApiError('ACCOUNT_DISABLED');
     await afterPassword(ctx, user, 200, remember);
   });
@@ -142,7 +154,8 @@ export function authRoutes(router: Router, s: Services): void {
     const code = reqString(b, 'code', 20);
     await spendIpBudget(ctx, s, 'login');
     const userId = await peekAccountToken(db, challenge, 'twofactor');
-    if (userId === null) throw new ApiError('INVALID_TOKEN', 'The login challenge is invalid or has expired. Log in again.');
+    if (userId === null)
+      throw new ApiError('INVALID_TOKEN', 'The login challenge is invalid or has expired. Log in again.');
     const user = await findUserById(db, userId);
     if (!user) throw new ApiError('INVALID_TOKEN', 'The login challenge is invalid or has expired. Log in again.');
     await guard.throttle(ctx, user.email, user);
@@ -151,7 +164,8 @@ export function authRoutes(router: Router, s: Services): void {
       throw new ApiError('UNAUTHORIZED', 'Wrong authentication code.');
     }
     if (user.status !== 'active') throw new ApiError('ACCOUNT_DISABLED');
-    if ((await consumeAccountToken(db, challenge, 'twofactor')) === null) throw new ApiError('INVALID_TOKEN', 'The login challenge was already used. Log in again.');
+    if ((await consumeAccountToken(db, challenge, 'twofactor')) === null)
+      throw new ApiError('INVALID_TOKEN', 'The login challenge was already used. Log in again.');
     await issue(ctx, user, 200, remember);
   });
 

@@ -1,11 +1,11 @@
 // Bearer-token guards for console routes. The token is checked against the database on every request
 // (no cache), so logout, expiry and a disabled account take effect on the very next request.
 import type { Context, Middleware, Next } from 'koa';
-import type { Services } from '../../services.js';
-import type { User } from '../../accounts/users.js';
-import { checkUserToken } from '../../accounts/user-tokens.js';
-import { ApiError } from '../../http/errors.js';
 import { securityOf, twoFactorOn } from '../../accounts/user-security.js';
+import { checkUserToken } from '../../accounts/user-tokens.js';
+import type { User } from '../../accounts/users.js';
+import { ApiError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
 
 interface ConsoleState {
   consoleUser?: User;
@@ -48,7 +48,8 @@ export function requireAdmin(s: Services): Middleware {
     user(ctx, async () => {
       const admin = userOf(ctx);
       if (admin.role !== 'admin') throw new ApiError('FORBIDDEN');
-      if (s.settings.accounts.requireAdmin2fa && !twoFactorOn(await securityOf(s.store.db, admin.id))) throw new ApiError('TWO_FACTOR_REQUIRED');
+      if (s.settings.accounts.requireAdmin2fa && !twoFactorOn(await securityOf(s.store.db, admin.id)))
+        throw new ApiError('TWO_FACTOR_REQUIRED');
       await next();
     });
 }

@@ -8,15 +8,15 @@ import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../../services.js';
-import { listCalls, type CallFilter } from '../../billing/usage.js';
+import { type CallFilter, listCalls } from '../../billing/usage.js';
 import { ApiError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
 import { requireUser, userOf } from './auth.js';
-import { csvLine } from './present.js';
-import { invalid, queryInt } from './input.js';
-import { CALL_CSV_HEADER, callFilter, presentCall } from './usage-routes.js';
+import { type CsvLocale, csvHeader, csvLocaleOf, localClock, UTF8_BOM } from './csv-locale.js';
 import { takeExportSlot } from './export-slot.js';
-import { UTF8_BOM, csvHeader, csvLocaleOf, localClock, type CsvLocale } from './csv-locale.js';
+import { invalid, queryInt } from './input.js';
+import { csvLine } from './present.js';
+import { CALL_CSV_HEADER, callFilter, presentCall } from './usage-routes.js';
 
 export const CSV_LIMITS = {
   maxRows: 100_000,
@@ -37,12 +37,19 @@ function boundedWindow(f: CallFilter, now: number): CallFilter {
   const from = f.from ?? to - CSV_LIMITS.maxSpanDays * DAY_MS;
   if (from >= to) throw invalid(`'from' must be before 'to'.`);
   if (to - from > CSV_LIMITS.maxSpanDays * DAY_MS) {
-    throw invalid(`An export covers at most ${CSV_LIMITS.maxSpanDays} days: narrow 'from' and 'to' and export the rest separately.`);
+    throw invalid(
+      `An export covers at most ${CSV_LIMITS.maxSpanDays} days: narrow 'from' and 'to' and export the rest separately.`,
+    );
   }
   return { ...f, from, to: f.to };
 }
 
-async function* csvChunks(s: Services, filter: CallFilter, loc: CsvLocale, release: () => Promise<void>): AsyncGenerator<string> {
+async function* csvChunks(
+  s: Services,
+  filter: CallFilter,
+  loc: CsvLocale,
+  release: () => Promise<void>,
+): AsyncGenerator<string> {
   try {
     const time = localClock(loc.tz);
     yield UTF8_BOM + csvLine(csvHeader(CALL_CSV_HEADER, loc));
@@ -54,7 +61,20 @@ async function* csvChunks(s: Services, filter: CallFilter, loc: CsvLocale, relea
       let text = '';
       for (const r of rows) {
         const c = presentCall(r);
-        text += csvLine([c.id, c.request_id, time(r.created_at), c.operation, c.key_id, c.status, c.error_code, c.charged, c.cached ? 1 : 0, c.free_reason, c.duration_ms, c.ip]);
+        text += csvLine([
+          c.id,
+          c.request_id,
+          time(r.created_at),
+          c.operation,
+          c.key_id,
+          c.status,
+          c.error_code,
+          c.charged,
+          c.cached ? 1 : 0,
+          c.free_reason,
+          c.duration_ms,
+          c.ip,
+        ]);
       }
       yield text;
       left -= rows.length;
@@ -80,7 +100,13 @@ export function callsCsvRoute(router: Router, s: Services): void {
       ctx.set('Retry-After', String(wait));
       throw new ApiError('RATE_LIMITED', `Too many CSV exports. Retry in ${wait} seconds.`);
     }
-    const release = await takeExportSlot(ctx, s, scope, CSV_LIMITS.slotTtlMs, 'An export of this account is already running. Retry when it has finished.');
+    const release = await takeExportSlot(
+      ctx,
+      s,
+      scope,
+      CSV_LIMITS.slotTtlMs,
+      'An export of this account is already running. Retry when it has finished.',
+    );
     try {
       await s.callLog.flush();
     } catch (err) {

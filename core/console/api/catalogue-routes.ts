@@ -2,8 +2,8 @@
 // pages and the pricing page show them to visitors too. Plus the admin's view of which operations are configured.
 import type Router from '@koa/router';
 import type { Services } from '../../services.js';
-import { presentOperation, presentOperationStatus, presentPackage, presentPlan } from './catalogue.js';
 import { requireAdmin } from './auth.js';
+import { presentOperation, presentOperationStatus, presentPackage, presentPlan } from './catalogue.js';
 
 export function catalogueRoutes(router: Router, s: Services): void {
   router.get('/console/api/operations', (ctx) => {

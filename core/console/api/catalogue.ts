@@ -1,9 +1,10 @@
 // The public catalogue at the console edge: operations, plans and packages from the live operations.yaml,
 // with prices in TOKEN. Shared by the catalogue routes and the OpenAPI document.
-import type { Operation } from '../../registry/registry.js';
+
 import type { PackageConfig, PlanConfig } from '../../config/operations-config.js';
-import { toToken } from '../../kernel/money.js';
 import { fieldRows } from '../../config/response-fields.js';
+import { toToken } from '../../kernel/money.js';
+import type { Operation } from '../../registry/registry.js';
 
 export function presentOperation(op: Operation): Record<string, unknown> {
   return {
@@ -28,7 +29,14 @@ export function presentOperation(op: Operation): Record<string, unknown> {
 
 /** Admin view: availability and, when unavailable, which settings would fix it (never shown to customers). */
 export function presentOperationStatus(op: Operation): Record<string, unknown> {
-  return { code: op.code, name: op.name, text: op.text, plugin: op.plugin, available: op.availability.available, missing: op.availability.missing };
+  return {
+    code: op.code,
+    name: op.name,
+    text: op.text,
+    plugin: op.plugin,
+    available: op.availability.available,
+    missing: op.availability.missing,
+  };
 }
 
 export function presentPlan(p: PlanConfig): Record<string, unknown> {
@@ -45,5 +53,11 @@ export function presentPlan(p: PlanConfig): Record<string, unknown> {
 }
 
 export function presentPackage(p: PackageConfig): Record<string, unknown> {
-  return { id: p.id, name: p.name, description: p.description, price: toToken(p.priceMicro), tokens: toToken(p.tokensMicro) };
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    price: toToken(p.priceMicro),
+    tokens: toToken(p.tokensMicro),
+  };
 }

@@ -24,7 +24,10 @@ export function nulPath(value: unknown, path = '', depth = 0): string | null {
 
 export async function consoleGuard(ctx: Context, next: Next): Promise<void> {
   const bad = nulPath(ctx.query) ?? nulPath((ctx.request as { body?: unknown }).body);
-  if (bad) throw invalid(`'${bad.replace(/\u0000/g, '\\0').slice(0, 60)}' contains a NUL character (\\u0000), which is not allowed.`);
+  if (bad)
+    throw invalid(
+      `'${bad.replace(/\u0000/g, '\\0').slice(0, 60)}' contains a NUL character (\\u0000), which is not allowed.`,
+    );
   try {
     await next();
   } catch (err) {

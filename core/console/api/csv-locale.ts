@@ -3,7 +3,7 @@
 // as "YYYY-MM-DD HH:mm:ss" (a form spreadsheets parse as a date; the zone is named in the column header), and
 // header labels in the UI language. The browser sends its IANA zone (?tz=Asia/Shanghai) and language (?lang=).
 import type { Context } from 'koa';
-import { localeFromAcceptLanguage, type Locale } from '../../accounts/locale.js';
+import { type Locale, localeFromAcceptLanguage } from '../../accounts/locale.js';
 import { invalid, queryOf } from './input.js';
 
 export const UTF8_BOM = '\uFEFF';
@@ -67,7 +67,12 @@ export function csvLocaleOf(ctx: Context): CsvLocale {
   if (tz.length > 64) throw invalid("'tz' must be at most 64 characters.");
   if (!validZone(tz)) throw invalid(`'tz' must be an IANA time zone such as Asia/Shanghai or Europe/London.`);
   const rawLang = queryOf(ctx, 'lang');
-  const lang = rawLang === undefined ? (localeFromAcceptLanguage(ctx.get('accept-language')) ?? 'zh') : rawLang === 'zh' || rawLang === 'en' ? rawLang : null;
+  const lang =
+    rawLang === undefined
+      ? (localeFromAcceptLanguage(ctx.get('accept-language')) ?? 'zh')
+      : rawLang === 'zh' || rawLang === 'en'
+        ? rawLang
+        : null;
   if (!lang) throw invalid("'lang' must be one of zh, en.");
   return { lang, tz };
 }
@@ -98,7 +103,16 @@ function offsetAt(fmt: Intl.DateTimeFormat, ms: number): number {
  * boundary: offsets and switch times are whole quarter hours); the text is then plain arithmetic.
  */
 export function localClock(tz: string): (ms: number | string | bigint | null) => string | null {
-  const fmt = new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' });
+  const fmt = new Intl.DateTimeFormat('en-US', {
+    timeZone: tz,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    hourCycle: 'h23',
+  });
   const QUARTER = 900_000;
   let bucket = Number.NaN;
   let offset = 0;

@@ -13,7 +13,10 @@ export function guardedRouter(router: Router, guard: Middleware, beforeHandler?:
       const value: unknown = Reflect.get(target, prop, receiver);
       if (!VERBS.has(prop) || typeof value !== 'function') return value;
       return (path: unknown, ...handlers: unknown[]) => {
-        const chain = beforeHandler && handlers.length > 0 ? [...handlers.slice(0, -1), beforeHandler, handlers[handlers.length - 1]] : handlers;
+        const chain =
+          beforeHandler && handlers.length > 0
+            ? [...handlers.slice(0, -1), beforeHandler, handlers[handlers.length - 1]]
+            : handlers;
         (value as (...args: unknown[]) => unknown).call(target, path, guard, ...chain);
         return receiver;
       };

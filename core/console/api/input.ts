@@ -18,7 +18,10 @@ export function invalid(message: string): ApiError {
 function requireJsonBody(ctx: Context): void {
   const hasBody = Boolean(ctx.request.length) || ctx.req.headers['transfer-encoding'] !== undefined;
   if (hasBody && !ctx.is('application/json', '+json')) {
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `The console API takes JSON: send Content-Type: application/json (got "${(ctx.get('content-type') || 'none').slice(0, 60)}").`);
+    throw new ApiError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `The console API takes JSON: send Content-Type: application/json (got "${(ctx.get('content-type') || 'none').slice(0, 60)}").`,
+    );
   }
 }
 
@@ -46,13 +49,15 @@ export function reqString(b: Body, name: string, max = 200): string {
 
 export function reqEnum<T extends string>(b: Body, name: string, values: readonly T[]): T {
   const v = b[name];
-  if (typeof v !== 'string' || !values.includes(v as T)) throw invalid(`'${name}' must be one of ${values.join(', ')}.`);
+  if (typeof v !== 'string' || !values.includes(v as T))
+    throw invalid(`'${name}' must be one of ${values.join(', ')}.`);
   return v as T;
 }
 
 export function reqInt(b: Body, name: string, min: number, max: number): number {
   const v = b[name];
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw invalid(`'${name}' must be an integer from ${min} to ${max}.`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    throw invalid(`'${name}' must be an integer from ${min} to ${max}.`);
   return v;
 }
 
@@ -63,7 +68,9 @@ export function reqTokens(b: Body, name: string): number {
   try {
     return toMicro(v);
   } catch {
-    throw invalid(`'${name}' must be a TOKEN amount from -${MAX_TOKEN} to ${MAX_TOKEN} with at most 6 decimals, e.g. 12.5.`);
+    throw invalid(
+      `'${name}' must be a TOKEN amount from -${MAX_TOKEN} to ${MAX_TOKEN} with at most 6 decimals, e.g. 12.5.`,
+    );
   }
 }
 
@@ -71,18 +78,21 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(
 
 /** ISO 8601 date or date-time -> epoch ms. A bare date means its start in UTC. */
 export function parseIsoDate(v: unknown, name: string): number {
-  if (typeof v !== 'string' || !ISO_DATE.test(v)) throw invalid(`'${name}' must be an ISO 8601 date, e.g. 2030-01-31 or 2030-01-31T12:00:00Z.`);
+  if (typeof v !== 'string' || !ISO_DATE.test(v))
+    throw invalid(`'${name}' must be an ISO 8601 date, e.g. 2030-01-31 or 2030-01-31T12:00:00Z.`);
   // Date.parse rolls 2030-02-31 over into March: check the calendar date itself.
   const [y, m, d] = v.slice(0, 10).split('-').map(Number);
   const day = new Date(Date.UTC(y, m - 1, d));
   const ms = Date.parse(v);
-  if (Number.isNaN(ms) || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) throw invalid(`'${name}' is not a real date: ${v}.`);
+  if (Number.isNaN(ms) || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d)
+    throw invalid(`'${name}' is not a real date: ${v}.`);
   return ms;
 }
 
 /** Positive integer id from a path segment. */
 export function idParam(value: string | undefined, what: string): number {
-  if (!value || !/^[1-9]\d{0,15}$/.test(value)) throw new ApiError('RESOURCE_NOT_FOUND', `There is no ${what} "${String(value).slice(0, 40)}".`);
+  if (!value || !/^[1-9]\d{0,15}$/.test(value))
+    throw new ApiError('RESOURCE_NOT_FOUND', `There is no ${what} "${String(value).slice(0, 40)}".`);
   return Number(value);
 }
 
@@ -96,7 +106,8 @@ export function queryOf(ctx: Context, name: string): string | undefined {
 export function queryInt(ctx: Context, name: string, min: number, max: number, fallback: number): number {
   const v = queryOf(ctx, name);
   if (v === undefined) return fallback;
-  if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) throw invalid(`'${name}' must be an integer from ${min} to ${max}.`);
+  if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max)
+    throw invalid(`'${name}' must be an integer from ${min} to ${max}.`);
   return Number(v);
 }
 

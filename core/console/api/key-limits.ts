@@ -3,7 +3,7 @@
 import { isIP } from 'node:net';
 import type { KeyLimits } from '../../accounts/api-keys.js';
 import type { Registry } from '../../registry/registry.js';
-import { invalid, parseIsoDate, reqInt, reqTokens, type Body } from './input.js';
+import { type Body, invalid, parseIsoDate, reqInt, reqTokens } from './input.js';
 
 export const LIMIT_FIELDS = [
   'allowed_codes',
@@ -18,7 +18,12 @@ export const LIMIT_FIELDS = [
 const MAX_LIST = 100;
 
 function stringList(v: unknown, name: string): string[] {
-  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_LIST || !v.every((x) => typeof x === 'string' && x.trim() !== '')) {
+  if (
+    !Array.isArray(v) ||
+    v.length === 0 ||
+    v.length > MAX_LIST ||
+    !v.every((x) => typeof x === 'string' && x.trim() !== '')
+  ) {
     throw invalid(`'${name}' must be null or a list of 1 to ${MAX_LIST} non-empty strings.`);
   }
   return [...new Set(v.map((x: string) => x.trim()))];
@@ -51,7 +56,8 @@ export function parseKeyLimits(b: Body, registry: Registry, now = Date.now()): K
     else {
       const cidrs = stringList(b.ip_allow, 'ip_allow');
       const bad = cidrs.filter((c) => !isCidr(c));
-      if (bad.length) throw invalid(`'ip_allow' holds entries that are not IP addresses or CIDR blocks: ${bad.join(', ')}.`);
+      if (bad.length)
+        throw invalid(`'ip_allow' holds entries that are not IP addresses or CIDR blocks: ${bad.join(', ')}.`);
       out.ip_allow = cidrs;
     }
   }
@@ -63,12 +69,15 @@ export function parseKeyLimits(b: Body, registry: Registry, now = Date.now()): K
       out.expires_at = at;
     }
   }
-  if ('rate_limit_per_sec' in b) out.rate_limit_per_sec = b.rate_limit_per_sec === null ? null : reqInt(b, 'rate_limit_per_sec', 1, 10_000);
-  if ('rate_limit_burst' in b) out.rate_limit_burst = b.rate_limit_burst === null ? null : reqInt(b, 'rate_limit_burst', 1, 100_000);
+  if ('rate_limit_per_sec' in b)
+    out.rate_limit_per_sec = b.rate_limit_per_sec === null ? null : reqInt(b, 'rate_limit_per_sec', 1, 10_000);
+  if ('rate_limit_burst' in b)
+    out.rate_limit_burst = b.rate_limit_burst === null ? null : reqInt(b, 'rate_limit_burst', 1, 100_000);
   if (out.rate_limit_per_sec && out.rate_limit_burst && out.rate_limit_burst < out.rate_limit_per_sec) {
     throw invalid(`'rate_limit_burst' must be at least 'rate_limit_per_sec'.`);
   }
-  if ('max_concurrency' in b) out.max_concurrency = b.max_concurrency === null ? null : reqInt(b, 'max_concurrency', 1, 1000);
+  if ('max_concurrency' in b)
+    out.max_concurrency = b.max_concurrency === null ? null : reqInt(b, 'max_concurrency', 1, 1000);
   if ('daily_spend_cap' in b) {
     if (b.daily_spend_cap === null) out.daily_spend_cap = null;
     else {

@@ -2,13 +2,13 @@
 // stay; the old secret keeps working for `grace_hours` (default 24, 0 ends it now) so deployed clients can move
 // over without downtime. Every process forgets the key's cached identity at once.
 import type Router from '@koa/router';
-import type { Services } from '../../services.js';
 import { rotateApiKey } from '../../accounts/api-keys.js';
 import { ApiError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
+import { audit } from './audit.js';
 import { requireUser, userOf } from './auth.js';
 import { bodyOf, idParam, reqInt } from './input.js';
 import { iso, presentKey } from './present.js';
-import { audit } from './audit.js';
 
 const HOUR_MS = 3600_000;
 export const MAX_GRACE_HOURS = 24 * 30;
@@ -25,7 +25,13 @@ export function keyRotationRoutes(router: Router, s: Services): void {
     s.keys.invalidateUser(user.id);
     await s.state.publishRevocation(user.id);
     const oldUntil = rotated.key.prev_expires_at === null ? null : iso(rotated.key.prev_expires_at);
-    await audit(ctx, s, { action: 'key.rotate', targetType: 'api_key', targetId: id, subjectUserId: user.id, detail: { prefix: rotated.key.prefix, grace_hours: graceHours } });
+    await audit(ctx, s, {
+      action: 'key.rotate',
+      targetType: 'api_key',
+      targetId: id,
+      subjectUserId: user.id,
+      detail: { prefix: rotated.key.prefix, grace_hours: graceHours },
+    });
     ctx.body = { key: presentKey(rotated.key), secret: rotated.secret, old_secret_valid_until: oldUntil };
   });
 }

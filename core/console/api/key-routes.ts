@@ -2,21 +2,25 @@
 // the key's next call (the key cache is invalidated here and in every other process).
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../../services.js';
 import { createApiKey, deleteApiKey, listApiKeys, updateApiKey } from '../../accounts/api-keys.js';
 import { ApiError } from '../../http/errors.js';
-import { requireUser, userOf } from './auth.js';
-import { bodyOf, idParam, invalid, reqString } from './input.js';
-import { presentKey } from './present.js';
-import { LIMIT_FIELDS, parseKeyLimits } from './key-limits.js';
-import { spendIpBudget } from './auth-limits.js';
+import type { Services } from '../../services.js';
 import { audit } from './audit.js';
+import { requireUser, userOf } from './auth.js';
+import { spendIpBudget } from './auth-limits.js';
+import { bodyOf, idParam, invalid, reqString } from './input.js';
+import { LIMIT_FIELDS, parseKeyLimits } from './key-limits.js';
+import { presentKey } from './present.js';
 
 const MAX_KEYS_PER_USER = 50;
 
 /** The audit detail of a PATCH: only the fields whose shown value changed, as {from, to}. */
 function keyChanges(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
-  const flat = (k: Record<string, unknown>): Record<string, unknown> => ({ name: k.name, status: k.status, ...(k.limits as Record<string, unknown>) });
+  const flat = (k: Record<string, unknown>): Record<string, unknown> => ({
+    name: k.name,
+    status: k.status,
+    ...(k.limits as Record<string, unknown>),
+  });
   const a = flat(before);
   const b = flat(after);
   const out: Record<string, unknown> = {};
@@ -32,7 +36,8 @@ export function keyRoutes(router: Router, s: Services): void {
     s.keys.invalidateUser(userId);
     await s.state.publishRevocation(userId);
   };
-  const notFound = (ctx: Context): ApiError => new ApiError('RESOURCE_NOT_FOUND', `There is no API key ${String(ctx.params.id).slice(0, 20)}.`);
+  const notFound = (ctx: Context): ApiError =>
+    new ApiError('RESOURCE_NOT_FOUND', `There is no API key ${String(ctx.params.id).slice(0, 20)}.`);
 
   router.get('/console/api/keys', auth, async (ctx) => {
     ctx.body = { keys: (await listApiKeys(db, userOf(ctx).id)).map(presentKey) };
@@ -48,7 +53,13 @@ export function keyRoutes(router: Router, s: Services): void {
       throw new ApiError('CONFLICT', `At most ${MAX_KEYS_PER_USER} API keys per account; delete one first.`);
     }
     const { key, secret } = await createApiKey(db, user.id, name.trim(), limits);
-    await audit(ctx, s, { action: 'key.create', targetType: 'api_key', targetId: Number(key.id), subjectUserId: user.id, detail: { name: key.name, prefix: key.prefix, limits: presentKey(key).limits } });
+    await audit(ctx, s, {
+      action: 'key.create',
+      targetType: 'api_key',
+      targetId: Number(key.id),
+      subjectUserId: user.id,
+      detail: { name: key.name, prefix: key.prefix, limits: presentKey(key).limits },
+    });
     ctx.status = 201;
     ctx.body = { key: presentKey(key), secret };
   });
@@ -68,7 +79,13 @@ export function keyRoutes(router: Router, s: Services): void {
     const key = await updateApiKey(db, user.id, id, changes);
     if (!key || !before) throw notFound(ctx);
     await changed(user.id);
-    await audit(ctx, s, { action: 'key.update', targetType: 'api_key', targetId: id, subjectUserId: user.id, detail: keyChanges(presentKey(before), presentKey(key)) });
+    await audit(ctx, s, {
+      action: 'key.update',
+      targetType: 'api_key',
+      targetId: id,
+      subjectUserId: user.id,
+      detail: keyChanges(presentKey(before), presentKey(key)),
+    });
     ctx.body = { key: presentKey(key) };
   });
 

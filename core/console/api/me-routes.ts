@@ -1,11 +1,11 @@
 // GET /console/api/me: who is logged in, their money, their plan and today's quota.
 import type Router from '@koa/router';
 import type { Kysely } from 'kysely';
+import { balanceOf } from '../../billing/ledger.js';
+import { activeSubscription } from '../../billing/subscriptions.js';
+import { toToken } from '../../kernel/money.js';
 import type { Services } from '../../services.js';
 import type { Database } from '../../store/schema.js';
-import { activeSubscription } from '../../billing/subscriptions.js';
-import { balanceOf } from '../../billing/ledger.js';
-import { toToken } from '../../kernel/money.js';
 import { requireUser, userOf } from './auth.js';
 import { iso, presentUser } from './present.js';
 

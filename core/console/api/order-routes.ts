@@ -2,25 +2,26 @@
 // cancel, and redeem codes. Paying never happens here: only a verified notification or a provider query
 // marks an order paid (core/billing/payments/settle.ts), never the return URL.
 import type Router from '@koa/router';
-import type { Services } from '../../services.js';
+import { ItemGoneError } from '../../billing/grants.js';
 import { cancelOrder, createOrder, findOrder, listOrders, OrderError } from '../../billing/orders.js';
 import type { PaymentAction } from '../../billing/payment-provider.js';
 import { syncOrder } from '../../billing/payments/sweeper.js';
-import { settleDeps } from './payment-notify-route.js';
-import { redeemCode, RedeemError } from '../../billing/redeem.js';
-import { ItemGoneError } from '../../billing/grants.js';
-import { toToken } from '../../kernel/money.js';
+import { RedeemError, redeemCode } from '../../billing/redeem.js';
 import { ApiError } from '../../http/errors.js';
-import { requireUser, userOf } from './auth.js';
-import { bodyOf, idParam, queryInt, queryOf, reqEnum, reqString } from './input.js';
-import { iso } from './present.js';
-import { presentAction, presentPaymentOrder } from './payment-present.js';
-import { clientIpOf } from './client-ip.js';
+import { toToken } from '../../kernel/money.js';
+import type { Services } from '../../services.js';
 import { audit } from './audit.js';
+import { requireUser, userOf } from './auth.js';
+import { clientIpOf } from './client-ip.js';
+import { bodyOf, idParam, queryInt, queryOf, reqEnum, reqString } from './input.js';
+import { settleDeps } from './payment-notify-route.js';
+import { presentAction, presentPaymentOrder } from './payment-present.js';
+import { iso } from './present.js';
 
 function orderApiError(err: unknown): never {
   if (err instanceof OrderError) {
-    if (err.reason === 'unknown_item' || err.reason === 'not_found') throw new ApiError('RESOURCE_NOT_FOUND', err.message);
+    if (err.reason === 'unknown_item' || err.reason === 'not_found')
+      throw new ApiError('RESOURCE_NOT_FOUND', err.message);
     if (err.reason === 'unknown_method') throw new ApiError('INVALID_INPUT', err.message);
     if (err.reason === 'provider_failed') throw new ApiError('UNAVAILABLE', err.message);
     throw new ApiError('CONFLICT', err.message);
@@ -38,14 +39,21 @@ export function orderRoutes(router: Router, s: Services): void {
 
   router.get('/console/api/payment-methods', auth, (ctx) => {
     ctx.body = {
-      methods: [...s.payments.providers.values()].map((p) => ({ id: p.id, kind: p.kind, methods: p.methods, currency: p.currency, label: p.label })),
+      methods: [...s.payments.providers.values()].map((p) => ({
+        id: p.id,
+        kind: p.kind,
+        methods: p.methods,
+        currency: p.currency,
+        label: p.label,
+      })),
       default: s.payments.defaultInstance,
     };
   });
 
   router.get('/console/api/orders', auth, async (ctx) => {
     const limit = queryInt(ctx, 'limit', 1, 200, 50);
-    const before = queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
+    const before =
+      queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
     ctx.body = { orders: (await listOrders(db, { userId: userOf(ctx).id, limit, before })).map(presentPaymentOrder) };
   });
 
@@ -56,9 +64,20 @@ export function orderRoutes(router: Router, s: Services): void {
     const instance = optString(b, 'method', 32) ?? s.payments.defaultInstance;
     const channel = optString(b, 'channel', 32);
     try {
-      const open = await createOrder(db, s.registry.current, s.payments, { userId: userOf(ctx).id, kind, itemId: id, instance, method: channel, clientIp: clientIpOf(ctx) });
+      const open = await createOrder(db, s.registry.current, s.payments, {
+        userId: userOf(ctx).id,
+        kind,
+        itemId: id,
+        instance,
+        method: channel,
+        clientIp: clientIpOf(ctx),
+      });
       ctx.status = open.reused ? 200 : 201;
-      ctx.body = { order: presentPaymentOrder(open.order), payment: await presentAction(s.payments, open.order, open.action), reused: open.reused };
+      ctx.body = {
+        order: presentPaymentOrder(open.order),
+        payment: await presentAction(s.payments, open.order, open.action),
+        reused: open.reused,
+      };
     } catch (err) {
       orderApiError(err);
     }
@@ -73,12 +92,18 @@ export function orderRoutes(router: Router, s: Services): void {
     if (queryOf(ctx, 'refresh') === '1' && order.status === 'pending' && provider && provider.kind !== 'manual') {
       const turn = await s.state.takeToken(`pay:query:${id}`, 0.1, 1);
       if (turn.allowed) {
-        await syncOrder(settleDeps(s), provider, order).catch((err: unknown) => s.logger.warn('order query failed', { order: id, reason: (err as Error).message }));
+        await syncOrder(settleDeps(s), provider, order).catch((err: unknown) =>
+          s.logger.warn('order query failed', { order: id, reason: (err as Error).message }),
+        );
         order = await findOrder(db, id, user.id);
       }
     }
-    const action = order.status === 'pending' && order.pay_action ? (JSON.parse(order.pay_action) as PaymentAction) : null;
-    ctx.body = { order: presentPaymentOrder(order), payment: action ? await presentAction(s.payments, order, action) : null };
+    const action =
+      order.status === 'pending' && order.pay_action ? (JSON.parse(order.pay_action) as PaymentAction) : null;
+    ctx.body = {
+      order: presentPaymentOrder(order),
+      payment: action ? await presentAction(s.payments, order, action) : null,
+    };
   });
 
   router.post('/console/api/orders/:id/cancel', auth, async (ctx) => {
@@ -93,9 +118,20 @@ export function orderRoutes(router: Router, s: Services): void {
     try {
       const r = await redeemCode(db, s.registry.current, user.id, code);
       s.plans.invalidate(user.id);
-      if (r.delivery.balanceAfter !== null) s.alerts.observe(user.id, r.delivery.balanceAfter - r.delivery.tokensMicro, r.delivery.balanceAfter);
+      if (r.delivery.balanceAfter !== null)
+        s.alerts.observe(user.id, r.delivery.balanceAfter - r.delivery.tokensMicro, r.delivery.balanceAfter);
       // A plan (or package) change: audited, with the code's batch-visible form only.
-      await audit(ctx, s, { action: 'redeem', targetType: r.kind, targetId: r.itemId, subjectUserId: user.id, detail: { code: r.code, tokens: toToken(r.delivery.tokensMicro), plan_ends_at: r.delivery.subscription ? iso(r.delivery.subscription.endsAt) : null } });
+      await audit(ctx, s, {
+        action: 'redeem',
+        targetType: r.kind,
+        targetId: r.itemId,
+        subjectUserId: user.id,
+        detail: {
+          code: r.code,
+          tokens: toToken(r.delivery.tokensMicro),
+          plan_ends_at: r.delivery.subscription ? iso(r.delivery.subscription.endsAt) : null,
+        },
+      });
       ctx.body = {
         code: r.code,
         kind: r.kind,
@@ -109,7 +145,8 @@ export function orderRoutes(router: Router, s: Services): void {
         if (err.reason === 'unknown') throw new ApiError('RESOURCE_NOT_FOUND', err.message);
         throw new ApiError('CONFLICT', err.message);
       }
-      if (err instanceof ItemGoneError) throw new ApiError('CONFLICT', `This code is for a ${err.kind} that is no longer offered; ask the operator.`);
+      if (err instanceof ItemGoneError)
+        throw new ApiError('CONFLICT', `This code is for a ${err.kind} that is no longer offered; ask the operator.`);
       throw err;
     }
   });

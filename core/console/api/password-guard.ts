@@ -2,12 +2,18 @@
 // and 2FA: one PasswordWork gate per app for scrypt (a full gate is 503 or 429), the failure throttle per IP +
 // account (core/accounts/login-throttle.ts) and the transparent re-hash of old hashes.
 import type { Context } from 'koa';
-import type { Services } from '../../services.js';
-import type { User } from '../../accounts/users.js';
-import { hashPassword, needsRehash, verifyPassword } from '../../accounts/passwords.js';
+import {
+  type LoginVerdict,
+  loginVerdict,
+  pruneLoginAttempts,
+  recordLoginFailure,
+  recordLoginSuccess,
+} from '../../accounts/login-throttle.js';
 import { PasswordWork, PasswordWorkRefused } from '../../accounts/password-work.js';
-import { loginVerdict, pruneLoginAttempts, recordLoginFailure, recordLoginSuccess, type LoginVerdict } from '../../accounts/login-throttle.js';
+import { hashPassword, needsRehash, verifyPassword } from '../../accounts/passwords.js';
+import type { User } from '../../accounts/users.js';
 import { ApiError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
 import { clientGroupOf } from './client-ip.js';
 
 /** A hash of a random password at today's parameters: unknown emails cost as much time as wrong passwords. */
@@ -21,7 +27,13 @@ export interface PasswordGuard {
   /** The throttle verdict for this IP and email, thrown as 429 with Retry-After when it says wait. */
   throttle(ctx: Context, email: string, user: User | undefined): Promise<LoginVerdict>;
   /** Checks the password against the account (or a dummy); records the outcome; upgrades an old hash. */
-  checkPassword(ctx: Context, email: string, password: string, user: User | undefined, verdict: LoginVerdict): Promise<boolean>;
+  checkPassword(
+    ctx: Context,
+    email: string,
+    password: string,
+    user: User | undefined,
+    verdict: LoginVerdict,
+  ): Promise<boolean>;
   /** Counts a wrong second factor like a wrong password. */
   recordFailure(ctx: Context, email: string): Promise<void>;
 }
@@ -37,7 +49,8 @@ export function createPasswordGuard(s: Services): PasswordGuard {
     } catch (err) {
       if (!(err instanceof PasswordWorkRefused)) throw err;
       ctx.set('Retry-After', '1');
-      if (err.reason === 'client-busy') throw new ApiError('TOO_MANY_ATTEMPTS', 'A login from this address is already in progress. Retry in 1 second.');
+      if (err.reason === 'client-busy')
+        throw new ApiError('TOO_MANY_ATTEMPTS', 'A login from this address is already in progress. Retry in 1 second.');
       throw new ApiError('UNAVAILABLE', 'Too many logins are being checked right now. Retry in 1 second.');
     }
   };
@@ -58,9 +71,19 @@ export function createPasswordGuard(s: Services): PasswordGuard {
     }
   };
 
-  const checkPassword = async (ctx: Context, email: string, password: string, user: User | undefined, verdict: LoginVerdict): Promise<boolean> => {
+  const checkPassword = async (
+    ctx: Context,
+    email: string,
+    password: string,
+    user: User | undefined,
+    verdict: LoginVerdict,
+  ): Promise<boolean> => {
     const ip = clientGroupOf(ctx);
-    const ok = await gated(ctx, async () => verifyPassword(password, user?.password_hash ?? (await dummy())), verdict.knownGood);
+    const ok = await gated(
+      ctx,
+      async () => verifyPassword(password, user?.password_hash ?? (await dummy())),
+      verdict.knownGood,
+    );
     if (!user || !ok) {
       await recordFailure(ctx, email);
       return false;
@@ -68,12 +91,20 @@ export function createPasswordGuard(s: Services): PasswordGuard {
     await recordLoginSuccess(db, ip, email, user.id);
     if (needsRehash(user.password_hash)) {
       // Best effort: when the gate is full the upgrade waits for a later login; the login itself succeeds.
-      const fresh = await work.run(ip, () => hashPassword(password), true).catch((err: unknown) => {
-        if (err instanceof PasswordWorkRefused) return null;
-        throw err;
-      });
+      const fresh = await work
+        .run(ip, () => hashPassword(password), true)
+        .catch((err: unknown) => {
+          if (err instanceof PasswordWorkRefused) return null;
+          throw err;
+        });
       // Only if nobody changed it meanwhile.
-      if (fresh) await db.updateTable('users').set({ password_hash: fresh }).where('id', '=', user.id).where('password_hash', '=', user.password_hash).execute();
+      if (fresh)
+        await db
+          .updateTable('users')
+          .set({ password_hash: fresh })
+          .where('id', '=', user.id)
+          .where('password_hash', '=', user.password_hash)
+          .execute();
     }
     return true;
   };

@@ -2,25 +2,26 @@
 // single-use link (30 minutes, hashed at rest, rate-limited, the same answer whether or not the email has an
 // account), and email verification links when the operator switches verification on.
 import type Router from '@koa/router';
-import type { Services } from '../../services.js';
-import { emailProblem, findUserByEmail, findUserById, normaliseEmail, type User } from '../../accounts/users.js';
-import { hashPassword, passwordWeakness } from '../../accounts/passwords.js';
-import { setPassword } from '../../accounts/password-change.js';
 import { consumeAccountToken, pruneAccountTokens } from '../../accounts/account-tokens.js';
-import { securityOf, updateSecurity } from '../../accounts/user-security.js';
 import { MAX_EMAIL_LENGTH } from '../../accounts/emails.js';
+import { setPassword } from '../../accounts/password-change.js';
+import { hashPassword, passwordWeakness } from '../../accounts/passwords.js';
+import { securityOf, updateSecurity } from '../../accounts/user-security.js';
+import { emailProblem, findUserByEmail, findUserById, normaliseEmail, type User } from '../../accounts/users.js';
+import { grantTrial } from '../../billing/payments/trial-credit.js';
 import { ApiError } from '../../http/errors.js';
-import { bodyOf, invalid, reqString } from './input.js';
-import { requireUser, tokenHashOf, userOf } from './auth.js';
-import { spendIpBudget } from './auth-limits.js';
-import type { PasswordGuard } from './password-guard.js';
+import { writeAudit } from '../../notify/audit-log.js';
+import type { Services } from '../../services.js';
 import { sendAccountMail, sendResetMail, sendVerificationMail } from './account-mail.js';
 import { audit } from './audit.js';
-import { writeAudit } from '../../notify/audit-log.js';
+import { requireUser, tokenHashOf, userOf } from './auth.js';
+import { spendIpBudget } from './auth-limits.js';
 import { clientIpOf } from './client-ip.js';
-import { grantTrial } from '../../billing/payments/trial-credit.js';
+import { bodyOf, invalid, reqString } from './input.js';
+import type { PasswordGuard } from './password-guard.js';
 
-const FORGOT_ANSWER = 'If an account exists for this email, a link to reset its password has been sent. It is valid for 30 minutes.';
+const FORGOT_ANSWER =
+  'If an account exists for this email, a link to reset its password has been sent. It is valid for 30 minutes.';
 const RESEND_ANSWER = 'If this email has an account waiting for confirmation, a new confirmation link has been sent.';
 const BAD_LINK = 'This link is invalid, has expired or was already used. Ask for a new one.';
 /** Mails per account: 3 at once, then 3 per hour, so a stranger cannot flood someone's mailbox. */
@@ -48,18 +49,27 @@ export function passwordRoutes(router: Router, s: Services, guard: PasswordGuard
    * decided and is not awaited, so the response time does not tell whether the account exists; a failure is
    * recorded in the outbox table and the log.
    */
-  const mailInBackground = (email: string, pick: (u: User) => Promise<boolean>, send: (u: User) => Promise<unknown>): void => {
+  const mailInBackground = (
+    email: string,
+    pick: (u: User) => Promise<boolean>,
+    send: (u: User) => Promise<unknown>,
+  ): void => {
     // setImmediate: the answer is written before the look-up starts, so even its microtasks cannot delay it.
-    setImmediate(() => void (async () => {
-      const user = await findUserByEmail(db, email);
-      if (!user || user.status !== 'active' || !(await pick(user))) return;
-      if (!(await s.state.takeToken(`console:mail:acct:${user.id}`, PER_ACCOUNT.rate, PER_ACCOUNT.burst)).allowed) {
-        s.logger.warn('account mail skipped: per-account budget spent', { user_id: user.id });
-        return;
-      }
-      await send(user);
-      await pruneAccountTokens(db);
-    })().catch((err: unknown) => s.logger.error('account mail task failed', { reason: err instanceof Error ? err.message : String(err) })));
+    setImmediate(
+      () =>
+        void (async () => {
+          const user = await findUserByEmail(db, email);
+          if (user?.status !== 'active' || !(await pick(user))) return;
+          if (!(await s.state.takeToken(`console:mail:acct:${user.id}`, PER_ACCOUNT.rate, PER_ACCOUNT.burst)).allowed) {
+            s.logger.warn('account mail skipped: per-account budget spent', { user_id: user.id });
+            return;
+          }
+          await send(user);
+          await pruneAccountTokens(db);
+        })().catch((err: unknown) =>
+          s.logger.error('account mail task failed', { reason: err instanceof Error ? err.message : String(err) }),
+        ),
+    );
   };
 
   router.post('/console/api/me/password', requireUser(s), async (ctx) => {
@@ -72,10 +82,17 @@ export function passwordRoutes(router: Router, s: Services, guard: PasswordGuard
     // exactly like failed logins.
     const verdict = await guard.throttle(ctx, user.email, user);
     const full = await findUserById(db, user.id);
-    if (!(await guard.checkPassword(ctx, user.email, current, full, verdict))) throw new ApiError('UNAUTHORIZED', 'The current password is wrong.');
+    if (!(await guard.checkPassword(ctx, user.email, current, full, verdict)))
+      throw new ApiError('UNAUTHORIZED', 'The current password is wrong.');
     const hash = await guard.gated(ctx, () => hashPassword(fresh));
     const signedOut = await setPassword(db, user.id, hash, tokenHashOf(ctx));
-    await audit(ctx, s, { action: 'account.password_change', targetType: 'user', targetId: user.id, subjectUserId: user.id, detail: { signed_out_sessions: signedOut } });
+    await audit(ctx, s, {
+      action: 'account.password_change',
+      targetType: 'user',
+      targetId: user.id,
+      subjectUserId: user.id,
+      detail: { signed_out_sessions: signedOut },
+    });
     const mail = await sendAccountMail(s, ctx, user, 'password_changed');
     ctx.body = { changed: true, signed_out_sessions: signedOut, notice_mailed: mail.ok };
   });
@@ -83,7 +100,11 @@ export function passwordRoutes(router: Router, s: Services, guard: PasswordGuard
   router.post('/console/api/password/forgot', async (ctx) => {
     const email = emailOf(bodyOf(ctx, ['email']));
     await spendIpBudget(ctx, s, 'passwordReset');
-    mailInBackground(email, async () => true, (u) => sendResetMail(s, ctx, u));
+    mailInBackground(
+      email,
+      async () => true,
+      (u) => sendResetMail(s, ctx, u),
+    );
     ctx.status = 202;
     ctx.body = { accepted: true, message: FORGOT_ANSWER };
   });
@@ -102,7 +123,16 @@ export function passwordRoutes(router: Router, s: Services, guard: PasswordGuard
     // verification is done too. No session is handed out here: 2FA, when on, still applies at the next login.
     const signedOut = await setPassword(db, user.id, hash, null);
     // No session here: the account itself is the actor (the link proved its mailbox).
-    await writeAudit(db, { actorId: user.id, actorRole: 'user', action: 'account.password_reset', targetType: 'user', targetId: user.id, subjectUserId: user.id, detail: { signed_out_sessions: signedOut }, ip: clientIpOf(ctx) });
+    await writeAudit(db, {
+      actorId: user.id,
+      actorRole: 'user',
+      action: 'account.password_reset',
+      targetType: 'user',
+      targetId: user.id,
+      subjectUserId: user.id,
+      detail: { signed_out_sessions: signedOut },
+      ip: clientIpOf(ctx),
+    });
     if ((await securityOf(db, user.id)).email_unverified) await updateSecurity(db, user.id, { email_unverified: 0 });
     ctx.body = { reset: true, signed_out_sessions: signedOut };
   });
@@ -122,7 +152,11 @@ export function passwordRoutes(router: Router, s: Services, guard: PasswordGuard
   router.post('/console/api/email/verify/resend', async (ctx) => {
     const email = emailOf(bodyOf(ctx, ['email']));
     await spendIpBudget(ctx, s, 'passwordReset');
-    mailInBackground(email, async (u) => (await securityOf(db, u.id)).email_unverified === 1, (u) => sendVerificationMail(s, ctx, u));
+    mailInBackground(
+      email,
+      async (u) => (await securityOf(db, u.id)).email_unverified === 1,
+      (u) => sendVerificationMail(s, ctx, u),
+    );
     ctx.status = 202;
     ctx.body = { accepted: true, message: RESEND_ANSWER };
   });

@@ -1,29 +1,51 @@
 // /console/api/admin/payments/*, refunds and order sync: what an operator needs to run online payments.
 // Instances with their health, the pending-order badge, the payment log, a query on demand, refunds.
 import type Router from '@koa/router';
-import type { Services } from '../../services.js';
 import { findOrder, OrderError } from '../../billing/orders.js';
-import { refundOrder, RefundError } from '../../billing/payments/admin-actions.js';
+import { RefundError, refundOrder } from '../../billing/payments/admin-actions.js';
 import { listPaymentLog } from '../../billing/payments/payment-log.js';
-import { settleDeps } from './payment-notify-route.js';
 import { syncOrder } from '../../billing/payments/sweeper.js';
 import { ApiError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
 import { requireAdmin, userOf } from './auth.js';
 import { bodyOf, idParam, invalid, queryInt, queryOf, reqString } from './input.js';
-import { iso } from './present.js';
+import { settleDeps } from './payment-notify-route.js';
 import { presentPaymentOrder } from './payment-present.js';
+import { iso } from './present.js';
 
 export function paymentAdminRoutes(router: Router, s: Services): void {
   const db = s.store.db;
   const admin = requireAdmin(s);
 
   router.get('/console/api/admin/payments/summary', admin, async (ctx) => {
-    const pending = await db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirst();
-    const mismatched = await db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'amount_mismatch').executeTakeFirst();
+    const pending = await db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    const mismatched = await db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('status', '=', 'amount_mismatch')
+      .executeTakeFirst();
     const instances = [];
     for (const p of s.payments.providers.values()) {
-      const last = await db.selectFrom('payment_log').select(['created_at', 'verified', 'outcome']).where('instance', '=', p.id).where('source', '=', 'notify').orderBy('id', 'desc').limit(1).executeTakeFirst();
-      const lastOk = await db.selectFrom('payment_log').select(['created_at']).where('instance', '=', p.id).where('verified', '=', 1).orderBy('id', 'desc').limit(1).executeTakeFirst();
+      const last = await db
+        .selectFrom('payment_log')
+        .select(['created_at', 'verified', 'outcome'])
+        .where('instance', '=', p.id)
+        .where('source', '=', 'notify')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      const lastOk = await db
+        .selectFrom('payment_log')
+        .select(['created_at'])
+        .where('instance', '=', p.id)
+        .where('verified', '=', 1)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       instances.push({
         id: p.id,
         kind: p.kind,
@@ -42,8 +64,10 @@ export function paymentAdminRoutes(router: Router, s: Services): void {
 
   router.get('/console/api/admin/payments/log', admin, async (ctx) => {
     const limit = queryInt(ctx, 'limit', 1, 500, 100);
-    const orderId = queryOf(ctx, 'order') === undefined ? undefined : queryInt(ctx, 'order', 1, Number.MAX_SAFE_INTEGER, 0);
-    const before = queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
+    const orderId =
+      queryOf(ctx, 'order') === undefined ? undefined : queryInt(ctx, 'order', 1, Number.MAX_SAFE_INTEGER, 0);
+    const before =
+      queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
     const rows = await listPaymentLog(db, { orderId, instance: queryOf(ctx, 'instance'), limit, before });
     ctx.body = {
       entries: rows.map((r) => ({
@@ -70,7 +94,8 @@ export function paymentAdminRoutes(router: Router, s: Services): void {
       throw err;
     });
     const provider = s.payments.providers.get(order.instance ?? order.provider);
-    if (!provider || provider.kind === 'manual') throw new ApiError('CONFLICT', `Order ${id} has no online payment to query.`);
+    if (!provider || provider.kind === 'manual')
+      throw new ApiError('CONFLICT', `Order ${id} has no online payment to query.`);
     const r = await syncOrder(settleDeps(s), provider, order);
     ctx.body = { state: r.state, outcome: r.outcome, order: presentPaymentOrder(await findOrder(db, id)) };
   });
@@ -82,15 +107,29 @@ export function paymentAdminRoutes(router: Router, s: Services): void {
     let amountMinor: number | undefined;
     if (b.amount !== undefined) {
       const v = b.amount;
-      if (typeof v !== 'number' && typeof v !== 'string') throw invalid(`'amount' must be a number such as 10 or 9.99.`);
+      if (typeof v !== 'number' && typeof v !== 'string')
+        throw invalid(`'amount' must be a number such as 10 or 9.99.`);
       const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(String(v).trim());
       if (!m) throw invalid(`'amount' must be a positive amount with at most 2 decimals, in the order's currency.`);
       amountMinor = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
     }
-    if (b.via_provider !== undefined && typeof b.via_provider !== 'boolean') throw invalid(`'via_provider' must be true or false.`);
+    if (b.via_provider !== undefined && typeof b.via_provider !== 'boolean')
+      throw invalid(`'via_provider' must be true or false.`);
     try {
-      const done = await refundOrder(settleDeps(s), { orderId: id, amountMinor, reason, adminId: userOf(ctx).id, viaProvider: b.via_provider !== false });
-      ctx.body = { order: presentPaymentOrder(done.order), refund_no: done.refundNo, amount: done.amountMinor / 100, tokens: done.tokensMicro / 1e6, provider_refunded: done.providerRefunded };
+      const done = await refundOrder(settleDeps(s), {
+        orderId: id,
+        amountMinor,
+        reason,
+        adminId: userOf(ctx).id,
+        viaProvider: b.via_provider !== false,
+      });
+      ctx.body = {
+        order: presentPaymentOrder(done.order),
+        refund_no: done.refundNo,
+        amount: done.amountMinor / 100,
+        tokens: done.tokensMicro / 1e6,
+        provider_refunded: done.providerRefunded,
+      };
     } catch (err) {
       if (err instanceof OrderError) throw new ApiError('RESOURCE_NOT_FOUND', err.message);
       if (err instanceof RefundError) {

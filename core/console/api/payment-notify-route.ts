@@ -3,11 +3,11 @@
 // provider's own reply format. A bad signature or an order we cannot credit gets the provider's "fail" so it
 // retries; a duplicate gets "success" so it stops.
 import type Koa from 'koa';
-import type { Services } from '../../services.js';
-import { clientIpOf } from '../../http/client-ip.js';
-import { SignatureError, orderIdOf, type NotifyRequest } from '../../billing/payment-provider.js';
+import { type NotifyRequest, orderIdOf, SignatureError } from '../../billing/payment-provider.js';
 import { logPayment } from '../../billing/payments/payment-log.js';
-import { settle, type SettleDeps } from '../../billing/payments/settle.js';
+import { type SettleDeps, settle } from '../../billing/payments/settle.js';
+import { clientIpOf } from '../../http/client-ip.js';
+import type { Services } from '../../services.js';
 
 const PATH = /^\/pay\/notify\/([a-z0-9][a-z0-9_-]{0,31})$/;
 const MAX_BODY = 64 * 1024;
@@ -73,8 +73,14 @@ export function paymentNotifyMiddleware(s: Services): Koa.Middleware {
       rawBody,
     };
     const raw = ctx.method === 'POST' ? rawBody.toString('utf8') : ctx.querystring;
-    const base = { instance: provider.id, source: 'notify' as const, httpMethod: ctx.method, clientIp: clientIpOf(ctx), raw };
-    let reply;
+    const base = {
+      instance: provider.id,
+      source: 'notify' as const,
+      httpMethod: ctx.method,
+      clientIp: clientIpOf(ctx),
+      raw,
+    };
+    let reply: ReturnType<typeof provider.ack>;
     try {
       const result = provider.verifyNotification(req);
       const settlement = await settle(settleDeps(s), provider, result);
@@ -91,9 +97,12 @@ export function paymentNotifyMiddleware(s: Services): Koa.Middleware {
       if (!(err instanceof SignatureError)) {
         // A database fault: no ack, so the provider retries later.
         s.logger.error('payment notification failed', { instance: provider.id, reason: (err as Error).message });
-        await logPayment(s.store.db, { ...base, orderId: null, verified: false, outcome: 'error' }).catch(() => undefined);
+        await logPayment(s.store.db, { ...base, orderId: null, verified: false, outcome: 'error' }).catch(
+          () => undefined,
+        );
         reply = provider.ack(false);
-        if (reply.status < 400 && provider.kind !== 'epay' && provider.kind !== 'alipay') reply = { ...reply, status: 500 };
+        if (reply.status < 400 && provider.kind !== 'epay' && provider.kind !== 'alipay')
+          reply = { ...reply, status: 500 };
       } else {
         s.logger.warn('payment notification refused', { instance: provider.id, reason: err.message });
         await logPayment(s.store.db, { ...base, orderId: null, verified: false, outcome: `rejected: ${err.message}` });

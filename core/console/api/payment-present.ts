@@ -3,7 +3,7 @@
 import QRCode from 'qrcode';
 import type { OrderRow, PaymentAction } from '../../billing/payment-provider.js';
 import type { Payments } from '../../billing/payments/registry.js';
-import { toToken, asMicro } from '../../kernel/money.js';
+import { asMicro, toToken } from '../../kernel/money.js';
 import { iso, presentOrder } from './present.js';
 
 export function presentPaymentOrder(o: OrderRow): Record<string, unknown> {
@@ -23,10 +23,19 @@ export function presentPaymentOrder(o: OrderRow): Record<string, unknown> {
   };
 }
 
-export async function presentAction(payments: Payments, o: OrderRow, action: PaymentAction): Promise<Record<string, unknown>> {
+export async function presentAction(
+  payments: Payments,
+  o: OrderRow,
+  action: PaymentAction,
+): Promise<Record<string, unknown>> {
   const provider = payments.providers.get(o.instance ?? o.provider);
-  const out: Record<string, unknown> = { provider: o.instance ?? o.provider, kind: provider?.kind ?? o.provider, action };
+  const out: Record<string, unknown> = {
+    provider: o.instance ?? o.provider,
+    kind: provider?.kind ?? o.provider,
+    action,
+  };
   if (action.type === 'none') out.message = action.instructions.en;
-  if (action.type === 'qrcode') out.qr_svg = await QRCode.toString(action.text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+  if (action.type === 'qrcode')
+    out.qr_svg = await QRCode.toString(action.text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   return out;
 }

@@ -1,10 +1,10 @@
 // Rows -> JSON at the console edge: micro-TOKEN become TOKEN numbers, epoch ms become ISO strings. Secrets and
 // hashes never leave through here.
 import type { Selectable } from 'kysely';
-import type { User } from '../../accounts/users.js';
 import type { ApiKeyRow } from '../../accounts/api-keys.js';
+import type { User } from '../../accounts/users.js';
+import { asMicro, MAX_MICRO, toToken } from '../../kernel/money.js';
 import type { OrdersTable } from '../../store/schema.js';
-import { toToken, asMicro, MAX_MICRO } from '../../kernel/money.js';
 
 export function iso(ms: number | string | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
@@ -15,7 +15,11 @@ export function presentUser(u: User): Record<string, unknown> {
 }
 
 export function presentUserWithBalance(u: User): Record<string, unknown> {
-  return { ...presentUser(u), balance: toToken(asMicro(u.balance)), available: toToken(asMicro(u.balance) - asMicro(u.held)) };
+  return {
+    ...presentUser(u),
+    balance: toToken(asMicro(u.balance)),
+    available: toToken(asMicro(u.balance) - asMicro(u.held)),
+  };
 }
 
 function list(json: string | null): string[] | null {
@@ -77,7 +81,7 @@ export function csvLine(values: ReadonlyArray<string | number | null>): string {
     if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
     return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
-  return values.map(cell).join(',') + '\r\n';
+  return `${values.map(cell).join(',')}\r\n`;
 }
 
 /** A whole RFC 4180 CSV document. */

@@ -1,14 +1,14 @@
 // /console/api/admin/redeem-codes: make batches of single-use codes for a plan or package, list batches,
 // export a batch as CSV (to print or hand to a reseller).
 import type Router from '@koa/router';
-import type { Services } from '../../services.js';
 import { batchCodes, createRedeemBatch, listBatches, RedeemError } from '../../billing/redeem.js';
 import { ApiError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
+import { audit } from './audit.js';
 import { requireAdmin, userOf } from './auth.js';
+import { csvHeader, csvLocaleOf, localClock, UTF8_BOM } from './csv-locale.js';
 import { bodyOf, idParam, invalid, parseIsoDate, queryInt, reqEnum, reqInt, reqString } from './input.js';
 import { csv, iso } from './present.js';
-import { UTF8_BOM, csvHeader, csvLocaleOf, localClock } from './csv-locale.js';
-import { audit } from './audit.js';
 
 const MAX_BATCH = 1000;
 
@@ -27,8 +27,19 @@ export function redeemAdminRoutes(router: Router, s: Services): void {
       if (expiresAt <= Date.now()) throw invalid(`'expires_at' must be in the future.`);
     }
     try {
-      const { batchId, codes } = await createRedeemBatch(db, s.registry.current, { kind, itemId: id, count, expiresAt, createdBy: userOf(ctx).id });
-      await audit(ctx, s, { action: 'redeem_codes.create', targetType: 'redeem_batch', targetId: batchId, detail: { kind, id, count, expires_at: iso(expiresAt) } });
+      const { batchId, codes } = await createRedeemBatch(db, s.registry.current, {
+        kind,
+        itemId: id,
+        count,
+        expiresAt,
+        createdBy: userOf(ctx).id,
+      });
+      await audit(ctx, s, {
+        action: 'redeem_codes.create',
+        targetType: 'redeem_batch',
+        targetId: batchId,
+        detail: { kind, id, count, expires_at: iso(expiresAt) },
+      });
       ctx.status = 201;
       ctx.body = { batch_id: batchId, kind, id, count, expires_at: iso(expiresAt), codes };
     } catch (err) {
@@ -65,7 +76,15 @@ export function redeemAdminRoutes(router: Router, s: Services): void {
       UTF8_BOM +
       csv(
         csvHeader(['code', 'kind', 'item_id', 'created_at', 'expires_at', 'redeemed_by', 'redeemed_at'], loc),
-        rows.map((r) => [r.code, r.kind, r.item_id, time(r.created_at), time(r.expires_at), r.redeemed_by === null ? null : Number(r.redeemed_by), time(r.redeemed_at)]),
+        rows.map((r) => [
+          r.code,
+          r.kind,
+          r.item_id,
+          time(r.created_at),
+          time(r.expires_at),
+          r.redeemed_by === null ? null : Number(r.redeemed_by),
+          time(r.redeemed_at),
+        ]),
       );
   });
 }

@@ -4,8 +4,9 @@
 // may carry `x-error` (one message, or one per keyword) where a route says something more specific. Handlers
 // keep only what a schema cannot say (a real calendar date, a password with letters and digits, an amount with
 // at most 6 decimals).
-import type { Context, Next } from 'koa';
+
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Context, Next } from 'koa';
 import { CONSOLE_ENDPOINTS, type ConsoleEndpoint } from './console-endpoints.js';
 import { invalid } from './input.js';
 
@@ -19,7 +20,15 @@ interface RouteValidators {
 
 function makeAjv(coerce: boolean): Ajv {
   // Formats (email, date-time) stay annotations: the handlers check them with their own, clearer messages.
-  const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true, validateFormats: false, verbose: true, coerceTypes: coerce });
+  const ajv = new Ajv({
+    allErrors: false,
+    strict: true,
+    strictRequired: false,
+    allowUnionTypes: true,
+    validateFormats: false,
+    verbose: true,
+    coerceTypes: coerce,
+  });
   ajv.addKeyword({ keyword: 'x-error' });
   return ajv;
 }
@@ -57,21 +66,28 @@ export function messageOf(e: ErrorObject): string {
   const path = e.instancePath.split('/').filter(Boolean).join('.');
   const missing = e.keyword === 'required' ? String(p.missingProperty) : null;
   const name = missing ? (path ? `${path}.${missing}` : missing) : path;
-  const field = (missing ? ((parent.properties as Record<string, Schema> | undefined)?.[missing] ?? {}) : parent) as Schema;
+  const field = (
+    missing ? ((parent.properties as Record<string, Schema> | undefined)?.[missing] ?? {}) : parent
+  ) as Schema;
   const custom = field['x-error'];
   if (typeof custom === 'string') return custom;
-  if (custom && typeof custom === 'object' && typeof (custom as Record<string, unknown>)[e.keyword] === 'string') return (custom as Record<string, string>)[e.keyword];
+  if (custom && typeof custom === 'object' && typeof (custom as Record<string, unknown>)[e.keyword] === 'string')
+    return (custom as Record<string, string>)[e.keyword];
   const types = typesOf(field);
   if (e.keyword === 'additionalProperties') {
     const allowed = Object.keys((parent.properties as Schema | undefined) ?? {});
     return `Unknown field '${path ? `${path}.` : ''}${String(p.additionalProperty)}'; allowed: ${allowed.join(', ')}.`;
   }
   if (!path && !missing && e.keyword === 'type') return 'The request body must be a JSON object.';
-  if (e.keyword === 'enum') return `'${name}' must be one of ${(field.enum as unknown[]).filter((v) => v !== null).join(', ')}.`;
-  if (types.includes('integer')) return `'${name}' must be an integer from ${String(field.minimum ?? -MAX)} to ${String(field.maximum ?? MAX)}.`;
+  if (e.keyword === 'enum')
+    return `'${name}' must be one of ${(field.enum as unknown[]).filter((v) => v !== null).join(', ')}.`;
+  if (types.includes('integer'))
+    return `'${name}' must be an integer from ${String(field.minimum ?? -MAX)} to ${String(field.maximum ?? MAX)}.`;
   if (types.includes('boolean') && types.length <= 2) return `'${name}' must be true or false.`;
-  if (types.includes('string') && e.keyword === 'maxLength') return `'${name}' must be at most ${String(field.maxLength)} characters.`;
-  if (types.includes('string') && (missing || ['type', 'minLength', 'pattern'].includes(e.keyword))) return `'${name}' is required and must be a non-empty string.`;
+  if (types.includes('string') && e.keyword === 'maxLength')
+    return `'${name}' must be at most ${String(field.maxLength)} characters.`;
+  if (types.includes('string') && (missing || ['type', 'minLength', 'pattern'].includes(e.keyword)))
+    return `'${name}' is required and must be a non-empty string.`;
   if (missing) return `'${name}' is required.`;
   return `'${name}' ${e.message ?? 'is invalid'}.`;
 }
@@ -90,7 +106,9 @@ function queryValues(ctx: Context, names: string[]): Record<string, unknown> {
 /** Middleware run in front of every console route (core/console/api/console-guard.ts). */
 export async function validateRequest(ctx: Context, next: Next): Promise<void> {
   compiled ??= compileAll();
-  const route = compiled.get(`${ctx.method === 'HEAD' ? 'GET' : ctx.method} ${String((ctx as { _matchedRoute?: unknown })._matchedRoute)}`);
+  const route = compiled.get(
+    `${ctx.method === 'HEAD' ? 'GET' : ctx.method} ${String((ctx as { _matchedRoute?: unknown })._matchedRoute)}`,
+  );
   if (route?.query) {
     const values = queryValues(ctx, route.queryNames);
     if (!route.query(values)) throw invalid(messageOf((route.query.errors ?? [])[0]));

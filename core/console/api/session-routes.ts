@@ -1,10 +1,10 @@
 // The user's own console sessions (user tokens): list them, end one, end every other one, or end all of them
 // ("sign out everywhere": this browser too, e.g. after using a shared computer or losing a laptop).
 import type Router from '@koa/router';
-import type { Services } from '../../services.js';
 import { ApiError } from '../../http/errors.js';
-import { idParam } from './input.js';
+import type { Services } from '../../services.js';
 import { requireUser, tokenHashOf, userOf } from './auth.js';
+import { idParam } from './input.js';
 import { iso } from './present.js';
 
 export function sessionRoutes(router: Router, s: Services): void {
@@ -22,7 +22,14 @@ export function sessionRoutes(router: Router, s: Services): void {
       .limit(100)
       .execute();
     const current = tokenHashOf(ctx);
-    ctx.body = { items: rows.map((r) => ({ id: Number(r.id), created_at: iso(r.created_at), expires_at: iso(r.expires_at), current: r.token_hash === current })) };
+    ctx.body = {
+      items: rows.map((r) => ({
+        id: Number(r.id),
+        created_at: iso(r.created_at),
+        expires_at: iso(r.expires_at),
+        current: r.token_hash === current,
+      })),
+    };
   });
 
   router.delete('/console/api/me/sessions/:id', requireUser(s), async (ctx) => {

@@ -4,27 +4,45 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Kysely } from 'kysely';
+import { parseLocale } from '../../accounts/locale.js';
+import {
+  checkTotp,
+  disableTwoFactor,
+  newRecoveryCodes,
+  newTotpSecret,
+  recoveryCodesLeft,
+  totpUri,
+  useRecoveryCode,
+} from '../../accounts/totp.js';
+import { securityOf, twoFactorOn, updateSecurity } from '../../accounts/user-security.js';
+import { findUserById } from '../../accounts/users.js';
+import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import type { Database } from '../../store/schema.js';
-import { findUserById } from '../../accounts/users.js';
-import { securityOf, twoFactorOn, updateSecurity } from '../../accounts/user-security.js';
-import { checkTotp, disableTwoFactor, newRecoveryCodes, newTotpSecret, recoveryCodesLeft, totpUri, useRecoveryCode } from '../../accounts/totp.js';
-import { parseLocale } from '../../accounts/locale.js';
-import { ApiError } from '../../http/errors.js';
-import { bodyOf, invalid, reqString } from './input.js';
-import { requireUser, userOf } from './auth.js';
-import { iso } from './present.js';
-import type { PasswordGuard } from './password-guard.js';
 import { audit } from './audit.js';
+import { requireUser, userOf } from './auth.js';
+import { bodyOf, invalid, reqString } from './input.js';
+import type { PasswordGuard } from './password-guard.js';
+import { iso } from './present.js';
 
 /**
  * A TOTP code (each 30-second step accepted once: the step is claimed with a conditional UPDATE, so two logins
  * racing with one code cannot both pass) or an unused recovery code.
  */
-export async function verifySecondFactor(db: Kysely<Database>, userId: number, code: string, now = Date.now()): Promise<boolean> {
+export async function verifySecondFactor(
+  db: Kysely<Database>,
+  userId: number,
+  code: string,
+  now = Date.now(),
+): Promise<boolean> {
   const sec = await securityOf(db, userId);
   if (!twoFactorOn(sec) || !sec.totp_secret) return false;
-  const step = await checkTotp(sec.totp_secret, code, sec.totp_last_step === null ? null : Number(sec.totp_last_step), now);
+  const step = await checkTotp(
+    sec.totp_secret,
+    code,
+    sec.totp_last_step === null ? null : Number(sec.totp_last_step),
+    now,
+  );
   if (step !== null) {
     const res = await db
       .updateTable('user_security')
@@ -44,7 +62,8 @@ export function twoFactorRoutes(router: Router, s: Services, guard: PasswordGuar
   const reauth = async (ctx: Context, password: string): Promise<void> => {
     const user = userOf(ctx);
     const verdict = await guard.throttle(ctx, user.email, user);
-    if (!(await guard.checkPassword(ctx, user.email, password, await findUserById(db, user.id), verdict))) throw new ApiError('UNAUTHORIZED', 'The password is wrong.');
+    if (!(await guard.checkPassword(ctx, user.email, password, await findUserById(db, user.id), verdict)))
+      throw new ApiError('UNAUTHORIZED', 'The password is wrong.');
   };
 
   /** A wrong code counts as a failed login for this account and address. */
@@ -64,7 +83,11 @@ export function twoFactorRoutes(router: Router, s: Services, guard: PasswordGuar
     ctx.body = {
       email_verified: sec.email_unverified === 0,
       locale: sec.locale,
-      two_factor: { enabled: on, enabled_at: iso(sec.totp_enabled_at), recovery_codes_left: on ? await recoveryCodesLeft(db, user.id) : 0 },
+      two_factor: {
+        enabled: on,
+        enabled_at: iso(sec.totp_enabled_at),
+        recovery_codes_left: on ? await recoveryCodesLeft(db, user.id) : 0,
+      },
       two_factor_required: user.role === 'admin' && s.settings.accounts.requireAdmin2fa,
     };
   });
@@ -80,7 +103,11 @@ export function twoFactorRoutes(router: Router, s: Services, guard: PasswordGuar
   router.post('/console/api/me/2fa/setup', requireUser(s), async (ctx) => {
     const password = reqString(bodyOf(ctx, ['password']), 'password', 200);
     const user = userOf(ctx);
-    if (twoFactorOn(await securityOf(db, user.id))) throw new ApiError('CONFLICT', 'Two-factor authentication is already on. Turn it off first to enrol a new device.');
+    if (twoFactorOn(await securityOf(db, user.id)))
+      throw new ApiError(
+        'CONFLICT',
+        'Two-factor authentication is already on. Turn it off first to enrol a new device.',
+      );
     await reauth(ctx, password);
     const secret = newTotpSecret();
     await updateSecurity(db, user.id, { totp_pending_secret: secret });
@@ -99,9 +126,19 @@ export function twoFactorRoutes(router: Router, s: Services, guard: PasswordGuar
       await guard.recordFailure(ctx, user.email);
       throw new ApiError('UNAUTHORIZED', 'Wrong authentication code: check the device clock and try the current code.');
     }
-    await updateSecurity(db, user.id, { totp_secret: sec.totp_pending_secret, totp_pending_secret: null, totp_enabled_at: Date.now(), totp_last_step: step });
+    await updateSecurity(db, user.id, {
+      totp_secret: sec.totp_pending_secret,
+      totp_pending_secret: null,
+      totp_enabled_at: Date.now(),
+      totp_last_step: step,
+    });
     const codes = await newRecoveryCodes(db, user.id);
-    await audit(ctx, s, { action: 'account.2fa_enable', targetType: 'user', targetId: user.id, subjectUserId: user.id });
+    await audit(ctx, s, {
+      action: 'account.2fa_enable',
+      targetType: 'user',
+      targetId: user.id,
+      subjectUserId: user.id,
+    });
     ctx.body = { enabled: true, recovery_codes: codes };
   });
 
@@ -109,7 +146,12 @@ export function twoFactorRoutes(router: Router, s: Services, guard: PasswordGuar
     const code = reqString(bodyOf(ctx, ['code']), 'code', 20);
     await secondFactor(ctx, code);
     const codes = await newRecoveryCodes(db, userOf(ctx).id);
-    await audit(ctx, s, { action: 'account.recovery_codes', targetType: 'user', targetId: userOf(ctx).id, subjectUserId: userOf(ctx).id });
+    await audit(ctx, s, {
+      action: 'account.recovery_codes',
+      targetType: 'user',
+      targetId: userOf(ctx).id,
+      subjectUserId: userOf(ctx).id,
+    });
     ctx.body = { recovery_codes: codes };
   });
 
@@ -118,12 +160,22 @@ export function twoFactorRoutes(router: Router, s: Services, guard: PasswordGuar
     const password = reqString(b, 'password', 200);
     const code = reqString(b, 'code', 20);
     const user = userOf(ctx);
-    if (!twoFactorOn(await securityOf(db, user.id))) throw new ApiError('CONFLICT', 'Two-factor authentication is not on.');
-    if (user.role === 'admin' && s.settings.accounts.requireAdmin2fa) throw new ApiError('TWO_FACTOR_REQUIRED', 'This server requires two-factor authentication for admins; it cannot be turned off.');
+    if (!twoFactorOn(await securityOf(db, user.id)))
+      throw new ApiError('CONFLICT', 'Two-factor authentication is not on.');
+    if (user.role === 'admin' && s.settings.accounts.requireAdmin2fa)
+      throw new ApiError(
+        'TWO_FACTOR_REQUIRED',
+        'This server requires two-factor authentication for admins; it cannot be turned off.',
+      );
     await reauth(ctx, password);
     await secondFactor(ctx, code);
     await disableTwoFactor(db, user.id);
-    await audit(ctx, s, { action: 'account.2fa_disable', targetType: 'user', targetId: user.id, subjectUserId: user.id });
+    await audit(ctx, s, {
+      action: 'account.2fa_disable',
+      targetType: 'user',
+      targetId: user.id,
+      subjectUserId: user.id,
+    });
     ctx.body = { enabled: false };
   });
 }

@@ -2,14 +2,14 @@
 // batches, so it is flushed first: what the user just did is always in the answer.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../../services.js';
-import { listCalls, listLedger, usageByDayAndOperation, type CallFilter, type CallRow } from '../../billing/usage.js';
+import { type CallFilter, type CallRow, listCalls, listLedger, usageByDayAndOperation } from '../../billing/usage.js';
 import { chinaDayStart } from '../../kernel/china-day.js';
 import { asMicro, toToken } from '../../kernel/money.js';
+import type { Services } from '../../services.js';
 import { requireUser, userOf } from './auth.js';
-import { iso } from './present.js';
 import { callsCsvRoute } from './calls-csv.js';
 import { invalid, queryInt, queryOf, queryTime } from './input.js';
+import { iso } from './present.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -56,7 +56,20 @@ export function presentCall(r: CallRow) {
   };
 }
 
-export const CALL_CSV_HEADER = ['id', 'request_id', 'created_at', 'operation', 'key_id', 'status', 'error_code', 'charged', 'cached', 'free_reason', 'duration_ms', 'ip'] as const;
+export const CALL_CSV_HEADER = [
+  'id',
+  'request_id',
+  'created_at',
+  'operation',
+  'key_id',
+  'status',
+  'error_code',
+  'charged',
+  'cached',
+  'free_reason',
+  'duration_ms',
+  'ip',
+] as const;
 
 export function usageRoutes(router: Router, s: Services): void {
   const db = s.store.db;
@@ -85,7 +98,9 @@ export function usageRoutes(router: Router, s: Services): void {
       days,
       from: iso(since),
       by_day: [...byDay.values()].map(edge),
-      by_operation: [...byOp.values()].sort((a, b) => b.calls - a.calls || String(a.operation).localeCompare(String(b.operation))).map(edge),
+      by_operation: [...byOp.values()]
+        .sort((a, b) => b.calls - a.calls || String(a.operation).localeCompare(String(b.operation)))
+        .map(edge),
       rows: rows.map(edge),
     };
   });
@@ -94,14 +109,18 @@ export function usageRoutes(router: Router, s: Services): void {
     const limit = queryInt(ctx, 'limit', 1, 500, 50);
     await s.callLog.flush();
     const rows = await listCalls(db, callFilter(ctx, userOf(ctx).id, limit));
-    ctx.body = { calls: rows.map(presentCall), next_before: rows.length === limit ? Number(rows[rows.length - 1].id) : null };
+    ctx.body = {
+      calls: rows.map(presentCall),
+      next_before: rows.length === limit ? Number(rows[rows.length - 1].id) : null,
+    };
   });
 
   callsCsvRoute(router, s);
 
   router.get('/console/api/ledger', auth, async (ctx) => {
     const limit = queryInt(ctx, 'limit', 1, 500, 100);
-    const before = queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
+    const before =
+      queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
     const rows = await listLedger(db, userOf(ctx).id, limit, before);
     ctx.body = {
       entries: rows.map((r) => ({

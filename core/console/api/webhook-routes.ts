@@ -2,15 +2,26 @@
 // receive every user's events): create (secret shown once), list, enable/disable, delete, delivery log, replay.
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { Services } from '../../services.js';
-import { createEndpoint, deleteEndpoint, endpointEvents, findEndpoint, listEndpoints, MAX_ENDPOINTS_PER_OWNER, setEndpointStatus, WEBHOOK_KINDS, WebhookTargetError, type WebhookEndpoint } from '../../notify/webhooks/endpoints.js';
+import { ApiError } from '../../http/errors.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  endpointEvents,
+  findEndpoint,
+  listEndpoints,
+  MAX_ENDPOINTS_PER_OWNER,
+  setEndpointStatus,
+  WEBHOOK_KINDS,
+  type WebhookEndpoint,
+  WebhookTargetError,
+} from '../../notify/webhooks/endpoints.js';
 import { isWebhookEvent, WEBHOOK_EVENTS, type WebhookEvent } from '../../notify/webhooks/events.js';
 import { listDeliveries, replayDelivery, type WebhookDelivery } from '../../notify/webhooks/queue.js';
-import { ApiError } from '../../http/errors.js';
+import type { Services } from '../../services.js';
+import { audit } from './audit.js';
 import { requireAdmin, requireUser, userOf } from './auth.js';
 import { bodyOf, idParam, invalid, queryInt, queryOf, reqEnum, reqString } from './input.js';
 import { iso } from './present.js';
-import { audit } from './audit.js';
 
 export function presentEndpoint(e: WebhookEndpoint): Record<string, unknown> {
   return {
@@ -41,12 +52,19 @@ export function presentDelivery(d: WebhookDelivery): Record<string, unknown> {
 }
 
 function parseEvents(v: unknown): WebhookEvent[] {
-  if (!Array.isArray(v) || v.length === 0 || !v.every(isWebhookEvent)) throw invalid(`'events' must be a non-empty list of: ${WEBHOOK_EVENTS.join(', ')}.`);
+  if (!Array.isArray(v) || v.length === 0 || !v.every(isWebhookEvent))
+    throw invalid(`'events' must be a non-empty list of: ${WEBHOOK_EVENTS.join(', ')}.`);
   return [...new Set(v)];
 }
 
 /** The same routes for a user (own endpoints) and the operator (user_id null), under two prefixes. */
-function mount(router: Router, s: Services, base: string, guard: Middleware, ownerOf: (ctx: Context) => number | null): void {
+function mount(
+  router: Router,
+  s: Services,
+  base: string,
+  guard: Middleware,
+  ownerOf: (ctx: Context) => number | null,
+): void {
   const db = s.store.db;
   const endpointOr404 = async (ctx: Context): Promise<WebhookEndpoint> => {
     const e = await findEndpoint(db, ownerOf(ctx), idParam(ctx.params.id, 'webhook'));
@@ -65,7 +83,8 @@ function mount(router: Router, s: Services, base: string, guard: Middleware, own
     const kind = b.kind === undefined ? 'standard' : reqEnum(b, 'kind', WEBHOOK_KINDS);
     const events = parseEvents(b.events);
     const botSecret = b.bot_secret === undefined || b.bot_secret === null ? null : reqString(b, 'bot_secret', 200);
-    if (botSecret && kind !== 'dingtalk' && kind !== 'feishu') throw invalid(`'bot_secret' applies to dingtalk and feishu bots only.`);
+    if (botSecret && kind !== 'dingtalk' && kind !== 'feishu')
+      throw invalid(`'bot_secret' applies to dingtalk and feishu bots only.`);
     try {
       await s.webhooks.checkUrl(url);
     } catch (err) {
@@ -76,7 +95,13 @@ function mount(router: Router, s: Services, base: string, guard: Middleware, own
       throw new ApiError('CONFLICT', `At most ${MAX_ENDPOINTS_PER_OWNER} webhooks; delete one first.`);
     }
     const { endpoint, secret } = await createEndpoint(db, { userId: ownerOf(ctx), url, kind, events, botSecret });
-    await audit(ctx, s, { action: 'webhook.create', targetType: 'webhook', targetId: Number(endpoint.id), subjectUserId: subject(ctx), detail: { url, kind, events } });
+    await audit(ctx, s, {
+      action: 'webhook.create',
+      targetType: 'webhook',
+      targetId: Number(endpoint.id),
+      subjectUserId: subject(ctx),
+      detail: { url, kind, events },
+    });
     ctx.status = 201;
     ctx.body = { webhook: presentEndpoint(endpoint), secret };
   });
@@ -85,31 +110,59 @@ function mount(router: Router, s: Services, base: string, guard: Middleware, own
     const e = await endpointOr404(ctx);
     const status = reqEnum(bodyOf(ctx, ['status']), 'status', ['active', 'disabled'] as const);
     await setEndpointStatus(db, Number(e.id), status);
-    await audit(ctx, s, { action: 'webhook.update', targetType: 'webhook', targetId: Number(e.id), subjectUserId: subject(ctx), detail: { status: { from: e.status, to: status } } });
+    await audit(ctx, s, {
+      action: 'webhook.update',
+      targetType: 'webhook',
+      targetId: Number(e.id),
+      subjectUserId: subject(ctx),
+      detail: { status: { from: e.status, to: status } },
+    });
     ctx.body = { webhook: presentEndpoint({ ...e, status }) };
   });
 
   router.delete(`${base}/:id`, guard, async (ctx) => {
     const e = await endpointOr404(ctx);
     await deleteEndpoint(db, Number(e.id));
-    await audit(ctx, s, { action: 'webhook.delete', targetType: 'webhook', targetId: Number(e.id), subjectUserId: subject(ctx), detail: { url: e.url } });
+    await audit(ctx, s, {
+      action: 'webhook.delete',
+      targetType: 'webhook',
+      targetId: Number(e.id),
+      subjectUserId: subject(ctx),
+      detail: { url: e.url },
+    });
     ctx.body = { deleted: true, id: Number(e.id) };
   });
 
   router.get(`${base}/:id/deliveries`, guard, async (ctx) => {
     const e = await endpointOr404(ctx);
     const limit = queryInt(ctx, 'limit', 1, 200, 50);
-    const before = queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
+    const before =
+      queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
     const rows = await listDeliveries(db, Number(e.id), limit, before);
-    ctx.body = { deliveries: rows.map(presentDelivery), next_before: rows.length === limit ? Number(rows[rows.length - 1].id) : null };
+    ctx.body = {
+      deliveries: rows.map(presentDelivery),
+      next_before: rows.length === limit ? Number(rows[rows.length - 1].id) : null,
+    };
   });
 
   router.post(`${base}/:id/deliveries/:delivery/replay`, guard, async (ctx) => {
     const e = await endpointOr404(ctx);
     const deliveryId = idParam(ctx.params.delivery, 'delivery');
-    const row = await db.selectFrom('webhook_deliveries').select('id').where('id', '=', deliveryId).where('endpoint_id', '=', Number(e.id)).executeTakeFirst();
-    if (!row || !(await replayDelivery(db, deliveryId, Date.now()))) throw new ApiError('RESOURCE_NOT_FOUND', `There is no delivery ${deliveryId} of webhook ${Number(e.id)}.`);
-    await audit(ctx, s, { action: 'webhook.replay', targetType: 'webhook_delivery', targetId: deliveryId, subjectUserId: subject(ctx), detail: { webhook_id: Number(e.id) } });
+    const row = await db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('id', '=', deliveryId)
+      .where('endpoint_id', '=', Number(e.id))
+      .executeTakeFirst();
+    if (!row || !(await replayDelivery(db, deliveryId, Date.now())))
+      throw new ApiError('RESOURCE_NOT_FOUND', `There is no delivery ${deliveryId} of webhook ${Number(e.id)}.`);
+    await audit(ctx, s, {
+      action: 'webhook.replay',
+      targetType: 'webhook_delivery',
+      targetId: deliveryId,
+      subjectUserId: subject(ctx),
+      detail: { webhook_id: Number(e.id) },
+    });
     ctx.status = 202;
     ctx.body = { replayed: true, id: deliveryId };
   });

@@ -46,5 +46,4 @@ footer { color:var(--muted); font-size:13px; padding:28px 0 40px; border-top:1px
 export const FRONT_CSS_HASH = `sha256-${createHash('sha256').update(FRONT_CSS).digest('base64')}`;
 
 /** Nothing but this stylesheet and same-origin images: the page runs no script at all. */
-export const FRONT_CSP =
-  `default-src 'none'; style-src '${FRONT_CSS_HASH}'; img-src 'self' data:; ` + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const FRONT_CSP = `default-src 'none'; style-src '${FRONT_CSS_HASH}'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;

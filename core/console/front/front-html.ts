@@ -5,14 +5,15 @@ import type { Locale } from '../../accounts/locale.js';
 import type { OperationConfig, OperationsConfig, PackageConfig, PlanConfig } from '../../config/operations-config.js';
 import { toToken } from '../../kernel/money.js';
 import { FRONT_CSS } from './front-css.js';
-import { frontText, type FrontText } from './front-text.js';
+import { type FrontText, frontText } from './front-text.js';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]);
 
 const count = new Intl.NumberFormat('en-US');
 /** TOKEN amounts as written in operations.yaml: up to 6 decimals, no float noise, thousands grouped. */
-const amount = (micro: number): string => new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 }).format(toToken(micro));
+const amount = (micro: number): string =>
+  new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 }).format(toToken(micro));
 
 function operationCard(op: OperationConfig, x: FrontText, lang: Locale): string {
   const text = op.text[lang];
@@ -29,7 +30,13 @@ function operationCard(op: OperationConfig, x: FrontText, lang: Locale): string 
 }
 
 function planCard(p: PlanConfig, x: FrontText): string {
-  const line = x.planLine({ days: p.durationDays, calls: count.format(p.quota.callsPerDay), concurrency: p.quota.concurrency, cacheFree: p.quota.cacheFree, grant: amount(p.grantMicro) });
+  const line = x.planLine({
+    days: p.durationDays,
+    calls: count.format(p.quota.callsPerDay),
+    concurrency: p.quota.concurrency,
+    cacheFree: p.quota.cacheFree,
+    grant: amount(p.grantMicro),
+  });
   return `<article class="card" data-plan="${esc(p.id)}"><h3>${esc(p.name)}</h3><p>${esc(line)}</p><div class="price">¥${amount(p.priceMicro)} <small>${esc(x.perPeriod(p.durationDays))}</small></div></article>`;
 }
 
@@ -46,7 +53,14 @@ function tryIt(ops: OperationConfig[], base: string): { curl: string; answer: st
     // URLSearchParams percent-encodes every shell-special character, so the URL is safe inside double quotes.
     const query = new URLSearchParams(values.map(([k, v]): [string, string] => [k, String(v)])).toString();
     const curl = `curl "${base}/api/${op.code}${query ? `?${query}` : ''}" \\\n  -H "X-API-Key: sk_your_key"`;
-    const envelope = { success: true, data: op.responseExample ?? {}, deducted: toToken(op.priceMicro), remaining: toToken(10_000_000 - op.priceMicro), cached: false, request_id: 'req_…' };
+    const envelope = {
+      success: true,
+      data: op.responseExample ?? {},
+      deducted: toToken(op.priceMicro),
+      remaining: toToken(10_000_000 - op.priceMicro),
+      cached: false,
+      request_id: 'req_…',
+    };
     return { curl, answer: JSON.stringify(envelope, null, 2) };
   }
   return null;
@@ -57,7 +71,8 @@ export function renderFrontPage(config: OperationsConfig, lang: Locale, publicUr
   const ops = config.operations.filter((o) => o.enabled);
   const other: Locale = lang === 'zh' ? 'en' : 'zh';
   const example = tryIt(ops, publicUrl);
-  const section = (id: string, title: string, note: string, body: string): string => `<section id="${id}"><h2>${esc(title)}</h2>${note ? `<p class="note">${esc(note)}</p>` : ''}${body}</section>`;
+  const section = (id: string, title: string, note: string, body: string): string =>
+    `<section id="${id}"><h2>${esc(title)}</h2>${note ? `<p class="note">${esc(note)}</p>` : ''}${body}</section>`;
   return [
     '<!doctype html>',
     `<html lang="${x.htmlLang}"><head><meta charset="utf-8">`,
@@ -71,10 +86,38 @@ export function renderFrontPage(config: OperationsConfig, lang: Locale, publicUr
     `<a class="lang" href="/?lang=${other}" hreflang="${other}" lang="${other === 'zh' ? 'zh-CN' : 'en'}">${esc(x.otherLang)}</a></header>`,
     `<main><div class="hero"><h1>${esc(x.tagline)}</h1><p>${esc(x.lead)}</p>`,
     `<div class="cta"><a class="btn btn-primary" href="/console/register">${esc(x.ctaStart)}</a><a class="btn" href="/console/docs">${esc(x.ctaDocs)}</a></div></div>`,
-    section('prices', x.pricesTitle, x.pricesNote, ops.length ? `<div class="grid">${ops.map((o) => operationCard(o, x, lang)).join('')}</div>` : `<p>${esc(x.noOperations)}</p>`),
-    config.plans.length ? section('plans', x.plansTitle, x.plansNote, `<div class="grid">${config.plans.map((p) => planCard(p, x)).join('')}</div>`) : '',
-    config.packages.length ? section('packages', x.packagesTitle, x.packagesNote, `<div class="grid">${config.packages.map((p) => packageCard(p, x)).join('')}</div>`) : '',
-    example ? section('try', x.tryTitle, x.tryNote, `<pre data-example="curl">${esc(example.curl)}</pre><p class="note">${esc(x.tryAnswer)}</p><pre data-example="answer">${esc(example.answer)}</pre>`) : '',
+    section(
+      'prices',
+      x.pricesTitle,
+      x.pricesNote,
+      ops.length
+        ? `<div class="grid">${ops.map((o) => operationCard(o, x, lang)).join('')}</div>`
+        : `<p>${esc(x.noOperations)}</p>`,
+    ),
+    config.plans.length
+      ? section(
+          'plans',
+          x.plansTitle,
+          x.plansNote,
+          `<div class="grid">${config.plans.map((p) => planCard(p, x)).join('')}</div>`,
+        )
+      : '',
+    config.packages.length
+      ? section(
+          'packages',
+          x.packagesTitle,
+          x.packagesNote,
+          `<div class="grid">${config.packages.map((p) => packageCard(p, x)).join('')}</div>`,
+        )
+      : '',
+    example
+      ? section(
+          'try',
+          x.tryTitle,
+          x.tryNote,
+          `<pre data-example="curl">${esc(example.curl)}</pre><p class="note">${esc(x.tryAnswer)}</p><pre data-example="answer">${esc(example.answer)}</pre>`,
+        )
+      : '',
     section(
       'next',
       x.linksTitle,

@@ -4,11 +4,11 @@
 import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../../services.js';
+import { type Locale, localeFromAcceptLanguage, parseLocale } from '../../accounts/locale.js';
 import type { Registry } from '../../registry/registry.js';
-import { localeFromAcceptLanguage, parseLocale, type Locale } from '../../accounts/locale.js';
-import { renderFrontPage } from './front-html.js';
+import type { Services } from '../../services.js';
 import { FRONT_CSP } from './front-css.js';
+import { renderFrontPage } from './front-html.js';
 
 interface Page {
   html: string;

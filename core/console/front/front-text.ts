@@ -19,7 +19,13 @@ export interface FrontText {
   noOperations: string;
   plansTitle: string;
   plansNote: string;
-  planLine: (p: { days: number; calls: string; concurrency: number | null; cacheFree: boolean; grant: string }) => string;
+  planLine: (p: {
+    days: number;
+    calls: string;
+    concurrency: number | null;
+    cacheFree: boolean;
+    grant: string;
+  }) => string;
   perPeriod: (days: number) => string;
   packagesTitle: string;
   packagesNote: string;
@@ -82,13 +88,15 @@ const EN: FrontText = {
   ctaLogin: 'Log in to the console',
   otherLang: '中文',
   pricesTitle: 'Operations and prices',
-  pricesNote: 'Prices are TOKEN per successful call; cache hits are charged too, except within a plan that makes them free.',
+  pricesNote:
+    'Prices are TOKEN per successful call; cache hits are charged too, except within a plan that makes them free.',
   perCall: '/ call',
   per1000: (price) => `about ¥${price} per 1,000 calls`,
   unavailable: 'Unavailable',
   noOperations: 'No operations are offered yet.',
   plansTitle: 'Plans',
-  plansNote: 'A plan gives free calls every day while it runs; calls beyond them are charged per call from the balance.',
+  plansNote:
+    'A plan gives free calls every day while it runs; calls beyond them are charged per call from the balance.',
   planLine: (p) =>
     `${p.days} days · ${p.calls} free calls a day` +
     (p.concurrency === null ? '' : ` · up to ${p.concurrency} at a time`) +

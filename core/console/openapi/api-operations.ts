@@ -2,14 +2,16 @@
 // compiles the same operations.yaml schema), the `data` of a success from the operation's `response:` fields, and
 // 200 examples that are whole envelopes. Route aliases get their own operationIds, and a path parameter that
 // settles a one-of rule (/api/video/{id}) drops the other branch's fields, which would always be refused there.
-import type { Operation } from '../../registry/registry.js';
+
 import type { InputSchema } from '../../config/operations-config.js';
 import { objectSchema } from '../../config/response-fields.js';
 import { toToken } from '../../kernel/money.js';
+import type { Operation } from '../../registry/registry.js';
 import { API_ERRORS, errorResponses } from './errors.js';
 
 /** Shown first on an operation that is not configured here (x-available: false): a client reads why calls fail. */
-const UNAVAILABLE_NOTE = '**Not available on this server** (not configured): calls answer 503 OPERATION_UNAVAILABLE and are never charged.\n\n';
+const UNAVAILABLE_NOTE =
+  '**Not available on this server** (not configured): calls answer 503 OPERATION_UNAVAILABLE and are never charged.\n\n';
 
 type Json = Record<string, unknown>;
 
@@ -24,12 +26,17 @@ export function toOpenApiPath(path: string): { path: string; params: string[] } 
 
 /** Components name of an operation's data schema: kuaid_detect -> KuaidDetectData. */
 export function dataSchemaName(code: string): string {
-  return `${code.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Data`;
+  return `${code
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('')}Data`;
 }
 
 /** components.schemas entries for every operation that declares its response. */
 export function dataSchemas(ops: Operation[]): Json {
-  return Object.fromEntries(ops.filter((op) => op.response).map((op) => [dataSchemaName(op.code), objectSchema(op.response ?? {}, 'both')]));
+  return Object.fromEntries(
+    ops.filter((op) => op.response).map((op) => [dataSchemaName(op.code), objectSchema(op.response ?? {}, 'both')]),
+  );
 }
 
 /** Unique per path and method (two aliases of one operation must not share an id): douyin_get_api_video_id. */
@@ -38,7 +45,17 @@ function aliasOperationId(op: Operation, method: string, path: string): string {
 }
 
 /** Keywords beyond plain properties: a GET then sends its query as one form-exploded object so the rule survives. */
-const RULE_KEYWORDS = ['oneOf', 'anyOf', 'allOf', 'not', 'if', 'dependentRequired', 'dependentSchemas', 'minProperties', 'maxProperties'];
+const RULE_KEYWORDS = [
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'not',
+  'if',
+  'dependentRequired',
+  'dependentSchemas',
+  'minProperties',
+  'maxProperties',
+];
 
 /** The input left for the query or body once the path parameters are taken. */
 function inputBesidesPath(input: InputSchema, pathParams: string[]): InputSchema {
@@ -64,31 +81,67 @@ function inputBesidesPath(input: InputSchema, pathParams: string[]): InputSchema
 function envelopeExample(op: Operation): Json | undefined {
   if (!op.responseExample) return undefined;
   const deducted = toToken(op.priceMicro);
-  return { success: true, data: op.responseExample, deducted, remaining: 9.99, cached: false, request_id: 'Hk3v9Qd2TnWb8aLz' };
+  return {
+    success: true,
+    data: op.responseExample,
+    deducted,
+    remaining: 9.99,
+    cached: false,
+    request_id: 'Hk3v9Qd2TnWb8aLz',
+  };
 }
 
-export function operationObject(op: Operation, method: 'GET' | 'POST', pathParams: string[], aliasPath: string | null): Json {
+export function operationObject(
+  op: Operation,
+  method: 'GET' | 'POST',
+  pathParams: string[],
+  aliasPath: string | null,
+): Json {
   const props = op.input.properties ?? {};
   const rest = inputBesidesPath(op.input, pathParams);
-  const parameters: Json[] = pathParams.map((name) => ({ name, in: 'path', required: true, schema: props[name] ?? { type: 'string' } }));
+  const parameters: Json[] = pathParams.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: props[name] ?? { type: 'string' },
+  }));
   let requestBody: Json | undefined;
   const hasRules = RULE_KEYWORDS.some((k) => k in rest);
   if (method === 'GET' && hasRules) {
-    parameters.push({ name: 'input', in: 'query', style: 'form', explode: true, required: true, description: 'The input as query parameters (one per property)', schema: rest });
+    parameters.push({
+      name: 'input',
+      in: 'query',
+      style: 'form',
+      explode: true,
+      required: true,
+      description: 'The input as query parameters (one per property)',
+      schema: rest,
+    });
   } else if (method === 'GET') {
     const required = new Set(rest.required ?? []);
     for (const [name, schema] of Object.entries(rest.properties ?? {})) {
-      parameters.push({ name, in: 'query', required: required.has(name), ...(schema.description ? { description: schema.description } : {}), schema });
+      parameters.push({
+        name,
+        in: 'query',
+        required: required.has(name),
+        ...(schema.description ? { description: schema.description } : {}),
+        schema,
+      });
     }
   } else {
     const needed = (rest.required?.length ?? 0) > 0 || hasRules;
     const example = op.example && !aliasPath ? { example: op.example } : {};
     requestBody = {
       required: needed,
-      content: { 'application/json': { schema: rest, ...example }, 'application/x-www-form-urlencoded': { schema: rest } },
+      content: {
+        'application/json': { schema: rest, ...example },
+        'application/x-www-form-urlencoded': { schema: rest },
+      },
     };
   }
-  const data = op.response ? { $ref: `#/components/schemas/${dataSchemaName(op.code)}` } : { description: 'Operation-specific; not declared in operations.yaml' };
+  const data = op.response
+    ? { $ref: `#/components/schemas/${dataSchemaName(op.code)}` }
+    : { description: 'Operation-specific; not declared in operations.yaml' };
   const example = envelopeExample(op);
   return {
     operationId: aliasPath ? aliasOperationId(op, method, aliasPath) : `${op.code}_${method.toLowerCase()}`,
@@ -102,7 +155,8 @@ export function operationObject(op: Operation, method: 'GET' | 'POST', pathParam
     ...(requestBody ? { requestBody } : {}),
     responses: {
       200: {
-        description: 'Success; `deducted` is what this call cost, `data` is described by the operation\'s response schema.',
+        description:
+          "Success; `deducted` is what this call cost, `data` is described by the operation's response schema.",
         content: {
           'application/json': {
             schema: { allOf: [{ $ref: '#/components/schemas/Success' }, { type: 'object', properties: { data } }] },
@@ -111,7 +165,11 @@ export function operationObject(op: Operation, method: 'GET' | 'POST', pathParam
         },
       },
       // A GET's query counts toward the header limit (431); a POST body may have the wrong type (415).
-      ...errorResponses(method === 'GET' ? [...API_ERRORS, 'HEADERS_TOO_LARGE'] : [...API_ERRORS, 'UNSUPPORTED_MEDIA_TYPE', 'HEADERS_TOO_LARGE']),
+      ...errorResponses(
+        method === 'GET'
+          ? [...API_ERRORS, 'HEADERS_TOO_LARGE']
+          : [...API_ERRORS, 'UNSUPPORTED_MEDIA_TYPE', 'HEADERS_TOO_LARGE'],
+      ),
     },
   };
 }

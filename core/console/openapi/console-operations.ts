@@ -3,9 +3,9 @@
 // objects), a response schema per route and `links`, so a client or a stateful fuzzer can follow create -> use ->
 // delete flows.
 import type { ConsoleEndpoint } from '../api/console-endpoints.js';
-import { CONSOLE_ERRORS, errorResponses } from './errors.js';
-import { CONSOLE_RESPONSES } from './console-responses.js';
 import { toOpenApiPath } from './api-operations.js';
+import { CONSOLE_RESPONSES } from './console-responses.js';
+import { CONSOLE_ERRORS, errorResponses } from './errors.js';
 
 type Json = Record<string, unknown>;
 
@@ -17,28 +17,62 @@ const byId = (id: string): Json => ({ id: `$response.body#/${id}` });
 /** Links from a route's success answer to the routes that act on what it made. */
 const LINKS: Record<string, Record<string, Json>> = {
   createKey: {
-    updateKey: { operationId: 'updateKey', parameters: byId('key/id'), description: 'Rename, disable or limit the new key' },
+    updateKey: {
+      operationId: 'updateKey',
+      parameters: byId('key/id'),
+      description: 'Rename, disable or limit the new key',
+    },
     rotateKey: { operationId: 'rotateKey', parameters: byId('key/id'), description: 'Rotate its secret' },
     deleteKey: { operationId: 'deleteKey', parameters: byId('key/id'), description: 'Delete the new key' },
   },
   createOrder: {
     getOrder: { operationId: 'getOrder', parameters: byId('order/id'), description: 'Follow the order' },
     cancelOrder: { operationId: 'cancelOrder', parameters: byId('order/id'), description: 'Cancel it while pending' },
-    adminConfirmOrder: { operationId: 'adminConfirmOrder', parameters: byId('order/id'), description: 'An operator confirms the payment' },
+    adminConfirmOrder: {
+      operationId: 'adminConfirmOrder',
+      parameters: byId('order/id'),
+      description: 'An operator confirms the payment',
+    },
   },
   adminCreateRedeemCodes: {
-    redeem: { operationId: 'redeem', requestBody: { code: '$response.body#/codes/0' }, description: 'A customer redeems the first code' },
-    adminRedeemCsv: { operationId: 'adminRedeemCsv', parameters: { batch: '$response.body#/batch_id' }, description: 'The batch as CSV' },
+    redeem: {
+      operationId: 'redeem',
+      requestBody: { code: '$response.body#/codes/0' },
+      description: 'A customer redeems the first code',
+    },
+    adminRedeemCsv: {
+      operationId: 'adminRedeemCsv',
+      parameters: { batch: '$response.body#/batch_id' },
+      description: 'The batch as CSV',
+    },
   },
-  ...Object.fromEntries(['my', 'operator'].map((who) => [`${who}CreateWebhook`, {
-    [`${who}UpdateWebhook`]: { operationId: `${who}UpdateWebhook`, parameters: byId('webhook/id'), description: 'Enable or disable it' },
-    [`${who}WebhookDeliveries`]: { operationId: `${who}WebhookDeliveries`, parameters: byId('webhook/id'), description: 'Its delivery log' },
-    [`${who}DeleteWebhook`]: { operationId: `${who}DeleteWebhook`, parameters: byId('webhook/id'), description: 'Delete it' },
-  }])),
+  ...Object.fromEntries(
+    ['my', 'operator'].map((who) => [
+      `${who}CreateWebhook`,
+      {
+        [`${who}UpdateWebhook`]: {
+          operationId: `${who}UpdateWebhook`,
+          parameters: byId('webhook/id'),
+          description: 'Enable or disable it',
+        },
+        [`${who}WebhookDeliveries`]: {
+          operationId: `${who}WebhookDeliveries`,
+          parameters: byId('webhook/id'),
+          description: 'Its delivery log',
+        },
+        [`${who}DeleteWebhook`]: {
+          operationId: `${who}DeleteWebhook`,
+          parameters: byId('webhook/id'),
+          description: 'Delete it',
+        },
+      },
+    ]),
+  ),
 };
 
 function successContent(e: ConsoleEndpoint): Json {
-  if (e.produces === 'text/csv') return { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header line' } } };
+  if (e.produces === 'text/csv')
+    return { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header line' } } };
   return { 'application/json': { schema: CONSOLE_RESPONSES[e.id] ?? { type: 'object' } } };
 }
 
@@ -46,7 +80,13 @@ export function consoleOperation(e: ConsoleEndpoint): Json {
   const { params } = toOpenApiPath(e.path);
   const parameters: Json[] = [
     ...params.map((name) => ({ name, in: 'path', required: true, schema: PATH_ID })),
-    ...(e.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema ?? { type: 'string', minLength: 1 } })),
+    ...(e.query ?? []).map((q) => ({
+      name: q.name,
+      in: 'query',
+      required: false,
+      description: q.description,
+      schema: q.schema ?? { type: 'string', minLength: 1 },
+    })),
   ];
   const links = LINKS[e.id];
   return {

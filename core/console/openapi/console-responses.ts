@@ -12,7 +12,10 @@ const time: Schema = { type: 'string', format: 'date-time' };
 const orNull = (s: Schema): Schema => ({ ...s, type: [s.type as string, 'null'] });
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const list = (item: Schema): Schema => ({ type: 'array', items: item });
-const nextBefore: Schema = { type: ['integer', 'null'], description: 'id cursor for the next page (before=); null on the last page' };
+const nextBefore: Schema = {
+  type: ['integer', 'null'],
+  description: 'id cursor for the next page (before=); null on the last page',
+};
 /** An object whose listed keys are all present. */
 const o = (properties: Record<string, Schema>, optional: string[] = []): Schema => ({
   type: 'object',
@@ -23,54 +26,164 @@ const strList = list(str);
 
 const user = o({ id: int, email: str, role: { enum: ['user', 'admin'] }, status: str, created_at: orNull(time) });
 const order = o({
-  id: int, user_id: int, kind: { enum: ['plan', 'package'] }, item_id: str, item_name: str, amount: tokens, provider: str, status: str,
-  created_at: orNull(time), paid_at: orNull(time),
+  id: int,
+  user_id: int,
+  kind: { enum: ['plan', 'package'] },
+  item_id: str,
+  item_name: str,
+  amount: tokens,
+  provider: str,
+  status: str,
+  created_at: orNull(time),
+  paid_at: orNull(time),
 });
 const call = o({
-  id: int, request_id: str, created_at: time, operation: orNull(str), key_id: orNull(int), status: { type: ['integer', 'string'] },
-  error_code: orNull(str), charged: tokens, cached: bool, free_reason: orNull(str), duration_ms: orNull({ type: 'number' }), ip: orNull(str),
+  id: int,
+  request_id: str,
+  created_at: time,
+  operation: orNull(str),
+  key_id: orNull(int),
+  status: { type: ['integer', 'string'] },
+  error_code: orNull(str),
+  charged: tokens,
+  cached: bool,
+  free_reason: orNull(str),
+  duration_ms: orNull({ type: 'number' }),
+  ip: orNull(str),
 });
-const ledgerEntry = o({ id: int, created_at: time, kind: str, amount: tokens, balance_after: tokens, ref: str, operation: orNull(str), note: orNull(str) });
+const ledgerEntry = o({
+  id: int,
+  created_at: time,
+  kind: str,
+  amount: tokens,
+  balance_after: tokens,
+  ref: str,
+  operation: orNull(str),
+  note: orNull(str),
+});
 
 /** Admin revenue: counts, the TOKEN value sold, and money per currency code in major units (yuan, dollars). */
-const perCurrency: Schema = { type: 'object', additionalProperties: { type: 'number' }, description: 'currency code -> amount in major units' };
-const revenueSums = o({ orders: int, plans: int, packages: int, value: tokens, paid: perCurrency, refunded: perCurrency });
+const perCurrency: Schema = {
+  type: 'object',
+  additionalProperties: { type: 'number' },
+  description: 'currency code -> amount in major units',
+};
+const revenueSums = o({
+  orders: int,
+  plans: int,
+  packages: int,
+  value: tokens,
+  paid: perCurrency,
+  refunded: perCurrency,
+});
 const ms: Schema = { type: 'number', description: 'milliseconds, nearest-rank percentile' };
 
 /** Shared shapes, published under components.schemas. */
 export const CONSOLE_COMPONENTS: Record<string, Schema> = {
   User: user,
   UserWithBalance: { allOf: [ref('User'), o({ balance: tokens, available: tokens })] },
-  ApiKey: o({
-    id: int, name: str, prefix: str, status: { enum: ['active', 'disabled', 'expired'] }, created_at: orNull(time), last_used_at: orNull(time),
-    limits: o({
-      allowed_codes: orNull(strList), ip_allow: orNull(strList), expires_at: orNull(time), rate_limit_per_sec: orNull(int),
-      rate_limit_burst: orNull(int), max_concurrency: orNull(int), daily_spend_cap: orNull(tokens),
-    }),
-    previous_secret_valid_until: { ...time, description: 'only after a rotation with a grace period' },
-  }, ['previous_secret_valid_until']),
+  ApiKey: o(
+    {
+      id: int,
+      name: str,
+      prefix: str,
+      status: { enum: ['active', 'disabled', 'expired'] },
+      created_at: orNull(time),
+      last_used_at: orNull(time),
+      limits: o({
+        allowed_codes: orNull(strList),
+        ip_allow: orNull(strList),
+        expires_at: orNull(time),
+        rate_limit_per_sec: orNull(int),
+        rate_limit_burst: orNull(int),
+        max_concurrency: orNull(int),
+        daily_spend_cap: orNull(tokens),
+      }),
+      previous_secret_valid_until: { ...time, description: 'only after a rotation with a grace period' },
+    },
+    ['previous_secret_valid_until'],
+  ),
   Order: order,
   PaymentOrder: {
-    allOf: [ref('Order'), o({
-      instance: orNull(str), method: orNull(str), currency: str, pay_amount: orNull({ type: 'number' }), tokens: orNull(tokens),
-      expires_at: orNull(time), credited_at: orNull(time), late: bool, refunded_tokens: tokens,
-    })],
+    allOf: [
+      ref('Order'),
+      o({
+        instance: orNull(str),
+        method: orNull(str),
+        currency: str,
+        pay_amount: orNull({ type: 'number' }),
+        tokens: orNull(tokens),
+        expires_at: orNull(time),
+        credited_at: orNull(time),
+        late: bool,
+        refunded_tokens: tokens,
+      }),
+    ],
   },
-  PaymentAction: o({ provider: str, kind: str, action: { type: 'object' }, message: str, qr_svg: str }, ['message', 'qr_svg']),
+  PaymentAction: o({ provider: str, kind: str, action: { type: 'object' }, message: str, qr_svg: str }, [
+    'message',
+    'qr_svg',
+  ]),
   Call: call,
   LedgerEntry: ledgerEntry,
-  Webhook: o({ id: int, url: str, kind: str, events: strList, status: str, bot_signed: bool, created_at: orNull(time) }),
+  Webhook: o({
+    id: int,
+    url: str,
+    kind: str,
+    events: strList,
+    status: str,
+    bot_signed: bool,
+    created_at: orNull(time),
+  }),
   WebhookDelivery: o({
-    id: int, message_id: str, event: str, status: str, attempts: int, next_at: orNull(time), last_status: orNull(int),
-    last_error: orNull(str), created_at: orNull(time), delivered_at: orNull(time), payload: {},
+    id: int,
+    message_id: str,
+    event: str,
+    status: str,
+    attempts: int,
+    next_at: orNull(time),
+    last_status: orNull(int),
+    last_error: orNull(str),
+    created_at: orNull(time),
+    delivered_at: orNull(time),
+    payload: {},
   }),
-  Alerts: o({ balance_threshold: orNull(tokens), quota_percent: orNull(int), email: bool, armed: bool, last_fired_at: orNull(time) }),
+  Alerts: o({
+    balance_threshold: orNull(tokens),
+    quota_percent: orNull(int),
+    email: bool,
+    armed: bool,
+    last_fired_at: orNull(time),
+  }),
   Operation: o({
-    code: str, name: str, description: str, text: { type: 'object' }, available: bool, price: tokens, cache_ttl: int, timeout_ms: int,
-    input: { type: 'object' }, example: orNull({ type: 'object' }), response_example: orNull({ type: 'object' }), routes: strList,
-    response: { type: ['array', 'null'], description: 'the fields of data, flattened (author.name, traces[].time)', items: o({ path: str, type: str, required: bool, zh: str, en: str }) },
+    code: str,
+    name: str,
+    description: str,
+    text: { type: 'object' },
+    available: bool,
+    price: tokens,
+    cache_ttl: int,
+    timeout_ms: int,
+    input: { type: 'object' },
+    example: orNull({ type: 'object' }),
+    response_example: orNull({ type: 'object' }),
+    routes: strList,
+    response: {
+      type: ['array', 'null'],
+      description: 'the fields of data, flattened (author.name, traces[].time)',
+      items: o({ path: str, type: str, required: bool, zh: str, en: str }),
+    },
   }),
-  Plan: o({ id: str, name: str, description: str, price: tokens, duration_days: int, grant_tokens: tokens, quota: { type: 'object' }, codes: strList }),
+  Plan: o({
+    id: str,
+    name: str,
+    description: str,
+    price: tokens,
+    duration_days: int,
+    grant_tokens: tokens,
+    quota: { type: 'object' },
+    codes: strList,
+  }),
   Package: o({ id: str, name: str, description: str, price: tokens, tokens }),
 };
 
@@ -94,7 +207,12 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   resetPassword: o({ reset: { const: true }, signed_out_sessions: int }),
   verifyEmail: o({ verified: { const: true } }),
   resendVerification: o({ accepted: { const: true }, message: str }),
-  security: o({ email_verified: bool, locale: orNull(str), two_factor: o({ enabled: bool, enabled_at: orNull(time), recovery_codes_left: int }), two_factor_required: bool }),
+  security: o({
+    email_verified: bool,
+    locale: orNull(str),
+    two_factor: o({ enabled: bool, enabled_at: orNull(time), recovery_codes_left: int }),
+    two_factor_required: bool,
+  }),
   updateSecurity: o({ locale: { enum: ['zh', 'en'] } }),
   twoFactorSetup: o({ secret: str, otpauth_uri: str }),
   twoFactorEnable: o({ enabled: { const: true }, recovery_codes: strList }),
@@ -104,24 +222,58 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   revokeSession: o({ revoked: { const: true } }),
   revokeOtherSessions: o({ revoked: { type: 'integer', description: 'sessions ended' } }),
   revokeAllSessions: o({ revoked: { type: 'integer', description: 'sessions ended' } }),
-  adminResetPassword: o({ reset: { const: true }, signed_out_sessions: int, password: { type: 'string', description: 'only when the server chose it' } }, ['password']),
+  adminResetPassword: o(
+    {
+      reset: { const: true },
+      signed_out_sessions: int,
+      password: { type: 'string', description: 'only when the server chose it' },
+    },
+    ['password'],
+  ),
   adminDisable2fa: o({ enabled: { const: false } }),
   adminMail: o({ transport: str, items: list({ type: 'object' }), next_before: nextBefore }),
   adminMailTest: o({ sent: { const: true }, transport: str, id: { type: ['string', 'integer', 'null'] } }),
-  paymentMethods: o({ methods: list(o({ id: str, kind: str, methods: strList, currency: str, label: { type: ['string', 'object'] } })), default: orNull(str) }),
+  paymentMethods: o({
+    methods: list(o({ id: str, kind: str, methods: strList, currency: str, label: { type: ['string', 'object'] } })),
+    default: orNull(str),
+  }),
   getOrder: o({ order: ref('PaymentOrder'), payment: { oneOf: [ref('PaymentAction'), { type: 'null' }] } }),
   cancelOrder: orderAnswer,
   adminPaymentSummary: o({ pending: int, amount_mismatch: int, instances: list({ type: 'object' }) }),
   adminPaymentLog: o({ entries: list({ type: 'object' }), next_before: nextBefore }),
   adminSyncOrder: o({ state: str, outcome: str, order: ref('PaymentOrder') }),
-  adminRefundOrder: o({ order: ref('PaymentOrder'), refund_no: str, amount: { type: 'number' }, tokens, provider_refunded: bool }),
+  adminRefundOrder: o({
+    order: ref('PaymentOrder'),
+    refund_no: str,
+    amount: { type: 'number' },
+    tokens,
+    provider_refunded: bool,
+  }),
   adminRevenue: o({ days: list({ allOf: [o({ day: str }), revenueSums] }), totals: revenueSums }),
   adminOperationHealth: o({
-    hours: int, since: time,
-    operations: list(o({ operation: str, calls: int, successes: int, errors: int, success_rate: { type: 'number', minimum: 0, maximum: 1 }, p50_ms: ms, p95_ms: ms, p99_ms: ms })),
+    hours: int,
+    since: time,
+    operations: list(
+      o({
+        operation: str,
+        calls: int,
+        successes: int,
+        errors: int,
+        success_rate: { type: 'number', minimum: 0, maximum: 1 },
+        p50_ms: ms,
+        p95_ms: ms,
+        p99_ms: ms,
+      }),
+    ),
   }),
   adminCancelOrder: o({ order: { allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] } }),
-  me: o({ user: ref('User'), balance: tokens, available: tokens, plan: orNull({ type: 'object' }), quota: orNull({ type: 'object' }) }),
+  me: o({
+    user: ref('User'),
+    balance: tokens,
+    available: tokens,
+    plan: orNull({ type: 'object' }),
+    quota: orNull({ type: 'object' }),
+  }),
   listKeys: o({ keys: list(ref('ApiKey')) }),
   createKey: o({ key: ref('ApiKey'), secret: { type: 'string', description: 'the API key itself, shown once' } }),
   updateKey: keyAnswer,
@@ -130,27 +282,72 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   operations: o({ operations: list(ref('Operation')) }),
   plans: o({ plans: list(ref('Plan')) }),
   packages: o({ packages: list(ref('Package')) }),
-  adminOperations: o({ operations: list(o({ code: str, name: str, text: { type: 'object' }, plugin: str, available: bool, missing: { type: 'array' } })) }),
-  usage: o({ days: int, from: orNull(time), by_day: list({ type: 'object' }), by_operation: list({ type: 'object' }), rows: list({ type: 'object' }) }),
+  adminOperations: o({
+    operations: list(
+      o({ code: str, name: str, text: { type: 'object' }, plugin: str, available: bool, missing: { type: 'array' } }),
+    ),
+  }),
+  usage: o({
+    days: int,
+    from: orNull(time),
+    by_day: list({ type: 'object' }),
+    by_operation: list({ type: 'object' }),
+    rows: list({ type: 'object' }),
+  }),
   calls: o({ calls: list(ref('Call')), next_before: nextBefore }),
   ledger: o({ entries: list(ref('LedgerEntry')), next_before: nextBefore }),
   listOrders: o({ orders: list(ref('PaymentOrder')) }),
   createOrder: o({ order: ref('PaymentOrder'), payment: ref('PaymentAction'), reused: bool }),
-  redeem: o({ code: str, kind: { enum: ['plan', 'package'] }, id: str, tokens, balance: orNull(tokens), plan_ends_at: orNull(time) }),
+  redeem: o({
+    code: str,
+    kind: { enum: ['plan', 'package'] },
+    id: str,
+    tokens,
+    balance: orNull(tokens),
+    plan_ends_at: orNull(time),
+  }),
   adminUsers: o({ users: list(ref('UserWithBalance')) }),
   adminUser: o({ user: ref('UserWithBalance') }),
   adminUpdateUser: o({ user: ref('UserWithBalance') }),
   adminGrant: adjustment,
   adminOrders: o({ orders: list({ allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] }) }),
   adminConfirmOrder: o({ order: { oneOf: [ref('PaymentOrder'), { type: 'null' }] }, fulfilled: bool }),
-  adminStats: o({ users: { type: 'integer', description: 'accounts in all' }, totals: o({ calls: int, successes: int, revenue: tokens }), days: list({ type: 'object' }) }),
-  adminCreateRedeemCodes: o({ batch_id: int, kind: { enum: ['plan', 'package'] }, id: str, count: int, expires_at: orNull(time), codes: strList }),
-  adminRedeemBatches: o({ batches: list(o({ batch_id: int, kind: str, id: str, count: int, redeemed: int, created_at: orNull(time), expires_at: orNull(time) })) }),
+  adminStats: o({
+    users: { type: 'integer', description: 'accounts in all' },
+    totals: o({ calls: int, successes: int, revenue: tokens }),
+    days: list({ type: 'object' }),
+  }),
+  adminCreateRedeemCodes: o({
+    batch_id: int,
+    kind: { enum: ['plan', 'package'] },
+    id: str,
+    count: int,
+    expires_at: orNull(time),
+    codes: strList,
+  }),
+  adminRedeemBatches: o({
+    batches: list(
+      o({
+        batch_id: int,
+        kind: str,
+        id: str,
+        count: int,
+        redeemed: int,
+        created_at: orNull(time),
+        expires_at: orNull(time),
+      }),
+    ),
+  }),
   alerts: o({ alerts: ref('Alerts') }),
   setAlerts: o({ alerts: ref('Alerts') }),
   adminUserOverview: o({
-    user: ref('UserWithBalance'), keys: list(ref('ApiKey')), calls: list(ref('Call')), ledger: list(ref('LedgerEntry')), orders: list(ref('Order')),
-    subscriptions: list({ type: 'object' }), audit: list({ type: 'object' }),
+    user: ref('UserWithBalance'),
+    keys: list(ref('ApiKey')),
+    calls: list(ref('Call')),
+    ledger: list(ref('LedgerEntry')),
+    orders: list(ref('Order')),
+    subscriptions: list({ type: 'object' }),
+    audit: list({ type: 'object' }),
   }),
   adminAdjust: o({ user_id: int, kind: { enum: ['refund', 'debit'] }, amount: tokens, balance: tokens, ref: str }),
   adminAudit: o({ entries: list({ type: 'object' }), next_before: nextBefore }),
@@ -160,6 +357,9 @@ for (const who of ['my', 'operator']) {
   CONSOLE_RESPONSES[`${who}CreateWebhook`] = o({ webhook: ref('Webhook'), secret: orNull(str) });
   CONSOLE_RESPONSES[`${who}UpdateWebhook`] = webhookAnswer;
   CONSOLE_RESPONSES[`${who}DeleteWebhook`] = deleted;
-  CONSOLE_RESPONSES[`${who}WebhookDeliveries`] = o({ deliveries: list(ref('WebhookDelivery')), next_before: nextBefore });
+  CONSOLE_RESPONSES[`${who}WebhookDeliveries`] = o({
+    deliveries: list(ref('WebhookDelivery')),
+    next_before: nextBefore,
+  });
   CONSOLE_RESPONSES[`${who}ReplayDelivery`] = o({ replayed: { const: true }, id: int });
 }

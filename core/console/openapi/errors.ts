@@ -5,13 +5,36 @@ import { ERROR_CATALOGUE, type ErrorCode } from '../../http/errors.js';
 type Json = Record<string, unknown>;
 
 export const API_ERRORS: ErrorCode[] = [
-  'INVALID_INPUT', 'MISSING_API_KEY', 'INVALID_API_KEY', 'INSUFFICIENT_BALANCE', 'KEY_DISABLED', 'KEY_EXPIRED',
-  'IP_NOT_ALLOWED', 'OPERATION_NOT_ALLOWED', 'UNKNOWN_OPERATION', 'NOT_FOUND', 'IDEMPOTENCY_CONFLICT',
-  'PAYLOAD_TOO_LARGE', 'UNSUPPORTED', 'RATE_LIMITED', 'CONCURRENCY_LIMITED', 'UPSTREAM_FAILED', 'UNAVAILABLE',
-  'OPERATION_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'INTERNAL',
+  'INVALID_INPUT',
+  'MISSING_API_KEY',
+  'INVALID_API_KEY',
+  'INSUFFICIENT_BALANCE',
+  'KEY_DISABLED',
+  'KEY_EXPIRED',
+  'IP_NOT_ALLOWED',
+  'OPERATION_NOT_ALLOWED',
+  'UNKNOWN_OPERATION',
+  'NOT_FOUND',
+  'IDEMPOTENCY_CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED',
+  'RATE_LIMITED',
+  'CONCURRENCY_LIMITED',
+  'UPSTREAM_FAILED',
+  'UNAVAILABLE',
+  'OPERATION_UNAVAILABLE',
+  'UPSTREAM_TIMEOUT',
+  'INTERNAL',
 ];
 export const CONSOLE_ERRORS: ErrorCode[] = [
-  'INVALID_INPUT', 'UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_DISABLED', 'RESOURCE_NOT_FOUND', 'CONFLICT', 'TOO_MANY_ATTEMPTS', 'INTERNAL',
+  'INVALID_INPUT',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'ACCOUNT_DISABLED',
+  'RESOURCE_NOT_FOUND',
+  'CONFLICT',
+  'TOO_MANY_ATTEMPTS',
+  'INTERNAL',
 ];
 
 /** Error responses grouped by status, each listing its catalogue codes (codes missing from the catalogue are skipped). */
@@ -30,10 +53,20 @@ export function errorResponses(codes: ErrorCode[]): Json {
           schema: {
             allOf: [
               { $ref: '#/components/schemas/Failure' },
-              { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: list }, message: { type: 'string' } } } } },
+              {
+                type: 'object',
+                properties: {
+                  error: { type: 'object', properties: { code: { enum: list }, message: { type: 'string' } } },
+                },
+              },
             ],
           },
-          example: { success: false, error: { code: list[0], message: ERROR_CATALOGUE[list[0]].message }, deducted: 0, request_id: 'Hk3v9Qd2TnWb8aLz' },
+          example: {
+            success: false,
+            error: { code: list[0], message: ERROR_CATALOGUE[list[0]].message },
+            deducted: 0,
+            request_id: 'Hk3v9Qd2TnWb8aLz',
+          },
         },
       },
     };

@@ -17,8 +17,19 @@ export async function readAlertSettings(db: Kysely<Database>, userId: number): P
 }
 
 /** Saving re-arms the alert: a new line starts a new watch. */
-export async function saveAlertSettings(db: Kysely<Database>, userId: number, s: AlertSettingsInput, now = Date.now()): Promise<AlertSettings> {
-  const values = { balance_threshold: s.balanceThreshold, quota_percent: s.quotaPercent, email: s.email ? 1 : 0, armed: 1, updated_at: now };
+export async function saveAlertSettings(
+  db: Kysely<Database>,
+  userId: number,
+  s: AlertSettingsInput,
+  now = Date.now(),
+): Promise<AlertSettings> {
+  const values = {
+    balance_threshold: s.balanceThreshold,
+    quota_percent: s.quotaPercent,
+    email: s.email ? 1 : 0,
+    armed: 1,
+    updated_at: now,
+  };
   return db
     .insertInto('alert_settings')
     .values({ user_id: userId, last_fired_at: null, ...values })
@@ -50,7 +61,13 @@ export async function allAlertLines(db: Kysely<Database>): Promise<AlertLine[]> 
 }
 
 /** A plan-quota alert goes out once per user, China day and percentage, however many processes see it. */
-export async function claimQuotaNotice(db: Kysely<Database>, userId: number, day: string, percent: number, now: number): Promise<boolean> {
+export async function claimQuotaNotice(
+  db: Kysely<Database>,
+  userId: number,
+  day: string,
+  percent: number,
+  now: number,
+): Promise<boolean> {
   const res = await db
     .insertInto('expiry_notices')
     .values({ notice: `quota:${userId}:${day}:${percent}`, created_at: now })
@@ -64,7 +81,12 @@ export async function claimQuotaNotice(db: Kysely<Database>, userId: number, day
  * balance changes, so exactly one change goes from at-or-above the line to below it, and that change is the
  * crossing whatever the flag says (a top-up this process did not see may have re-armed it).
  */
-export async function markFired(db: Kysely<Database>, userId: number, threshold: number, now: number): Promise<boolean> {
+export async function markFired(
+  db: Kysely<Database>,
+  userId: number,
+  threshold: number,
+  now: number,
+): Promise<boolean> {
   const res = await db
     .updateTable('alert_settings')
     .set({ armed: 0, last_fired_at: now })
@@ -75,5 +97,10 @@ export async function markFired(db: Kysely<Database>, userId: number, threshold:
 }
 
 export async function rearm(db: Kysely<Database>, userId: number): Promise<void> {
-  await db.updateTable('alert_settings').set({ armed: 1 }).where('user_id', '=', userId).where('armed', '=', 0).execute();
+  await db
+    .updateTable('alert_settings')
+    .set({ armed: 1 })
+    .where('user_id', '=', userId)
+    .where('armed', '=', 0)
+    .execute();
 }

@@ -3,13 +3,13 @@
 // awaited, unless this very call crossed a line. The lines live in memory as a snapshot of alert_settings,
 // refreshed every minute (changes made through this process apply at once).
 import type { Kysely } from 'kysely';
-import type { Database } from '../../store/schema.js';
+import { chinaDay } from '../../kernel/china-day.js';
 import type { Logger } from '../../kernel/logger.js';
 import { toToken } from '../../kernel/money.js';
-import { chinaDay } from '../../kernel/china-day.js';
+import type { Database } from '../../store/schema.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
-import { allAlertLines, claimQuotaNotice, markFired, rearm, readAlertSettings } from './alert-settings.js';
 import { lowBalanceMail, lowQuotaMail } from './alert-mail.js';
+import { allAlertLines, claimQuotaNotice, markFired, readAlertSettings, rearm } from './alert-settings.js';
 
 /** Structurally the Mailer's send (core/accounts/mail/mailer.ts), so this module does not depend on it. */
 export type SendMail = (msg: { to: string; subject: string; text: string }) => Promise<{ ok: boolean }>;
@@ -18,7 +18,12 @@ export interface BalanceAlerts {
   /** After a committed balance change (micro-TOKEN); never throws, never waits. */
   observe(userId: number, before: number, after: number): void;
   /** After a captured /api call: its charge and, for a plan call, the quota used today including it. */
-  afterCapture(userId: number, charged: number, balanceAfter: number | undefined, quota: { used: number; limit: number } | undefined): void;
+  afterCapture(
+    userId: number,
+    charged: number,
+    balanceAfter: number | undefined,
+    quota: { used: number; limit: number } | undefined,
+  ): void;
   /** The user's lines changed (this process). */
   setLines(userId: number, threshold: number | null, quotaPercent: number | null): void;
   refresh(): Promise<void>;
@@ -50,21 +55,33 @@ export function createBalanceAlerts(o: BalanceAlertOptions): BalanceAlerts {
   const pending = new Set<Promise<void>>();
 
   const track = (p: Promise<void>): void => {
-    const done = p.catch((e: Error) => o.logger.error('alert failed', { reason: e.message })).finally(() => pending.delete(done));
+    const done = p
+      .catch((e: Error) => o.logger.error('alert failed', { reason: e.message }))
+      .finally(() => pending.delete(done));
     pending.add(done);
   };
 
   async function load(): Promise<void> {
     const rows = await allAlertLines(o.db);
-    lines = new Map(rows.map((r) => [r.userId, { threshold: r.threshold, quotaPercent: r.quotaPercent, armed: r.armed }]));
+    lines = new Map(
+      rows.map((r) => [r.userId, { threshold: r.threshold, quotaPercent: r.quotaPercent, armed: r.armed }]),
+    );
     loadedAt = clock();
   }
   const refresh = (): Promise<void> => (loading ??= load().finally(() => (loading = null)));
 
-  async function notify(userId: number, data: Record<string, unknown>, mail: (email: string) => { subject: string; text: string }): Promise<void> {
+  async function notify(
+    userId: number,
+    data: Record<string, unknown>,
+    mail: (email: string) => { subject: string; text: string },
+  ): Promise<void> {
     const settings = await readAlertSettings(o.db, userId);
     const user = await o.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
-    await o.webhooks.emit('balance.low', { user_id: userId, email: user?.email ?? null, ...data, at: new Date(clock()).toISOString() }, userId);
+    await o.webhooks.emit(
+      'balance.low',
+      { user_id: userId, email: user?.email ?? null, ...data, at: new Date(clock()).toISOString() },
+      userId,
+    );
     if (settings?.email === 1 && user && o.sendMail) {
       const sent = await o.sendMail({ to: user.email, ...mail(user.email) });
       if (!sent.ok) o.logger.warn('alert mail failed', { user: userId });
@@ -80,7 +97,9 @@ export function createBalanceAlerts(o: BalanceAlertOptions): BalanceAlerts {
 
   async function fireQuota(userId: number, percent: number, left: number, limit: number): Promise<void> {
     if (!(await claimQuotaNotice(o.db, userId, chinaDay(clock()), percent, clock()))) return;
-    await notify(userId, { reason: 'plan_quota', quota_left: left, quota_limit: limit, percent }, () => lowQuotaMail(left, limit, percent));
+    await notify(userId, { reason: 'plan_quota', quota_left: left, quota_limit: limit, percent }, () =>
+      lowQuotaMail(left, limit, percent),
+    );
   }
 
   const observe = (userId: number, before: number, after: number): void => {

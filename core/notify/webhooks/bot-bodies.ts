@@ -11,7 +11,13 @@ export interface BotRequest {
   body: string;
 }
 
-export function botRequest(kind: Exclude<WebhookKind, 'standard'>, url: string, text: string, botSecret: string | null, nowMs: number): BotRequest {
+export function botRequest(
+  kind: Exclude<WebhookKind, 'standard'>,
+  url: string,
+  text: string,
+  botSecret: string | null,
+  nowMs: number,
+): BotRequest {
   if (kind === 'wecom') return { url, body: JSON.stringify({ msgtype: 'text', text: { content: text } }) };
   if (kind === 'dingtalk') {
     const body = JSON.stringify({ msgtype: 'text', text: { content: text } });

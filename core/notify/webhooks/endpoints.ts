@@ -2,11 +2,11 @@
 // is returned once at creation, like an API key's. Targets must resolve to public addresses only, checked here
 // for a clear error at creation and again at every connect by the pinned fetch (core/sandbox/pinned-fetch.ts).
 import type { Kysely, Selectable } from 'kysely';
+import { isForbiddenAddress, type Resolver } from '../../sandbox/address-policy.js';
 import type { Database } from '../../store/schema.js';
 import type { WebhookEndpointsTable, WebhookKind } from '../../store/schema-notifications.js';
-import { isForbiddenAddress, type Resolver } from '../../sandbox/address-policy.js';
-import { newWebhookSecret } from './signing.js';
 import type { WebhookEvent } from './events.js';
+import { newWebhookSecret } from './signing.js';
 
 export type WebhookEndpoint = Selectable<WebhookEndpointsTable>;
 export const WEBHOOK_KINDS = ['standard', 'wecom', 'dingtalk', 'feishu'] as const satisfies readonly WebhookKind[];
@@ -22,7 +22,8 @@ export async function checkWebhookUrl(raw: string, resolver: Resolver): Promise<
   } catch {
     throw new WebhookTargetError('The URL is not a valid absolute URL.');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new WebhookTargetError('The URL must start with https:// or http://.');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new WebhookTargetError('The URL must start with https:// or http://.');
   if (url.username || url.password) throw new WebhookTargetError('The URL must not contain a user name or password.');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
@@ -32,7 +33,9 @@ export async function checkWebhookUrl(raw: string, resolver: Resolver): Promise<
     throw new WebhookTargetError(`The host ${host.slice(0, 100)} could not be resolved.`);
   }
   if (addresses.length === 0 || addresses.some(isForbiddenAddress)) {
-    throw new WebhookTargetError(`The host ${host.slice(0, 100)} resolves to a private or reserved address; webhooks go to public addresses only.`);
+    throw new WebhookTargetError(
+      `The host ${host.slice(0, 100)} resolves to a private or reserved address; webhooks go to public addresses only.`,
+    );
   }
   return url;
 }
@@ -45,11 +48,24 @@ export interface NewEndpoint {
   botSecret?: string | null;
 }
 
-export async function createEndpoint(db: Kysely<Database>, e: NewEndpoint, now = Date.now()): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+export async function createEndpoint(
+  db: Kysely<Database>,
+  e: NewEndpoint,
+  now = Date.now(),
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const secret = newWebhookSecret();
   const endpoint = await db
     .insertInto('webhook_endpoints')
-    .values({ user_id: e.userId, url: e.url, kind: e.kind, secret, bot_secret: e.botSecret ?? null, events: JSON.stringify(e.events), status: 'active', created_at: now })
+    .values({
+      user_id: e.userId,
+      url: e.url,
+      kind: e.kind,
+      secret,
+      bot_secret: e.botSecret ?? null,
+      events: JSON.stringify(e.events),
+      status: 'active',
+      created_at: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return { endpoint, secret };
@@ -61,12 +77,20 @@ export async function listEndpoints(db: Kysely<Database>, userId: number | null)
   return (userId === null ? q.where('user_id', 'is', null) : q.where('user_id', '=', userId)).execute();
 }
 
-export async function findEndpoint(db: Kysely<Database>, userId: number | null, id: number): Promise<WebhookEndpoint | undefined> {
+export async function findEndpoint(
+  db: Kysely<Database>,
+  userId: number | null,
+  id: number,
+): Promise<WebhookEndpoint | undefined> {
   const q = db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id);
   return (userId === null ? q.where('user_id', 'is', null) : q.where('user_id', '=', userId)).executeTakeFirst();
 }
 
-export async function setEndpointStatus(db: Kysely<Database>, id: number, status: 'active' | 'disabled'): Promise<void> {
+export async function setEndpointStatus(
+  db: Kysely<Database>,
+  id: number,
+  status: 'active' | 'disabled',
+): Promise<void> {
   await db.updateTable('webhook_endpoints').set({ status }).where('id', '=', id).execute();
 }
 

@@ -14,20 +14,30 @@ export function eventText(event: WebhookEvent, d: Data): string {
   switch (event) {
     case 'balance.low':
       if (d.reason === 'plan_quota') {
-        return `[Tollgate] 套餐额度提醒：账户 ${s(d.email)} 今日剩余 ${s(d.quota_left)}/${s(d.quota_limit)} 次，低于 ${s(d.percent)}%。\n` +
-          `[Tollgate] Plan quota: account ${s(d.email)} has ${s(d.quota_left)} of ${s(d.quota_limit)} calls left today, below ${s(d.percent)}%.`;
+        return (
+          `[Tollgate] 套餐额度提醒：账户 ${s(d.email)} 今日剩余 ${s(d.quota_left)}/${s(d.quota_limit)} 次，低于 ${s(d.percent)}%。\n` +
+          `[Tollgate] Plan quota: account ${s(d.email)} has ${s(d.quota_left)} of ${s(d.quota_limit)} calls left today, below ${s(d.percent)}%.`
+        );
       }
-      return `[Tollgate] 余额提醒：账户 ${s(d.email)} 余额 ${s(d.balance)} TOKEN，已低于提醒线 ${s(d.threshold)} TOKEN。\n` +
-        `[Tollgate] Low balance: account ${s(d.email)} has ${s(d.balance)} TOKEN, below the alert line of ${s(d.threshold)} TOKEN.`;
+      return (
+        `[Tollgate] 余额提醒：账户 ${s(d.email)} 余额 ${s(d.balance)} TOKEN，已低于提醒线 ${s(d.threshold)} TOKEN。\n` +
+        `[Tollgate] Low balance: account ${s(d.email)} has ${s(d.balance)} TOKEN, below the alert line of ${s(d.threshold)} TOKEN.`
+      );
     case 'order.paid':
-      return `[Tollgate] 订单 ${s(d.order_id)} 已支付：${s(d.item_id)}，${s(d.amount)} ${s(d.currency)}（账户 ${s(d.email)}）。\n` +
-        `[Tollgate] Order ${s(d.order_id)} paid: ${s(d.item_id)}, ${s(d.amount)} ${s(d.currency)} (account ${s(d.email)}).`;
+      return (
+        `[Tollgate] 订单 ${s(d.order_id)} 已支付：${s(d.item_id)}，${s(d.amount)} ${s(d.currency)}（账户 ${s(d.email)}）。\n` +
+        `[Tollgate] Order ${s(d.order_id)} paid: ${s(d.item_id)}, ${s(d.amount)} ${s(d.currency)} (account ${s(d.email)}).`
+      );
     case 'plan.expiring':
-      return `[Tollgate] 套餐 ${s(d.plan_id)} 将于 ${s(d.ends_at)} 到期（账户 ${s(d.email)}）。\n` +
-        `[Tollgate] Plan ${s(d.plan_id)} ends at ${s(d.ends_at)} (account ${s(d.email)}).`;
+      return (
+        `[Tollgate] 套餐 ${s(d.plan_id)} 将于 ${s(d.ends_at)} 到期（账户 ${s(d.email)}）。\n` +
+        `[Tollgate] Plan ${s(d.plan_id)} ends at ${s(d.ends_at)} (account ${s(d.email)}).`
+      );
     case 'key.expiring':
-      return `[Tollgate] API 密钥 ${s(d.key_prefix)}（${s(d.key_name)}）将于 ${s(d.expires_at)} 过期。\n` +
-        `[Tollgate] API key ${s(d.key_prefix)} (${s(d.key_name)}) expires at ${s(d.expires_at)}.`;
+      return (
+        `[Tollgate] API 密钥 ${s(d.key_prefix)}（${s(d.key_name)}）将于 ${s(d.expires_at)} 过期。\n` +
+        `[Tollgate] API key ${s(d.key_prefix)} (${s(d.key_name)}) expires at ${s(d.expires_at)}.`
+      );
   }
 }
 

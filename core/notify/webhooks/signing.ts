@@ -23,7 +23,12 @@ export function signPayload(secret: string, messageId: string, timestampSec: num
 }
 
 /** The three request headers for one attempt. The timestamp is the attempt's, so a replay is signed fresh. */
-export function standardHeaders(secret: string, messageId: string, timestampSec: number, body: string): Record<string, string> {
+export function standardHeaders(
+  secret: string,
+  messageId: string,
+  timestampSec: number,
+  body: string,
+): Record<string, string> {
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(timestampSec),

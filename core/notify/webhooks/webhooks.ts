@@ -3,13 +3,13 @@
 // through the retry schedule; the fetch is the SSRF-pinned one in production.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../store/schema.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Resolver } from '../../sandbox/address-policy.js';
+import type { Database } from '../../store/schema.js';
 import { botAccepted, botRequest } from './bot-bodies.js';
-import { eventText, type WebhookEvent } from './events.js';
 import { checkWebhookUrl } from './endpoints.js';
-import { claimDue, enqueueEvent, recordAttempt, type AttemptResult, type WebhookDelivery } from './queue.js';
+import { eventText, type WebhookEvent } from './events.js';
+import { type AttemptResult, claimDue, enqueueEvent, recordAttempt, type WebhookDelivery } from './queue.js';
 import { standardHeaders } from './signing.js';
 
 export interface Webhooks {
@@ -58,8 +58,12 @@ export function createWebhooks(o: WebhookOptions): Webhooks {
   let running: Promise<number> | null = null;
 
   async function attempt(d: WebhookDelivery): Promise<AttemptResult> {
-    const ep = await o.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', Number(d.endpoint_id)).executeTakeFirst();
-    if (!ep || ep.status !== 'active') return { ok: false, status: null, error: 'endpoint disabled or deleted' };
+    const ep = await o.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', Number(d.endpoint_id))
+      .executeTakeFirst();
+    if (ep?.status !== 'active') return { ok: false, status: null, error: 'endpoint disabled or deleted' };
     const now = clock();
     let url = ep.url;
     let body = d.payload;
@@ -72,7 +76,13 @@ export function createWebhooks(o: WebhookOptions): Webhooks {
     }
     try {
       // Redirects are not followed: a 3xx is a failed attempt (Standard Webhooks), and no hop escapes the checks.
-      const res = await o.fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      const res = await o.fetch(url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       const text = await readCapped(res);
       const ok = res.status >= 200 && res.status < 300 && (ep.kind === 'standard' || botAccepted(ep.kind, text));
       return { ok, status: res.status, error: ok ? null : `HTTP ${res.status}: ${text.slice(0, 200)}` };
@@ -89,7 +99,13 @@ export function createWebhooks(o: WebhookOptions): Webhooks {
       due.map(async (d) => {
         const r = await attempt(d);
         await recordAttempt(o.db, d, owner, r, clock());
-        if (!r.ok) o.logger.warn('webhook attempt failed', { delivery: Number(d.id), event: d.event, attempt: Number(d.attempts) + 1, reason: r.error });
+        if (!r.ok)
+          o.logger.warn('webhook attempt failed', {
+            delivery: Number(d.id),
+            event: d.event,
+            attempt: Number(d.attempts) + 1,
+            reason: r.error,
+          });
       }),
     );
     return due.length;

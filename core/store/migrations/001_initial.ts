@@ -1,5 +1,5 @@
 // The foundation tables. Written once for both SQLite and PostgreSQL; only the id column differs.
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { MigrationContext } from './context.js';
 
 export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> {

@@ -1,6 +1,6 @@
 // Login throttling by scope (IP + account, IP, account, known-good IP) instead of by email alone, with an
 // index for pruning; a (user_id, id) index for call-log pages and CSV chunks; and a repair of money caps written before amounts were range-checked (F15).
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { MigrationContext } from './context.js';
 
 /** 10^9 TOKEN in micro: the largest amount the edge accepts (core/kernel/money.ts MAX_MICRO). */

@@ -2,12 +2,13 @@
 // so crediting never re-reads them), the provider instance it is bound to and the provider's trade number
 // (unique per instance, the second guard of exactly-once crediting after the conditional status update).
 // Every raw notification goes to payment_log; refunds are rows with their own idempotency key.
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { MigrationContext } from './context.js';
 
 export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> {
   const id = ctx.id;
-  const add = (name: string, type: 'text' | 'bigint' | 'integer') => db.schema.alterTable('orders').addColumn(name, type).execute();
+  const add = (name: string, type: 'text' | 'bigint' | 'integer') =>
+    db.schema.alterTable('orders').addColumn(name, type).execute();
   await add('instance', 'text');
   await add('method', 'text');
   await add('currency', 'text');
@@ -24,8 +25,15 @@ export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<vo
   await add('refunded_micro', 'bigint');
   await add('note', 'text');
   // Orders written before this migration were manual CNY orders: 1 TOKEN = 100 fen.
-  await sql`update orders set instance = provider, currency = 'CNY', amount_minor = amount / 10000, refunded_micro = 0`.execute(db);
-  await db.schema.createIndex('orders_instance_trade_no').on('orders').columns(['instance', 'provider_trade_no']).unique().execute();
+  await sql`update orders set instance = provider, currency = 'CNY', amount_minor = amount / 10000, refunded_micro = 0`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('orders_instance_trade_no')
+    .on('orders')
+    .columns(['instance', 'provider_trade_no'])
+    .unique()
+    .execute();
   await db.schema.createIndex('orders_status_created').on('orders').columns(['status', 'created_at']).execute();
 
   await db.schema

@@ -12,9 +12,7 @@ export const MOBILE_HEADERS: Record<string, string> = {
   'Accept-Language': 'zh-CN,zh;q=0.9',
 };
 
-export type Fetched =
-  | { ok: true; res: HostFetchResponse }
-  | { ok: false; timeout: boolean; reason: string };
+export type Fetched = { ok: true; res: HostFetchResponse } | { ok: false; timeout: boolean; reason: string };
 
 /**
  * host.fetch that never throws. A rejection becomes a reason naming the step; "fetch timed out:" is kept
@@ -32,5 +30,5 @@ export async function fetchStep(host: Host, step: string, url: string, init: Hos
 
 /** Location of a 3xx answer, or null. */
 export function redirectTarget(res: HostFetchResponse): string | null {
-  return res.status >= 300 && res.status < 400 ? (res.headers['location'] ?? null) : null;
+  return res.status >= 300 && res.status < 400 ? (res.headers.location ?? null) : null;
 }

@@ -2,10 +2,10 @@
 // plugin (full info) and jiexi's Douyin module (normalised subset).
 import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
 import { fetchAweme } from './fetch-item.js';
-import { toDouyinInfo, type DouyinInfo } from './info.js';
+import { type DouyinInfo, toDouyinInfo } from './info.js';
 import { resolveAwemeId } from './links.js';
 
-export type { DouyinInfo, DouyinVideo, DouyinImage, DouyinBitRate } from './info.js';
+export type { DouyinBitRate, DouyinImage, DouyinInfo, DouyinVideo } from './info.js';
 export { AWEME_ID_RE, DOUYIN_FETCH_HOSTS, DOUYIN_LINK_HOSTS, isDouyinLinkHost, resolveAwemeId } from './links.js';
 
 export async function douyinInfoById(id: string, host: Host): Promise<PluginOutcome<DouyinInfo>> {
@@ -14,10 +14,18 @@ export async function douyinInfoById(id: string, host: Host): Promise<PluginOutc
   const info = await toDouyinInfo(id, item.data, host);
   // An answer without media is not an answer: a struct that lost its play_addr / images is a shape change.
   if (info.type === 'video' && !info.video.play_url) {
-    return { ok: false, code: 'UPSTREAM_FAILED', message: `douyin: post ${id} has no video.play_addr (response shape changed)` };
+    return {
+      ok: false,
+      code: 'UPSTREAM_FAILED',
+      message: `douyin: post ${id} has no video.play_addr (response shape changed)`,
+    };
   }
   if (info.type === 'images' && !info.images.some((i) => i.url)) {
-    return { ok: false, code: 'UPSTREAM_FAILED', message: `douyin: image post ${id} has no image URLs (response shape changed)` };
+    return {
+      ok: false,
+      code: 'UPSTREAM_FAILED',
+      message: `douyin: image post ${id} has no image URLs (response shape changed)`,
+    };
   }
   return { ok: true, data: info };
 }

@@ -1,7 +1,7 @@
 // The full description of one Douyin post, as /api/douyin returns it, mapped from the aweme struct.
 // The struct is the same in slidesinfo aweme_details[0] and share-page item_list[0].
 import type { Host } from '../../../core/sandbox/contract.js';
-import { arr, at, firstUrl, num, obj, str, type Json } from './json.js';
+import { arr, at, firstUrl, type Json, num, obj, str } from './json.js';
 import { pickImageUrl, resolvePlayUrl, unwatermarked } from './watermark.js';
 
 export interface DouyinBitRate {
@@ -41,8 +41,20 @@ export interface DouyinInfo {
   desc: string;
   /** ISO 8601 in UTC ("2024-03-01T08:00:00.000Z"): unambiguous in JSON and easy to read; null when absent. */
   create_time: string | null;
-  author: { uid: string | null; sec_uid: string | null; nickname: string | null; avatar: string | null; signature: string | null };
-  statistics: { digg: number | null; comment: number | null; share: number | null; collect: number | null; play: number | null };
+  author: {
+    uid: string | null;
+    sec_uid: string | null;
+    nickname: string | null;
+    avatar: string | null;
+    signature: string | null;
+  };
+  statistics: {
+    digg: number | null;
+    comment: number | null;
+    share: number | null;
+    collect: number | null;
+    play: number | null;
+  };
   video: DouyinVideo;
   music: { title: string | null; author: string | null; url: string | null; cover: string | null } | null;
   images: DouyinImage[];
@@ -127,7 +139,9 @@ function livePhotoUrl(image: Json | undefined): string | null {
 }
 
 function mapHashtags(item: Json): string[] {
-  const tags = arr(item.text_extra).map((t) => str(obj(t)?.hashtag_name)).filter((t): t is string => t !== null);
+  const tags = arr(item.text_extra)
+    .map((t) => str(obj(t)?.hashtag_name))
+    .filter((t): t is string => t !== null);
   return [...new Set(tags)];
 }
 

@@ -2,7 +2,7 @@
 // is in the first Location, and following further only risks landing on an anti-bot page.
 import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
 import { hostMatches, parseUrl, queryParam, resolveLocation, type UrlParts } from '../url-lite.js';
-import { MOBILE_HEADERS, fetchStep, redirectTarget } from './http.js';
+import { fetchStep, MOBILE_HEADERS, redirectTarget } from './http.js';
 
 /** Hosts whose links are Douyin posts (short links and long links). */
 export const DOUYIN_LINK_HOSTS = [
@@ -74,11 +74,16 @@ export async function resolveAwemeId(url: string, host: Host): Promise<PluginOut
         };
   }
   const target = parseUrl(resolveLocation(location, parts));
-  if (!target) return { ok: false, code: 'UPSTREAM_FAILED', message: 'douyin: short link redirects to an unreadable URL' };
+  if (!target)
+    return { ok: false, code: 'UPSTREAM_FAILED', message: 'douyin: short link redirects to an unreadable URL' };
   // Route by where the short link goes, not by its own host: v.douyin.com also serves Xigua videos.
   if (isXiguaHost(target.host)) return { ok: false, code: 'UNSUPPORTED', message: XIGUA };
   if (!isDouyinLinkHost(target.host)) {
-    return { ok: false, code: 'UNSUPPORTED', message: `douyin: the short link leads to ${target.host}, not a Douyin post` };
+    return {
+      ok: false,
+      code: 'UNSUPPORTED',
+      message: `douyin: the short link leads to ${target.host}, not a Douyin post`,
+    };
   }
   return idOrUnsupported(target);
 }

@@ -2,8 +2,8 @@
 // the slidesinfo API (works since the 2026-08 change) and the share page's _ROUTER_DATA (worked before it).
 // Each returns a verdict instead of throwing, so the caller can say which step failed and how.
 import type { Host, HostFetchResponse } from '../../../core/sandbox/contract.js';
-import { arr, obj, str, num, tryParseJson, type Json } from './json.js';
-import { MOBILE_HEADERS, fetchStep } from './http.js';
+import { fetchStep, MOBILE_HEADERS } from './http.js';
+import { arr, type Json, num, obj, str, tryParseJson } from './json.js';
 
 export type SourceVerdict =
   | { kind: 'item'; item: Json }
@@ -113,7 +113,9 @@ export async function fromSharePage(id: string, host: Host): Promise<SourceVerdi
 
   const item = pickItem(arr(page.item_list), id);
   if (item) return { kind: 'item', item };
-  const filters = arr(page.filter_list).map(obj).filter((o): o is Json => o !== undefined);
+  const filters = arr(page.filter_list)
+    .map(obj)
+    .filter((o): o is Json => o !== undefined);
   const filter = filters.find((f) => String(f.aweme_id ?? '') === id) ?? filters[0];
   if (filter) {
     const why = [str(filter.filter_reason), str(filter.detail_msg)].filter((s) => s !== null).join(': ');

@@ -2,8 +2,8 @@
 // the same URL with "play" is the clean stream, and answering it with a 302 reveals the CDN mp4 address.
 import type { Host } from '../../../core/sandbox/contract.js';
 import { hostMatches, parseUrl } from '../url-lite.js';
+import { fetchStep, MOBILE_HEADERS, redirectTarget } from './http.js';
 import { urlList } from './json.js';
-import { MOBILE_HEADERS, fetchStep, redirectTarget } from './http.js';
 import { DOUYIN_FETCH_HOSTS } from './links.js';
 
 const PLAY_REDIRECT_TIMEOUT_MS = 3000;

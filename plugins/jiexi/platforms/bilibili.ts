@@ -7,10 +7,10 @@
 //    watermark; this is the plain file, quality capped for anonymous callers).
 // All requests: desktop Chrome UA + Referer https://www.bilibili.com/.
 import type { Host, HostFetchResponse, PluginOutcome } from '../../../core/sandbox/contract.js';
+import { arr, at, idStr, type JsonRecord, num, parseJson, rec, str } from '../../_lib/pick.js';
 import { parseUrl, queryParam, resolveLocation, type UrlParts } from '../../_lib/url-lite.js';
 import { DESKTOP_CHROME_UA, JSON_ACCEPT } from '../../_lib/user-agents.js';
-import { arr, at, idStr, num, parseJson, rec, str, type JsonRecord } from '../../_lib/pick.js';
-import { noExtras, type JiexiData, type PlatformModule } from '../platform.js';
+import { type JiexiData, noExtras, type PlatformModule } from '../platform.js';
 import { fail, fetchStep, header, isRedirect, type Step } from '../upstream.js';
 
 const API = 'https://api.bilibili.com';
@@ -46,11 +46,15 @@ async function resolveRef(start: UrlParts, host: Host): Promise<Step<VideoRef>> 
     const direct = B23_BV_PATH.exec(parts.path);
     if (direct) return { ok: true, value: { bvid: direct[1], aid: null, page: 1 } };
     if (!/^\/[A-Za-z0-9]+\/?$/.test(parts.path)) return fail('UNSUPPORTED', NOT_VIDEO);
-    const got = await fetchStep(host, 'Bilibili b23.tv short link', `https://b23.tv${parts.path}`, { headers, redirect: 'manual' });
+    const got = await fetchStep(host, 'Bilibili b23.tv short link', `https://b23.tv${parts.path}`, {
+      headers,
+      redirect: 'manual',
+    });
     if (!got.ok) return got;
     const location = header(got.value, 'location');
     if (!isRedirect(got.value.status) || !location) {
-      if (got.value.status === 404) return fail('NOT_FOUND', 'Bilibili: the b23.tv short link does not exist (HTTP 404).');
+      if (got.value.status === 404)
+        return fail('NOT_FOUND', 'Bilibili: the b23.tv short link does not exist (HTTP 404).');
       return fail('UPSTREAM_FAILED', `Bilibili b23.tv short link: no redirect (HTTP ${got.value.status}).`);
     }
     const next = parseUrl(resolveLocation(location, parts));
@@ -68,11 +72,13 @@ function apiData(res: HostFetchResponse, step: string): Step<JsonRecord | null> 
   if (res.status !== 200) return fail('UPSTREAM_FAILED', `Bilibili ${step}: HTTP ${res.status}.`);
   if (res.body.trim() === '') return fail('UPSTREAM_FAILED', `Bilibili ${step}: empty body.`);
   const json = parseJson(res.body);
-  if (!json.ok || num(at(json.value, 'code')) === null) return fail('UPSTREAM_FAILED', `Bilibili ${step}: not the expected JSON (changed shape).`);
+  if (!json.ok || num(at(json.value, 'code')) === null)
+    return fail('UPSTREAM_FAILED', `Bilibili ${step}: not the expected JSON (changed shape).`);
   const code = num(at(json.value, 'code')) as number;
   const message = str(at(json.value, 'message')) ?? '';
   if (code === 0) return { ok: true, value: rec(at(json.value, 'data')) };
-  if (NOT_FOUND_CODES.has(code)) return fail('NOT_FOUND', `Bilibili: the video does not exist or is not visible (code ${code} ${message}).`);
+  if (NOT_FOUND_CODES.has(code))
+    return fail('NOT_FOUND', `Bilibili: the video does not exist or is not visible (code ${code} ${message}).`);
   if (code === -412) return fail('UPSTREAM_FAILED', `Bilibili ${step}: throttled (code -412 ${message}).`);
   return fail('UPSTREAM_FAILED', `Bilibili ${step}: code ${code} ${message}.`);
 }
@@ -90,7 +96,8 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
   if (!view.ok) return view;
   const data = view.value;
   const pages = arr(at(data, 'pages'));
-  if (!data || pages.length === 0) return fail('UPSTREAM_FAILED', 'Bilibili view API: the video has no pages (no playable part).');
+  if (!data || pages.length === 0)
+    return fail('UPSTREAM_FAILED', 'Bilibili view API: the video has no pages (no playable part).');
   const part = pages[Math.min(page, pages.length) - 1];
   const cid = idStr(at(part, 'cid'));
   const id = str(data.bvid) ?? bvid;
@@ -101,7 +108,8 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
   const play = apiData(playRes.value, 'playurl API');
   if (!play.ok) return play;
   const mp4 = str(at(play.value, 'durl', 0, 'url'));
-  if (!mp4) return fail('UPSTREAM_FAILED', 'Bilibili playurl API: durl is empty (no progressive stream for this video).');
+  if (!mp4)
+    return fail('UPSTREAM_FAILED', 'Bilibili playurl API: durl is empty (no progressive stream for this video).');
   const pageDuration = num(at(part, 'duration'));
   return {
     ok: true,
@@ -113,7 +121,11 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
       cover: str(data.pic)?.replace(/^http:/, 'https:') ?? null,
       url: mp4,
       images: [],
-      author: { id: idStr(at(data, 'owner', 'mid')), name: str(at(data, 'owner', 'name')), avatar: str(at(data, 'owner', 'face')) },
+      author: {
+        id: idStr(at(data, 'owner', 'mid')),
+        name: str(at(data, 'owner', 'name')),
+        avatar: str(at(data, 'owner', 'face')),
+      },
       duration: pageDuration ?? num(data.duration),
       music: null,
       ...noExtras(),

@@ -1,10 +1,12 @@
 // jiexi's Douyin module: the shared Douyin core (plugins/_lib/douyin) narrowed to JiexiData.
 import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
+import { DOUYIN_FETCH_HOSTS, DOUYIN_LINK_HOSTS, type DouyinInfo, douyinInfoByUrl } from '../../_lib/douyin/index.js';
 import type { JiexiData, PlatformModule } from '../platform.js';
-import { DOUYIN_FETCH_HOSTS, DOUYIN_LINK_HOSTS, douyinInfoByUrl, type DouyinInfo } from '../../_lib/douyin/index.js';
 
 export function toJiexiData(info: DouyinInfo): JiexiData {
-  const items = info.images.flatMap((i) => (i.url ? [{ url: i.url, live_photo_url: i.live_photo_url, width: i.width, height: i.height }] : []));
+  const items = info.images.flatMap((i) =>
+    i.url ? [{ url: i.url, live_photo_url: i.live_photo_url, width: i.width, height: i.height }] : [],
+  );
   const images = items.map((i) => i.url);
   return {
     platform: 'douyin',

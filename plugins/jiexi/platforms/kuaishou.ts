@@ -6,10 +6,10 @@
 // 3. GET the H5 page, sending the 302's cookies back (without them some nodes answer 404).
 // 4. window.INIT_STATE holds the data under obfuscated top-level keys: take the object with `result` + `photo`.
 import type { Host, PluginFailure, PluginOutcome } from '../../../core/sandbox/contract.js';
+import { arr, at, idStr, isRecord, type JsonRecord, num, rec, str } from '../../_lib/pick.js';
+import { parseStateScript } from '../../_lib/state-script.js';
 import { hostMatches, parseUrl, resolveLocation, type UrlParts } from '../../_lib/url-lite.js';
 import { HTML_ACCEPT, IPHONE_SAFARI_UA } from '../../_lib/user-agents.js';
-import { parseStateScript } from '../../_lib/state-script.js';
-import { arr, at, idStr, isRecord, num, rec, str, type JsonRecord } from '../../_lib/pick.js';
 import type { JiexiData, PlatformModule } from '../platform.js';
 import { cookieHeader, fail, fetchStep, header, isRedirect, type Step } from '../upstream.js';
 
@@ -44,7 +44,8 @@ async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget
       return { ok: true, value: { url, cookie: cookieHeader(cookies) } };
     }
     // v.kuaishou.com/<code>, www.kuaishou.com/f/<code> or the desktop /short-video/<id> (redirects phones on).
-    const isShort = parts.host === 'v.kuaishou.com' || /^\/f\/[A-Za-z0-9_-]+/.test(parts.path) || SHORT_VIDEO.test(parts.path);
+    const isShort =
+      parts.host === 'v.kuaishou.com' || /^\/f\/[A-Za-z0-9_-]+/.test(parts.path) || SHORT_VIDEO.test(parts.path);
     if (!hostMatches(parts.host, LINK_HOSTS) || !isShort) return fail('UNSUPPORTED', 'Not a Kuaishou video link.');
     const url = `https://${parts.host}${parts.path}${parts.query ? `?${parts.query}` : ''}`;
     const got = await fetchStep(host, 'Kuaishou short link', url, { headers, redirect: 'manual' });
@@ -60,7 +61,11 @@ async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget
     if (!next) return fail('UPSTREAM_FAILED', 'Kuaishou short link: redirect target is not a URL.');
     // A throttled IP is sent to the captcha site (captcha.zt.kuaishou.com) instead of the video: that is a
     // refusal to retry later, not a link to something else.
-    if (isCaptchaTarget(next)) return fail('UPSTREAM_FAILED', `Kuaishou short link: redirected to a captcha page (${next.host}); IP rate-limited, retry later.`);
+    if (isCaptchaTarget(next))
+      return fail(
+        'UPSTREAM_FAILED',
+        `Kuaishou short link: redirected to a captcha page (${next.host}); IP rate-limited, retry later.`,
+      );
     parts = next;
   }
   return fail('UPSTREAM_FAILED', 'Kuaishou short link: too many redirects.');
@@ -100,10 +105,14 @@ export function findPhotoState(state: unknown): JsonRecord | null {
 /** Maps a non-1 `result` code. Codes from research/video.md §2 (2001/50/2 anti-bot, 223 not found). */
 function resultFailure(result: unknown, message: string | null): PluginFailure {
   const detail = message ? ` (${message})` : '';
-  if (result === 223) return fail('NOT_FOUND', `Kuaishou: the video does not exist or was deleted (result 223)${detail}.`);
-  if (result === 2001) return fail('UPSTREAM_FAILED', `Kuaishou share page: captcha required, IP rate-limited (result 2001)${detail}.`);
-  if (result === 50) return fail('UPSTREAM_FAILED', `Kuaishou share page: signature check failed (result 50)${detail}.`);
-  if (result === 2) return fail('UPSTREAM_FAILED', `Kuaishou share page: refused (result 2, desktop page served)${detail}.`);
+  if (result === 223)
+    return fail('NOT_FOUND', `Kuaishou: the video does not exist or was deleted (result 223)${detail}.`);
+  if (result === 2001)
+    return fail('UPSTREAM_FAILED', `Kuaishou share page: captcha required, IP rate-limited (result 2001)${detail}.`);
+  if (result === 50)
+    return fail('UPSTREAM_FAILED', `Kuaishou share page: signature check failed (result 50)${detail}.`);
+  if (result === 2)
+    return fail('UPSTREAM_FAILED', `Kuaishou share page: refused (result 2, desktop page served)${detail}.`);
   return fail('UPSTREAM_FAILED', `Kuaishou share page: result ${String(result)}${detail}.`);
 }
 
@@ -129,11 +138,20 @@ export function photoToData(found: JsonRecord, fallbackId: string): JiexiData {
   const photo = rec(found.photo) ?? {};
   const atlas = atlasOf(found);
   const cdn = atlasHost(atlas);
-  const paths = cdn ? arr(at(atlas, 'list')).map(str).filter((p): p is string => p !== null) : [];
+  const paths = cdn
+    ? arr(at(atlas, 'list'))
+        .map(str)
+        .filter((p): p is string => p !== null)
+    : [];
   const images = cdn ? paths.map((p) => onHost(cdn, p)) : [];
   // atlas.size[i] = {w, h} when the page lists it.
   const sizes = arr(at(atlas, 'size'));
-  const items = images.map((url, i) => ({ url, live_photo_url: null, width: num(at(sizes[i], 'w')), height: num(at(sizes[i], 'h')) }));
+  const items = images.map((url, i) => ({
+    url,
+    live_photo_url: null,
+    width: num(at(sizes[i], 'w')),
+    height: num(at(sizes[i], 'h')),
+  }));
   // An image post's background music is atlas.music on the music CDN (or the image CDN).
   const atlasMusic = str(at(atlas, 'music'));
   const musicHost = atlasHost(atlas, 'musicCdnList') ?? cdn;
@@ -174,14 +192,20 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
   if (page.status !== 200) return fail('UPSTREAM_FAILED', `Kuaishou share page: HTTP ${page.status}.`);
   if (page.body.trim() === '') return fail('UPSTREAM_FAILED', 'Kuaishou share page: empty body.');
   const state = parseStateScript(page.body, 'INIT_STATE');
-  if (!state.ok) return fail('UPSTREAM_FAILED', `Kuaishou share page: ${state.detail} (verification page or changed layout).`);
+  if (!state.ok)
+    return fail('UPSTREAM_FAILED', `Kuaishou share page: ${state.detail} (verification page or changed layout).`);
   const found = findPhotoState(state.value);
-  if (!found) return fail('UPSTREAM_FAILED', 'Kuaishou share page: INIT_STATE has no object with result/photo (changed shape).');
+  if (!found)
+    return fail('UPSTREAM_FAILED', 'Kuaishou share page: INIT_STATE has no object with result/photo (changed shape).');
   if (found.result !== 1) return resultFailure(found.result, str(found.error_msg));
   if (!rec(found.photo)) return fail('NOT_FOUND', 'Kuaishou: the video does not exist or was deleted.');
   const pathId = /\/fw\/photo\/([A-Za-z0-9_-]+)/.exec(target.value.url)?.[1] ?? '';
   const data = photoToData(found, pathId);
-  if (data.type === 'video' && !data.url) return fail('UPSTREAM_FAILED', 'Kuaishou share page: photo has neither mainMvUrls nor atlas images (changed shape).');
+  if (data.type === 'video' && !data.url)
+    return fail(
+      'UPSTREAM_FAILED',
+      'Kuaishou share page: photo has neither mainMvUrls nor atlas images (changed shape).',
+    );
   return { ok: true, data };
 }
 

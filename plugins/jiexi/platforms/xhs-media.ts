@@ -8,7 +8,7 @@
 // - Images: urlDefault/urlPre are web renditions http://sns-webpic-qc.xhscdn.com/<12-digit time>/<32 hex>/<token>!nd_…
 //   The token (which may start with spectrum/ or notes_pre_post/) names the original file on
 //   sns-img-bd.xhscdn.com and ci.xiaohongshu.com. Live Photo images carry their clip in `stream`.
-import { arr, at, num, rec, str, type JsonRecord } from '../../_lib/pick.js';
+import { arr, at, type JsonRecord, num, rec, str } from '../../_lib/pick.js';
 import { parseUrl } from '../../_lib/url-lite.js';
 import type { JiexiImage } from '../platform.js';
 
@@ -84,7 +84,8 @@ export function pickVideo(video: unknown): VideoChoice {
 export function imageToken(url: string): string | null {
   const parts = parseUrl(url);
   if (!parts) return null;
-  const isXhsHost = /(?:^|\.)(?:xhscdn\.com|xhscdn\.net|rednotecdn\.com)$/.test(parts.host) || parts.host === 'ci.xiaohongshu.com';
+  const isXhsHost =
+    /(?:^|\.)(?:xhscdn\.com|xhscdn\.net|rednotecdn\.com)$/.test(parts.host) || parts.host === 'ci.xiaohongshu.com';
   if (!isXhsHost) return null;
   let path = parts.path.replace(/^\/+/, '').split('!')[0];
   // Web renditions: /202608011200/7d0b1c…/<token>. The hash is 32 hex in the wild; fixtures may be shorter.

@@ -4,7 +4,7 @@
 // the issue-12 notes: error_code 300031 "当前笔记暂时无法浏览" on /404/sec_…, /website-login/…, "安全限制",
 // HTTP 461/471 captcha answers, 418/412 throttling).
 import type { Host, PluginFailure } from '../../../core/sandbox/contract.js';
-import { at, num, parseJson, rec, str, type JsonRecord } from '../../_lib/pick.js';
+import { at, type JsonRecord, num, parseJson, rec, str } from '../../_lib/pick.js';
 import { parseStateScript } from '../../_lib/state-script.js';
 import { parseUrl, queryParam, type UrlParts } from '../../_lib/url-lite.js';
 import { DESKTOP_CHROME_UA, HTML_ACCEPT } from '../../_lib/user-agents.js';
@@ -33,22 +33,32 @@ const WALL_TEXT = /安全限制|安全验证|请完成验证|访问频繁|IP存�
 const GONE_TEXT = /笔记不存在|该笔记已被删除|该内容因违规已被删除|内容已被删除|页面不见了/;
 
 function wall(detail: string): PluginFailure {
-  return fail('UPSTREAM_FAILED', `小红书安全限制，请稍后重试 (Xiaohongshu note page: bot wall, ${detail}; retry later).`);
+  return fail(
+    'UPSTREAM_FAILED',
+    `小红书安全限制，请稍后重试 (Xiaohongshu note page: bot wall, ${detail}; retry later).`,
+  );
 }
 
 function gone(detail: string): PluginFailure {
-  return fail('NOT_FOUND', `小红书笔记不存在或已删除 (Xiaohongshu: the note does not exist or was removed; ${detail}).`);
+  return fail(
+    'NOT_FOUND',
+    `小红书笔记不存在或已删除 (Xiaohongshu: the note does not exist or was removed; ${detail}).`,
+  );
 }
 
 /** Where the redirects ended: off the site, a sec/404 page, or the login/captcha wall. Null = a note page. */
 export function classifyLanding(landed: UrlParts | null): PluginFailure | null {
   if (!landed || !NOTE_PAGE_HOSTS.includes(landed.host)) {
-    return fail('UPSTREAM_FAILED', `Xiaohongshu share link: redirected to ${landed?.host ?? 'an invalid URL'} instead of the note page.`);
+    return fail(
+      'UPSTREAM_FAILED',
+      `Xiaohongshu share link: redirected to ${landed?.host ?? 'an invalid URL'} instead of the note page.`,
+    );
   }
   const code = queryParam(landed.query, 'error_code');
   // /website-login/… is the captcha/verify flow; a plain /login landing for a public note is the same risk-control
   // downgrade (XHS sends throttled visitors to log in), not a property of the note.
-  if (/^\/(?:website-)?login\b/.test(landed.path)) return wall(`login/captcha page${code ? `, error_code ${code}` : ''}`);
+  if (/^\/(?:website-)?login\b/.test(landed.path))
+    return wall(`login/captcha page${code ? `, error_code ${code}` : ''}`);
   if (/^\/404\b/.test(landed.path)) {
     if (/^\/404\/sec_/.test(landed.path) || (code !== null && RISK_CODE.test(code))) {
       return wall(`security page, error_code ${code ?? 'none'}`);
@@ -62,7 +72,8 @@ export function classifyLanding(landed: UrlParts | null): PluginFailure | null {
 function classifyStatus(status: number): PluginFailure | null {
   if (status === 200) return null;
   if (status === 461 || status === 471) return wall(`captcha, HTTP ${status}`);
-  if (status === 418 || status === 412) return fail('UPSTREAM_FAILED', `Xiaohongshu note page: throttled (HTTP ${status}); retry later.`);
+  if (status === 418 || status === 412)
+    return fail('UPSTREAM_FAILED', `Xiaohongshu note page: throttled (HTTP ${status}); retry later.`);
   if (status === 404) return gone('HTTP 404');
   return fail('UPSTREAM_FAILED', `Xiaohongshu note page: HTTP ${status}.`);
 }
@@ -93,7 +104,9 @@ function lastFilledNote(map: JsonRecord): JsonRecord | null {
 
 /** GET one note page URL (redirects followed by the host, every hop re-checked) and classify it. */
 export async function readNotePage(url: string, host: Host): Promise<PageVerdict> {
-  const got = await fetchStep(host, 'Xiaohongshu note page', url, { headers: { 'User-Agent': DESKTOP_CHROME_UA, Accept: HTML_ACCEPT } });
+  const got = await fetchStep(host, 'Xiaohongshu note page', url, {
+    headers: { 'User-Agent': DESKTOP_CHROME_UA, Accept: HTML_ACCEPT },
+  });
   if (!got.ok) return failed(got);
   const res = got.value;
   const landed = parseUrl(res.url);
@@ -108,11 +121,14 @@ export async function readNotePage(url: string, host: Host): Promise<PageVerdict
   const note = rec(at(state.value, 'note'));
   const map = rec(at(note, 'noteDetailMap'));
   if (!note || !map) {
-    return failed(fail('UPSTREAM_FAILED', 'Xiaohongshu note page: __INITIAL_STATE__ has no note.noteDetailMap (changed shape).'));
+    return failed(
+      fail('UPSTREAM_FAILED', 'Xiaohongshu note page: __INITIAL_STATE__ has no note.noteDetailMap (changed shape).'),
+    );
   }
 
   const errorCode = serverErrorCode(state.value);
-  if (errorCode !== null && RISK_CODE.test(String(errorCode))) return failed(wall(`serverRequestInfo.errorCode ${errorCode}`));
+  if (errorCode !== null && RISK_CODE.test(String(errorCode)))
+    return failed(wall(`serverRequestInfo.errorCode ${errorCode}`));
   if (errorCode !== null && GONE_CODES.has(errorCode)) return failed(gone(`serverRequestInfo.errorCode ${errorCode}`));
 
   const pathId = NOTE_ID_IN_PATH.exec(landed.path)?.[1] ?? null;
@@ -121,7 +137,12 @@ export async function readNotePage(url: string, host: Host): Promise<PageVerdict
   if (id === 'undefined') id = null;
   if (id === null && pathId && pathId in map) id = pathId;
   if (id === null) {
-    return failed(fail('NOT_FOUND', '小红书分享链接已失效，请重新分享 (Xiaohongshu: the share link has expired, note.currentNoteId is undefined; share the note again).'));
+    return failed(
+      fail(
+        'NOT_FOUND',
+        '小红书分享链接已失效，请重新分享 (Xiaohongshu: the share link has expired, note.currentNoteId is undefined; share the note again).',
+      ),
+    );
   }
   // The named entry; when the map has no such key at all (a state written for another id), the last filled
   // entry, which is how XHS-Downloader reads the map.

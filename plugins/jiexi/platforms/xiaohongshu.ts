@@ -8,12 +8,12 @@
 // Page classification (bot walls vs gone notes) is in xhs-page.ts; media choice (no WM_ streams, original
 // images, Live Photo clips) in xhs-media.ts.
 import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
-import { at, num, str, type JsonRecord } from '../../_lib/pick.js';
+import { at, type JsonRecord, num, str } from '../../_lib/pick.js';
 import { parseUrl, queryParam, type UrlParts } from '../../_lib/url-lite.js';
 import type { JiexiData, ParseOptions, PlatformModule } from '../platform.js';
 import { fail } from '../upstream.js';
 import { noteImages, pickVideo } from './xhs-media.js';
-import { NOTE_ID_IN_PATH, NOTE_PAGE_HOSTS, readNotePage, type PageVerdict } from './xhs-page.js';
+import { NOTE_ID_IN_PATH, NOTE_PAGE_HOSTS, type PageVerdict, readNotePage } from './xhs-page.js';
 
 const SHORT_HOSTS = ['xhslink.com', 'xhslink.cn'];
 // Short codes come as /a/<code>, /o/<code>, /n/<code>, /m/<code> and, on older links, a bare /<code>.
@@ -24,7 +24,10 @@ const NOTE_PATHS = [
   /^\/(?:explore|discovery\/item|search_result)\/([0-9a-f]{24})\/?$/,
   /^\/user\/profile\/[0-9a-f]{24}\/([0-9a-f]{24})\/?$/,
 ];
-const BARE_TO_WWW: Record<string, string> = { 'xiaohongshu.com': 'www.xiaohongshu.com', 'rednote.com': 'www.rednote.com' };
+const BARE_TO_WWW: Record<string, string> = {
+  'xiaohongshu.com': 'www.xiaohongshu.com',
+  'rednote.com': 'www.rednote.com',
+};
 const NOT_A_NOTE = 'Not a Xiaohongshu note link.';
 
 const WATERMARK_NOTE =
@@ -33,7 +36,8 @@ const WATERMARK_NOTE =
 /** The URL to fetch for a pasted link, or null when the link is not a note or share link. */
 export function fetchTarget(parts: UrlParts): string | null {
   const query = parts.query ? `?${parts.query}` : '';
-  if (SHORT_HOSTS.includes(parts.host)) return SHORT_PATH.test(parts.path) ? `https://${parts.host}${parts.path}${query}` : null;
+  if (SHORT_HOSTS.includes(parts.host))
+    return SHORT_PATH.test(parts.path) ? `https://${parts.host}${parts.path}${query}` : null;
   const host = BARE_TO_WWW[parts.host] ?? parts.host;
   if (!NOTE_PAGE_HOSTS.includes(host)) return null;
   for (const re of NOTE_PATHS) {
@@ -51,7 +55,11 @@ function noteDuration(n: JsonRecord): number | null {
   return d !== null && d > 0 ? d : null;
 }
 
-export function noteToData(n: JsonRecord, id: string, options: ParseOptions = { imageFormat: null }): PluginOutcome<JiexiData> {
+export function noteToData(
+  n: JsonRecord,
+  id: string,
+  options: ParseOptions = { imageFormat: null },
+): PluginOutcome<JiexiData> {
   const items = noteImages(n.imageList, options.imageFormat);
   const images = items.map((i) => i.url);
   const isVideo = n.type === 'video';
@@ -59,7 +67,8 @@ export function noteToData(n: JsonRecord, id: string, options: ParseOptions = { 
   if (isVideo && !video.url && !video.watermarkUrl) {
     return fail('UPSTREAM_FAILED', 'Xiaohongshu note page: video note without a stream URL (changed shape).');
   }
-  if (!isVideo && images.length === 0) return fail('UPSTREAM_FAILED', 'Xiaohongshu note page: note has neither video nor images (changed shape).');
+  if (!isVideo && images.length === 0)
+    return fail('UPSTREAM_FAILED', 'Xiaohongshu note page: note has neither video nor images (changed shape).');
   const watermark = isVideo && video.url === null;
   return {
     ok: true,
@@ -71,7 +80,11 @@ export function noteToData(n: JsonRecord, id: string, options: ParseOptions = { 
       cover: images[0] ?? null,
       url: video.url,
       images: isVideo ? [] : images,
-      author: { id: str(at(n, 'user', 'userId')), name: str(at(n, 'user', 'nickname')), avatar: str(at(n, 'user', 'avatar')) },
+      author: {
+        id: str(at(n, 'user', 'userId')),
+        name: str(at(n, 'user', 'nickname')),
+        avatar: str(at(n, 'user', 'avatar')),
+      },
       duration: isVideo ? noteDuration(n) : null,
       music: null,
       image_items: isVideo ? [] : items,
@@ -91,7 +104,10 @@ function discoveryRetryUrl(verdict: Extract<PageVerdict, { kind: 'empty' }>): st
 }
 
 function notVisible(verdict: Extract<PageVerdict, { kind: 'empty' }>): PluginOutcome<JiexiData> {
-  const noToken = queryParam(verdict.landed.query, 'xsec_token') === null ? ' The link has no xsec_token: paste the share link instead.' : '';
+  const noToken =
+    queryParam(verdict.landed.query, 'xsec_token') === null
+      ? ' The link has no xsec_token: paste the share link instead.'
+      : '';
   const code = verdict.errorCode !== null ? ` (errorCode ${verdict.errorCode})` : '';
   return fail(
     'NOT_FOUND',

@@ -14,7 +14,8 @@ export async function fetchText(host: Host, label: string, url: string, init: Ho
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     // The host's errors say what happened in their first words (see contract.ts Host.fetch).
-    if (message.startsWith('fetch timed out:')) return { ok: false, result: { kind: 'timeout', detail: `${label} timed out` } };
+    if (message.startsWith('fetch timed out:'))
+      return { ok: false, result: { kind: 'timeout', detail: `${label} timed out` } };
     return { ok: false, result: { kind: 'failed', detail: `${label}: ${message}` } };
   }
   if (res.status < 200 || res.status >= 300) {

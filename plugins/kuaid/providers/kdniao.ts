@@ -5,7 +5,7 @@ import { base64 } from '../base64.js';
 import { formBody } from '../form.js';
 import { mapKdniao } from '../states.js';
 import { beijingIso } from '../time.js';
-import { fetchText, parseJson, isRecord, text, brief } from './http.js';
+import { brief, fetchText, isRecord, parseJson, text } from './http.js';
 import type { Provider, ProviderResult, Trace, TrackQuery } from './types.js';
 
 export const KDNIAO_URL = 'https://api.kdniao.com/Ebusiness/EbusinessOrderHandle.aspx';
@@ -23,7 +23,8 @@ export function kdniaoSign(requestData: string, apiKey: string, host: Host): str
 
 // Kdniao puts every failure in free text (`Reason`). These words mark trouble on Kdniao's side or with our
 // account (sign, id, package, quota, rate, server, unsupported courier): worth the next provider.
-const PROVIDER_TROUBLE = /签名|DataSign|EBusinessID|商户|用户|套餐|权限|余额|过期|次数|频繁|超限|上限|系统|服务器|繁忙|维护|RequestType|未开通|授权|认证|不支持|暂不支持|异常/i;
+const PROVIDER_TROUBLE =
+  /签名|DataSign|EBusinessID|商户|用户|套餐|权限|余额|过期|次数|频繁|超限|上限|系统|服务器|繁忙|维护|RequestType|未开通|授权|认证|不支持|暂不支持|异常/i;
 // ... except a courier Kdniao does not carry at all: another provider may.
 const COURIER_UNSUPPORTED = /不支持(此|该)?(快递|物流)?公司|暂不支持(此|该)(快递|物流)/;
 // ... and these mean the carrier rejected the phone tail (CustomerName).
@@ -39,12 +40,14 @@ function traceOf(item: unknown): Trace | null {
 /** Parse a Kdniao instant-query body. Exported for tests of the shape handling. */
 export function readKdniaoAnswer(body: string): ProviderResult {
   const json = parseJson(body);
-  if (!isRecord(json)) return { kind: 'failed', detail: `kdniao answered something that is not JSON: ${brief(body, 60)}` };
+  if (!isRecord(json))
+    return { kind: 'failed', detail: `kdniao answered something that is not JSON: ${brief(body, 60)}` };
   const success = json.Success === true || json.Success === 'true';
   const reason = brief(json.Reason);
   if (!success) {
     const detail = `kdniao Success:false${reason ? ` ${reason}` : ''}`;
-    if (json.Success !== false && json.Success !== 'false') return { kind: 'failed', detail: 'kdniao answered an unexpected shape' };
+    if (json.Success !== false && json.Success !== 'false')
+      return { kind: 'failed', detail: 'kdniao answered an unexpected shape' };
     if (PHONE_WRONG.test(reason)) return { kind: 'bad_phone', detail };
     if (COURIER_UNSUPPORTED.test(reason)) return { kind: 'unsupported', detail };
     if (PROVIDER_TROUBLE.test(reason)) return { kind: 'failed', detail };
@@ -52,8 +55,12 @@ export function readKdniaoAnswer(body: string): ProviderResult {
   }
   const raw = Array.isArray(json.Traces) ? json.Traces : [];
   // Kdniao lists traces oldest first; we answer newest first.
-  const traces = raw.map(traceOf).filter((t): t is Trace => t !== null).reverse();
-  if (traces.length === 0) return { kind: 'no_record', detail: `kdniao returned an empty trail${reason ? ` (${reason})` : ''}` };
+  const traces = raw
+    .map(traceOf)
+    .filter((t): t is Trace => t !== null)
+    .reverse();
+  if (traces.length === 0)
+    return { kind: 'no_record', detail: `kdniao returned an empty trail${reason ? ` (${reason})` : ''}` };
   return { kind: 'found', track: { ...mapKdniao(json.State, json.StateEx), traces } };
 }
 

@@ -1,12 +1,12 @@
 // Kuaidi100 enterprise real-time query (poll/query.do) and its auto-number API. Protocol: kuaid.md §3.1-3.2.
 // Errors come back as HTTP 200 with {result:false, returnCode}, so the body decides, not the status.
 import type { Host } from '../../../core/sandbox/contract.js';
-import { findCourier, unknownCourier, type Courier } from '../couriers.js';
+import { type Courier, findCourier, unknownCourier } from '../couriers.js';
 import { formBody, queryString } from '../form.js';
 import { autonumberMemo, numberPrefixKey } from '../memo.js';
 import { mapKuaidi100 } from '../states.js';
 import { beijingIso } from '../time.js';
-import { fetchText, parseJson, isRecord, text, brief } from './http.js';
+import { brief, fetchText, isRecord, parseJson, text } from './http.js';
 import type { Provider, ProviderResult, Trace, TrackQuery } from './types.js';
 
 export const KUAIDI100_QUERY_URL = 'https://poll.kuaidi100.com/poll/query.do';
@@ -43,9 +43,11 @@ function traceOf(item: unknown): Trace | null {
 /** Parse a poll/query.do body. Exported for tests of the shape handling. */
 export function readQueryAnswer(body: string): ProviderResult {
   const json = parseJson(body);
-  if (!isRecord(json)) return { kind: 'failed', detail: `kuaidi100 answered something that is not JSON: ${brief(body, 60)}` };
+  if (!isRecord(json))
+    return { kind: 'failed', detail: `kuaidi100 answered something that is not JSON: ${brief(body, 60)}` };
   const message = brief(json.message);
-  if (json.result === false || json.returnCode !== undefined) return classifyError(String(json.returnCode ?? ''), message);
+  if (json.result === false || json.returnCode !== undefined)
+    return classifyError(String(json.returnCode ?? ''), message);
   if (String(json.status) !== '200' || !Array.isArray(json.data)) {
     return { kind: 'failed', detail: `kuaidi100 answered an unexpected shape (status ${brief(json.status, 20)})` };
   }
@@ -77,7 +79,11 @@ export function kuaidi100Provider(creds: Kuaidi100Credentials, timeoutMs: number
       const got = await fetchText(host, 'kuaidi100', KUAIDI100_QUERY_URL, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: formBody([['customer', creds.customer], ['sign', sign], ['param', param]]),
+        body: formBody([
+          ['customer', creds.customer],
+          ['sign', sign],
+          ['param', param],
+        ]),
         timeout_ms: timeoutMs,
       });
       return got.ok ? readQueryAnswer(got.body) : got.result;
@@ -94,11 +100,19 @@ export async function kuaidi100Autonumber(no: string, key: string, host: Host, t
   const cacheKey = numberPrefixKey(no);
   const cached = autonumberMemo.get(cacheKey, host.now());
   if (cached) return cached.map(toCourier);
-  const got = await fetchText(host, 'kuaidi100 autonumber', `${KUAIDI100_AUTONUMBER_URL}?${queryString([['num', no], ['key', key]])}`, {
-    method: 'GET',
-    headers: { accept: 'application/json' },
-    timeout_ms: timeoutMs,
-  });
+  const got = await fetchText(
+    host,
+    'kuaidi100 autonumber',
+    `${KUAIDI100_AUTONUMBER_URL}?${queryString([
+      ['num', no],
+      ['key', key],
+    ])}`,
+    {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+      timeout_ms: timeoutMs,
+    },
+  );
   if (!got.ok) {
     host.log('warn', 'kuaidi100 autonumber failed; using the rules alone', { detail: got.result.detail });
     return [];

@@ -5,17 +5,26 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { createTestApp, type TestApp } from '../../helpers/create-test-app.js';
-import { readPaymentSettings, type PaymentSettings } from '../../../core/config/payment-env.js';
+import { type PaymentSettings, readPaymentSettings } from '../../../core/config/payment-env.js';
 import { consoleUser } from '../../console/support.js';
+import { createTestApp, type TestApp } from '../../helpers/create-test-app.js';
 
 export const PUBLIC_BASE = 'https://pay.tollgate.test';
 
-export async function paymentsApp(instances: Array<Record<string, unknown>>, extra: Partial<PaymentSettings> = {}): Promise<TestApp> {
+export async function paymentsApp(
+  instances: Array<Record<string, unknown>>,
+  extra: Partial<PaymentSettings> = {},
+): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-pay-'));
   const file = join(dir, 'payments.yaml');
   writeFileSync(file, stringify({ payments: instances }));
-  const payments: PaymentSettings = { ...readPaymentSettings({}), paymentsFile: file, publicBaseUrl: PUBLIC_BASE, sweepSeconds: 0, ...extra };
+  const payments: PaymentSettings = {
+    ...readPaymentSettings({}),
+    paymentsFile: file,
+    publicBaseUrl: PUBLIC_BASE,
+    sweepSeconds: 0,
+    ...extra,
+  };
   return createTestApp({ settings: { payments } });
 }
 
@@ -23,7 +32,10 @@ export interface FakeServer {
   url: string;
   port: number;
   requests: Array<{ method: string; path: string; headers: IncomingMessage['headers']; body: string }>;
-  handler: (req: { method: string; path: string; headers: IncomingMessage['headers']; body: string }, res: ServerResponse) => void;
+  handler: (
+    req: { method: string; path: string; headers: IncomingMessage['headers']; body: string },
+    res: ServerResponse,
+  ) => void;
   close(): Promise<void>;
 }
 
@@ -43,7 +55,12 @@ export async function fakeServer(): Promise<FakeServer> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const r = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       fake.requests.push(r);
       fake.handler(r, res);
     });

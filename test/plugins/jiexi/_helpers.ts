@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PluginOutcome } from '../../../core/sandbox/contract.js';
-import { createDirectHost } from '../../helpers/direct-host.js';
 import { plugin } from '../../../plugins/jiexi/handler.js';
 import type { JiexiData } from '../../../plugins/jiexi/platform.js';
+import { createDirectHost } from '../../helpers/direct-host.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 

@@ -1,5 +1,5 @@
-import t from 'tap';
 import nock from 'nock';
+import t from 'tap';
 import { dataOf, fixture, runJiexi, slowReply } from './_helpers.js';
 
 nock.disableNetConnect();
@@ -11,7 +11,9 @@ const BV = 'BV1oM4y1G7LW';
 const SHARE = '【【日常】在山里住了一周-哔哩哔哩】 https://b23.tv/aB3dE5f';
 const VIDEO_LOCATION = `https://www.bilibili.com/video/${BV}?p=1&share_medium=android&share_plat=android&share_source=COPY&share_tag=s_i&timestamp=1751000000&unique_k=aB3dE5f`;
 const api = (): nock.Scope =>
-  nock('https://api.bilibili.com').matchHeader('referer', 'https://www.bilibili.com/').matchHeader('user-agent', /Windows NT.*Chrome/);
+  nock('https://api.bilibili.com')
+    .matchHeader('referer', 'https://www.bilibili.com/')
+    .matchHeader('user-agent', /Windows NT.*Chrome/);
 
 function b23(location = VIDEO_LOCATION): nock.Scope {
   return nock('https://b23.tv').get('/aB3dE5f').reply(302, '', { Location: location });
@@ -47,7 +49,10 @@ t.test('b23 share text → Location (not followed) → view → playurl durl[0]'
     watermark_url: null,
     note: null,
   });
-  t.notOk(fetched.some((u) => u.includes('www.bilibili.com')), 'www.bilibili.com is never fetched (412 risk control)');
+  t.notOk(
+    fetched.some((u) => u.includes('www.bilibili.com')),
+    'www.bilibili.com is never fetched (412 risk control)',
+  );
 });
 
 t.test('long link with ?p=2 picks the second part; m.bilibili.com works too', async (t) => {
@@ -74,14 +79,27 @@ t.test('b23 to a live room → UNSUPPORTED "not a Bilibili video link", target n
 
 t.test('b23 without a redirect → UPSTREAM_FAILED', async (t) => {
   nock('https://b23.tv').get('/aB3dE5f').reply(200, '<html></html>');
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /b23.tv short link: no redirect/ });
+  t.match((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /b23.tv short link: no redirect/,
+  });
 });
 
 t.test('deleted / hidden / under review / private → NOT_FOUND', async (t) => {
-  for (const [code, message] of [[-404, '啥都木有'], [62002, '稿件不可见'], [62004, '稿件审核中'], [62012, '仅UP主自己可见']] as const) {
+  for (const [code, message] of [
+    [-404, '啥都木有'],
+    [62002, '稿件不可见'],
+    [62004, '稿件审核中'],
+    [62012, '仅UP主自己可见'],
+  ] as const) {
     b23();
     view(200, JSON.stringify({ code, message, ttl: 1 }));
-    t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'NOT_FOUND', message: new RegExp(String(code)) }, `code ${code}`);
+    t.match(
+      (await runJiexi(SHARE)).outcome,
+      { ok: false, code: 'NOT_FOUND', message: new RegExp(String(code)) },
+      `code ${code}`,
+    );
   }
 });
 
@@ -97,7 +115,11 @@ t.test('risk control: code -412 and HTTP 412 → UPSTREAM_FAILED throttled', asy
 t.test('other API codes → UPSTREAM_FAILED with code and message', async (t) => {
   b23();
   view(200, JSON.stringify({ code: -403, message: '访问权限不足', ttl: 1 }));
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /view API: code -403 访问权限不足/ });
+  t.match((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /view API: code -403 访问权限不足/,
+  });
 });
 
 t.test('empty body and changed shape → UPSTREAM_FAILED naming the step', async (t) => {
@@ -106,7 +128,11 @@ t.test('empty body and changed shape → UPSTREAM_FAILED naming the step', async
   t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /view API: empty body/ });
   b23();
   view(200, '<html>risk page</html>');
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /view API: not the expected JSON/ });
+  t.match((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /view API: not the expected JSON/,
+  });
 });
 
 t.test('no pages → UPSTREAM_FAILED; empty durl → UPSTREAM_FAILED', async (t) => {
@@ -116,18 +142,33 @@ t.test('no pages → UPSTREAM_FAILED; empty durl → UPSTREAM_FAILED', async (t)
   b23();
   view(200, fixture('bili-view.json'));
   playurl(fixture('bili-playurl-empty.json'));
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /playurl API: durl is empty/ });
+  t.match((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /playurl API: durl is empty/,
+  });
 });
 
 t.test('slow playurl → UPSTREAM_TIMEOUT', async (t) => {
   b23();
   view(200, fixture('bili-view.json'));
-  api().get('/x/player/playurl').query(true).reply(slowReply(1000, 200, fixture('bili-playurl.json')));
-  t.match((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, { ok: false, code: 'UPSTREAM_TIMEOUT', message: /playurl API/ });
+  api()
+    .get('/x/player/playurl')
+    .query(true)
+    .reply(slowReply(1000, 200, fixture('bili-playurl.json')));
+  t.match((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, {
+    ok: false,
+    code: 'UPSTREAM_TIMEOUT',
+    message: /playurl API/,
+  });
 });
 
 t.test('bilibili.com paths that are not videos → UNSUPPORTED, nothing fetched', async (t) => {
-  for (const link of ['https://space.bilibili.com/98765432', 'https://www.bilibili.com/read/cv123', 'https://www.bilibili.com/bangumi/play/ep1']) {
+  for (const link of [
+    'https://space.bilibili.com/98765432',
+    'https://www.bilibili.com/read/cv123',
+    'https://www.bilibili.com/bangumi/play/ep1',
+  ]) {
     const { outcome, fetched } = await runJiexi(link);
     t.match(outcome, { ok: false, code: 'UNSUPPORTED' }, link);
     t.same(fetched, []);

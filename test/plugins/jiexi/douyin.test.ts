@@ -1,22 +1,23 @@
 // jiexi's Douyin module: the shared Douyin core narrowed to JiexiData, through the jiexi handler and manifest.
 // Douyin fixtures live with platform-video (test/plugins/platform-video/fixtures), which owns the Douyin core.
-import t from 'tap';
-import nock from 'nock';
+
 import { readFileSync } from 'node:fs';
+import nock from 'nock';
+import t from 'tap';
 import type { PluginManifest } from '../../../core/sandbox/contract.js';
 import type { JiexiData } from '../../../plugins/jiexi/platform.js';
 import { douyin } from '../../../plugins/jiexi/platforms/douyin.js';
 import {
   DELETED_ID,
+  fixture,
   IMAGE_ID,
   PLAY_CDN_URL,
-  VIDEO_ID,
-  fixture,
   play302,
   redirects,
   sharePage,
   shortLink,
   slidesinfo,
+  VIDEO_ID,
 } from '../platform-video/douyin-nock.js';
 import { runJiexi } from './_helpers.js';
 
@@ -24,7 +25,8 @@ nock.disableNetConnect();
 t.afterEach(() => nock.cleanAll());
 t.teardown(() => nock.enableNetConnect());
 
-const SHARE_TEXT = '7.87 Pjm:/ 复制打开抖音，看看【作者的作品】春天的第一场雨… https://v.douyin.com/7PK95qKezLc/ Kjp:/ 03/01 W@m.Qk';
+const SHARE_TEXT =
+  '7.87 Pjm:/ 复制打开抖音，看看【作者的作品】春天的第一场雨… https://v.douyin.com/7PK95qKezLc/ Kjp:/ 03/01 W@m.Qk';
 
 t.test('video share text -> JiexiData, every field exact', async (t) => {
   shortLink(redirects.short_link_video);
@@ -84,7 +86,11 @@ t.test('image post with a Live Photo (slidesinfo needs request_source=200) -> im
       avatar: 'https://p3.douyinpic.com/aweme/100x100/aweme-avatar/sea.jpeg',
     },
     duration: null,
-    music: { title: '海浪声', author: '自然之声', url: 'https://sf3-cdn-tos.douyinstatic.com/obj/ies-music/bg-7401.mp3' },
+    music: {
+      title: '海浪声',
+      author: '自然之声',
+      url: 'https://sf3-cdn-tos.douyinstatic.com/obj/ies-music/bg-7401.mp3',
+    },
     image_items: [
       {
         url: 'https://p26-sign.douyinpic.com/tos-cn-i-0813/img1~tplv-dy-aweme-images:q75.jpeg?x-expires=1725000000',
@@ -133,6 +139,13 @@ t.test('failures keep their codes through jiexi', async (t) => {
 t.test('module hosts: every fetch host is allowed by the jiexi manifest', async (t) => {
   const manifest = JSON.parse(readFileSync('plugins/jiexi/plugin.json', 'utf8')) as PluginManifest;
   for (const h of douyin.fetchHosts) t.ok(manifest.allow_hosts.includes(h), `${h} in jiexi allow_hosts`);
-  t.strictSame(douyin.linkHosts, ['v.douyin.com', 'www.douyin.com', 'douyin.com', 'm.douyin.com', 'www.iesdouyin.com', 'iesdouyin.com']);
+  t.strictSame(douyin.linkHosts, [
+    'v.douyin.com',
+    'www.douyin.com',
+    'douyin.com',
+    'm.douyin.com',
+    'www.iesdouyin.com',
+    'iesdouyin.com',
+  ]);
   t.equal(douyin.label, '抖音');
 });

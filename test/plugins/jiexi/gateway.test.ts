@@ -1,16 +1,20 @@
 // jiexi through the whole gateway (real operations.yaml, the bundle in its isolate): what a customer sees and
 // pays for the issue-12 cases. A bot wall is 502 and free, a gone note is 404 and free, a right answer is charged.
-import t from 'tap';
-import nock from 'nock';
+
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import nock from 'nock';
+import t from 'tap';
 import { createTestApp, type TestApp } from '../../helpers/create-test-app.js';
 import { fixture } from './_helpers.js';
 
 nock.disableNetConnect();
 let h: TestApp;
 t.before(async () => {
-  h = await createTestApp({ operationsYaml: readFileSync('operations.yaml', 'utf8'), pluginDirs: [resolve('plugins')] });
+  h = await createTestApp({
+    operationsYaml: readFileSync('operations.yaml', 'utf8'),
+    pluginDirs: [resolve('plugins')],
+  });
 });
 t.afterEach(async () => {
   nock.cleanAll();
@@ -29,7 +33,9 @@ function call(key: string, url: string) {
 
 t.test('XHS video: the original upload, charged once', async (t) => {
   const u = await h.user('1');
-  nock('https://xhslink.com').get('/a/zGL52ubtpJ20').reply(302, '', { Location: `${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1` });
+  nock('https://xhslink.com')
+    .get('/a/zGL52ubtpJ20')
+    .reply(302, '', { Location: `${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1` });
   nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(200, fixture('xhs-video.html'));
   const res = await call(u.key, share('zGL52ubtpJ20'));
   t.equal(res.status, 200);
@@ -48,7 +54,9 @@ t.test('XHS video: the original upload, charged once', async (t) => {
 
 t.test('XHS bot wall (/404/sec_… error_code=300031): 502 UPSTREAM_FAILED, retryable, costs nothing', async (t) => {
   const u = await h.user('1');
-  nock('https://xhslink.com').get('/a/Wa11Bot0').reply(302, '', { Location: `${XHS}/404/sec_Ab12?error_code=300031` });
+  nock('https://xhslink.com')
+    .get('/a/Wa11Bot0')
+    .reply(302, '', { Location: `${XHS}/404/sec_Ab12?error_code=300031` });
   nock(XHS).get('/404/sec_Ab12').query(true).reply(200, '<html>当前笔记暂时无法浏览</html>');
   const res = await call(u.key, share('Wa11Bot0'));
   t.equal(res.status, 502);
@@ -58,7 +66,9 @@ t.test('XHS bot wall (/404/sec_… error_code=300031): 502 UPSTREAM_FAILED, retr
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
 
   // Retryable: the failure is not cached, the same paste a moment later gets the note.
-  nock('https://xhslink.com').get('/a/Wa11Bot0').reply(302, '', { Location: `${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1` });
+  nock('https://xhslink.com')
+    .get('/a/Wa11Bot0')
+    .reply(302, '', { Location: `${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1` });
   nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(200, fixture('xhs-video.html'));
   const retry = await call(u.key, share('Wa11Bot0'));
   t.equal(retry.status, 200);
@@ -78,25 +88,40 @@ t.test('XHS login-only after the discovery re-read: 404 NOT_FOUND, costs nothing
   t.ok(nock.isDone(), 'both reads happened');
 });
 
-t.test('image_format: png converts XHS images; an unknown format is 400 before anything is fetched or charged', async (t) => {
-  const u = await h.user('1');
-  const id = '6701a2b3000000001d0192a3';
-  nock(XHS).get(`/explore/${id}`).query(true).reply(200, fixture('xhs-images.html'));
-  const link = `${XHS}/explore/${id}?xsec_token=F1`;
-  const res = await h.client.get(`/api/jiexi?url=${encodeURIComponent(link)}&image_format=png`, { 'X-API-Key': u.key });
-  t.equal(res.status, 200);
-  t.equal(res.body.data.images[0], 'https://ci.xiaohongshu.com/notes_pre_post/1040g3k031dali0001?imageView2/format/png');
-  const bad = await h.client.get(`/api/jiexi?url=${encodeURIComponent(link)}&image_format=gif`, { 'X-API-Key': u.key });
-  t.equal(bad.status, 400);
-  t.equal(bad.body.error.code, 'INVALID_INPUT');
-  t.equal(bad.body.deducted, 0);
-  t.same(await h.balance(u.userId), { balance: 990_000, held: 0 });
-});
+t.test(
+  'image_format: png converts XHS images; an unknown format is 400 before anything is fetched or charged',
+  async (t) => {
+    const u = await h.user('1');
+    const id = '6701a2b3000000001d0192a3';
+    nock(XHS).get(`/explore/${id}`).query(true).reply(200, fixture('xhs-images.html'));
+    const link = `${XHS}/explore/${id}?xsec_token=F1`;
+    const res = await h.client.get(`/api/jiexi?url=${encodeURIComponent(link)}&image_format=png`, {
+      'X-API-Key': u.key,
+    });
+    t.equal(res.status, 200);
+    t.equal(
+      res.body.data.images[0],
+      'https://ci.xiaohongshu.com/notes_pre_post/1040g3k031dali0001?imageView2/format/png',
+    );
+    const bad = await h.client.get(`/api/jiexi?url=${encodeURIComponent(link)}&image_format=gif`, {
+      'X-API-Key': u.key,
+    });
+    t.equal(bad.status, 400);
+    t.equal(bad.body.error.code, 'INVALID_INPUT');
+    t.equal(bad.body.deducted, 0);
+    t.same(await h.balance(u.userId), { balance: 990_000, held: 0 });
+  },
+);
 
 t.test('Kuaishou captcha (result 2001): 502, costs nothing', async (t) => {
   const u = await h.user('1');
-  nock('https://v.kuaishou.com').get('/13x0B9e').reply(302, '', { Location: 'https://v.m.chenzhongtech.com/fw/photo/3xburnkmj3auazc?photoId=3xburnkmj3auazc' });
-  nock('https://v.m.chenzhongtech.com').get('/fw/photo/3xburnkmj3auazc').query(true).reply(200, fixture('kuaishou-captcha.html'));
+  nock('https://v.kuaishou.com')
+    .get('/13x0B9e')
+    .reply(302, '', { Location: 'https://v.m.chenzhongtech.com/fw/photo/3xburnkmj3auazc?photoId=3xburnkmj3auazc' });
+  nock('https://v.m.chenzhongtech.com')
+    .get('/fw/photo/3xburnkmj3auazc')
+    .query(true)
+    .reply(200, fixture('kuaishou-captcha.html'));
   const res = await call(u.key, 'https://v.kuaishou.com/13x0B9e');
   t.equal(res.status, 502);
   t.equal(res.body.error.code, 'UPSTREAM_FAILED');

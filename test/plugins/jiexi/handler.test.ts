@@ -1,9 +1,9 @@
-import t from 'tap';
 import nock from 'nock';
-import { runJiexi } from './_helpers.js';
-import { platforms } from '../../../plugins/jiexi/platforms/index.js';
+import t from 'tap';
 import { plugin } from '../../../plugins/jiexi/handler.js';
+import { platforms } from '../../../plugins/jiexi/platforms/index.js';
 import { createDirectHost } from '../../helpers/direct-host.js';
+import { runJiexi } from './_helpers.js';
 
 nock.disableNetConnect();
 
@@ -31,7 +31,8 @@ t.test('text without a link → UNSUPPORTED naming the supported platforms', asy
   t.same(outcome, {
     ok: false,
     code: 'UNSUPPORTED',
-    message: '目前支持: 抖音、快手、小红书、B站 (supported: Douyin, Kuaishou, Xiaohongshu, Bilibili). No http(s) link found in the text.',
+    message:
+      '目前支持: 抖音、快手、小红书、B站 (supported: Douyin, Kuaishou, Xiaohongshu, Bilibili). No http(s) link found in the text.',
   });
 });
 
@@ -41,7 +42,11 @@ t.test('fetch rejections map to UPSTREAM_TIMEOUT / UPSTREAM_FAILED, never throw'
   host.fetch = async () => {
     throw new Error('fetch timed out: b23.tv did not answer in time');
   };
-  t.match(await plugin.run({ url: 'https://b23.tv/aB3dE5f' }, host), { ok: false, code: 'UPSTREAM_TIMEOUT', message: /b23/ });
+  t.match(await plugin.run({ url: 'https://b23.tv/aB3dE5f' }, host), {
+    ok: false,
+    code: 'UPSTREAM_TIMEOUT',
+    message: /b23/,
+  });
   host.fetch = async () => {
     throw new TypeError('boom');
   };

@@ -1,7 +1,7 @@
-import t from 'tap';
 import nock from 'nock';
-import { dataOf, fixture, runJiexi, slowReply } from './_helpers.js';
+import t from 'tap';
 import { findPhotoState } from '../../../plugins/jiexi/platforms/kuaishou.js';
+import { dataOf, fixture, runJiexi, slowReply } from './_helpers.js';
 
 nock.disableNetConnect();
 t.afterEach(() => {
@@ -18,11 +18,20 @@ function shortLink(location = LOCATION): nock.Scope {
     .matchHeader('user-agent', /iPhone/)
     .matchHeader('referer', 'https://v.kuaishou.com/')
     .matchHeader('accept', /text\/html/)
-    .reply(302, '', { Location: location, 'Set-Cookie': ['did=web_4f2a; path=/; domain=.kuaishou.com; expires=Wed, 21 Oct 2026 07:28:00 GMT', 'didv=1751350000000; path=/'] });
+    .reply(302, '', {
+      Location: location,
+      'Set-Cookie': [
+        'did=web_4f2a; path=/; domain=.kuaishou.com; expires=Wed, 21 Oct 2026 07:28:00 GMT',
+        'didv=1751350000000; path=/',
+      ],
+    });
 }
 
 function page(body: string, status = 200, path = PAGE_PATH): nock.Scope {
-  return nock('https://v.m.chenzhongtech.com').get(path).query(true).reply(status, body, { 'Content-Type': 'text/html' });
+  return nock('https://v.m.chenzhongtech.com')
+    .get(path)
+    .query(true)
+    .reply(status, body, { 'Content-Type': 'text/html' });
 }
 
 t.test('video post: short link → 302 → H5 page, cookies forwarded, mainMvUrls as is', async (t) => {
@@ -43,7 +52,11 @@ t.test('video post: short link → 302 → H5 page, cookies forwarded, mainMvUrl
     cover: 'https://p2.a.yximgs.com/upic/2026/07/01/12/BMjAyNjA3_cover.jpg?tag=1',
     url: 'https://v1.kwaicdn.com/ksc2/Xn0AbC_720p.mp4?pkey=AAW&tag=1-1719&clientCacheKey=3xburnkmj3auazc_b.mp4',
     images: [],
-    author: { id: '2233445566', name: '小明的旅行日记', avatar: 'https://p2.a.yximgs.com/uhead/AB/2026/07/01/12/BMjAyNjA3.jpg' },
+    author: {
+      id: '2233445566',
+      name: '小明的旅行日记',
+      avatar: 'https://p2.a.yximgs.com/uhead/AB/2026/07/01/12/BMjAyNjA3.jpg',
+    },
     duration: 15,
     music: { title: '小明的旅行日记创作的原声', author: null, url: null },
     image_items: [],
@@ -69,11 +82,12 @@ t.test('image post (atlas): images from ext_params.atlas.cdn[0] + list[i], no vi
 });
 
 t.test('www.kuaishou.com/f/ link: follows /short-video/ hop, rewrites /fw/long-video/ to /fw/photo/', async (t) => {
-  nock('https://www.kuaishou.com').get('/f/X7kQp2LmN9').reply(302, '', { Location: '/short-video/3xburnkmj3auazc?fid=0' });
   nock('https://www.kuaishou.com')
-    .get('/short-video/3xburnkmj3auazc')
-    .query(true)
-    .reply(302, '', { Location: 'https://v.m.chenzhongtech.com/fw/long-video/3xburnkmj3auazc?photoId=3xburnkmj3auazc' });
+    .get('/f/X7kQp2LmN9')
+    .reply(302, '', { Location: '/short-video/3xburnkmj3auazc?fid=0' });
+  nock('https://www.kuaishou.com').get('/short-video/3xburnkmj3auazc').query(true).reply(302, '', {
+    Location: 'https://v.m.chenzhongtech.com/fw/long-video/3xburnkmj3auazc?photoId=3xburnkmj3auazc',
+  });
   page(fixture('kuaishou-video.html'));
   const data = dataOf((await runJiexi('https://www.kuaishou.com/f/X7kQp2LmN9')).outcome);
   t.equal(data.id, '3xburnkmj3auazc');
@@ -96,14 +110,27 @@ t.test('result 1 without photo → NOT_FOUND', async (t) => {
 t.test('captcha: result 2001 → UPSTREAM_FAILED naming the code', async (t) => {
   shortLink();
   page(fixture('kuaishou-captcha.html'));
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /2001.*captcha|captcha.*2001/ });
+  t.match((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /2001.*captcha|captcha.*2001/,
+  });
 });
 
 t.test('result 50 (signature) and 2 (desktop page) → UPSTREAM_FAILED with the code', async (t) => {
-  for (const [result, msg] of [[50, '"签名验证失败"'], [2, 'null']] as const) {
+  for (const [result, msg] of [
+    [50, '"签名验证失败"'],
+    [2, 'null'],
+  ] as const) {
     shortLink();
-    page(`<html><script>window.INIT_STATE = {"x":{"result":${result},"error_msg":${msg},"photo":null}}</script></html>`);
-    t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: new RegExp(`result ${result}`) });
+    page(
+      `<html><script>window.INIT_STATE = {"x":{"result":${result},"error_msg":${msg},"photo":null}}</script></html>`,
+    );
+    t.match((await runJiexi(SHARE)).outcome, {
+      ok: false,
+      code: 'UPSTREAM_FAILED',
+      message: new RegExp(`result ${result}`),
+    });
   }
 });
 
@@ -139,19 +166,34 @@ t.test('short link to a live room → UNSUPPORTED, target not fetched', async (t
 
 t.test('slow upstream → UPSTREAM_TIMEOUT', async (t) => {
   shortLink();
-  nock('https://v.m.chenzhongtech.com').get(PAGE_PATH).query(true).reply(slowReply(1000, 200, fixture('kuaishou-video.html')));
-  t.match((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, { ok: false, code: 'UPSTREAM_TIMEOUT', message: /Kuaishou share page/ });
+  nock('https://v.m.chenzhongtech.com')
+    .get(PAGE_PATH)
+    .query(true)
+    .reply(slowReply(1000, 200, fixture('kuaishou-video.html')));
+  t.match((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, {
+    ok: false,
+    code: 'UPSTREAM_TIMEOUT',
+    message: /Kuaishou share page/,
+  });
 });
 
 t.test('network failure → UPSTREAM_FAILED naming the step', async (t) => {
   nock('https://v.kuaishou.com').get('/13x0B9e').replyWithError('socket hang up');
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /Kuaishou short link: fetch failed/ });
+  t.match((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /Kuaishou short link: fetch failed/,
+  });
 });
 
 t.test('findPhotoState scans obfuscated keys, prefers the object whose photo has media', async (t) => {
   const ok = { result: 1, photo: { photoId: 'a', mainMvUrls: [{ url: 'https://v1.kwaicdn.com/a.mp4' }] } };
   const stub = { result: 1, photo: { photoId: 'a' } };
-  t.equal(findPhotoState({ tusjoh: { result: 1 }, share: stub, dpogjh: { nested: ok } }), ok, 'media beats a stub met first');
+  t.equal(
+    findPhotoState({ tusjoh: { result: 1 }, share: stub, dpogjh: { nested: ok } }),
+    ok,
+    'media beats a stub met first',
+  );
   const atlas = { result: 1, photo: { ext_params: { atlas: { cdn: ['p5.a.yximgs.com'], list: ['/a.jpg'] } } } };
   t.equal(findPhotoState({ share: stub, x: atlas }), atlas, 'an atlas counts as media');
   const captcha = { result: 2001, photo: null };
@@ -163,30 +205,40 @@ t.test('findPhotoState scans obfuscated keys, prefers the object whose photo has
   t.equal(findPhotoState({ a: { b: 1 } }), null);
 });
 
-t.test('2026 H5 image post: short link → m.kuaishou.com/fw/photo, atlas beside photo with cdnList, sizes and music', async (t) => {
-  shortLink('https://m.kuaishou.com/fw/photo/3xhk7atlas2026q?cc=share_copylink&shareToken=Y7def');
-  nock('https://m.kuaishou.com').get('/fw/photo/3xhk7atlas2026q').query(true).matchHeader('user-agent', /iPhone/).reply(200, fixture('kuaishou-atlas-2026.html'));
-  const data = dataOf((await runJiexi(SHARE)).outcome);
-  t.strictSame(data, {
-    platform: 'kuaishou',
-    id: '3xhk7atlas2026q',
-    type: 'images',
-    title: '秋天的公园 #秋天',
-    cover: 'https://p4.a.yximgs.com/upic/2026/09/12/park_cover.jpg',
-    url: null,
-    images: ['https://p4.a.yximgs.com/ufile/atlas/MTAyNjA5_0.webp', 'https://p4.a.yximgs.com/ufile/atlas/MTAyNjA5_1.webp'],
-    author: { id: '3344556677', name: '公园散步', avatar: 'https://p4.a.yximgs.com/uhead/AB/2026/09/12/park.jpg' },
-    duration: 12,
-    music: { title: '秋日私语', author: null, url: 'https://m2.a.yximgs.com/ufile/atlas/MTAyNjA5_music.m4a' },
-    image_items: [
-      { url: 'https://p4.a.yximgs.com/ufile/atlas/MTAyNjA5_0.webp', live_photo_url: null, width: 1080, height: 1440 },
-      { url: 'https://p4.a.yximgs.com/ufile/atlas/MTAyNjA5_1.webp', live_photo_url: null, width: 1080, height: 1920 },
-    ],
-    watermark: false,
-    watermark_url: null,
-    note: null,
-  });
-});
+t.test(
+  '2026 H5 image post: short link → m.kuaishou.com/fw/photo, atlas beside photo with cdnList, sizes and music',
+  async (t) => {
+    shortLink('https://m.kuaishou.com/fw/photo/3xhk7atlas2026q?cc=share_copylink&shareToken=Y7def');
+    nock('https://m.kuaishou.com')
+      .get('/fw/photo/3xhk7atlas2026q')
+      .query(true)
+      .matchHeader('user-agent', /iPhone/)
+      .reply(200, fixture('kuaishou-atlas-2026.html'));
+    const data = dataOf((await runJiexi(SHARE)).outcome);
+    t.strictSame(data, {
+      platform: 'kuaishou',
+      id: '3xhk7atlas2026q',
+      type: 'images',
+      title: '秋天的公园 #秋天',
+      cover: 'https://p4.a.yximgs.com/upic/2026/09/12/park_cover.jpg',
+      url: null,
+      images: [
+        'https://p4.a.yximgs.com/ufile/atlas/MTAyNjA5_0.webp',
+        'https://p4.a.yximgs.com/ufile/atlas/MTAyNjA5_1.webp',
+      ],
+      author: { id: '3344556677', name: '公园散步', avatar: 'https://p4.a.yximgs.com/uhead/AB/2026/09/12/park.jpg' },
+      duration: 12,
+      music: { title: '秋日私语', author: null, url: 'https://m2.a.yximgs.com/ufile/atlas/MTAyNjA5_music.m4a' },
+      image_items: [
+        { url: 'https://p4.a.yximgs.com/ufile/atlas/MTAyNjA5_0.webp', live_photo_url: null, width: 1080, height: 1440 },
+        { url: 'https://p4.a.yximgs.com/ufile/atlas/MTAyNjA5_1.webp', live_photo_url: null, width: 1080, height: 1920 },
+      ],
+      watermark: false,
+      watermark_url: null,
+      note: null,
+    });
+  },
+);
 
 t.test('m.kuaishou.com and /fw/video/ links are read as the photo page', async (t) => {
   nock('https://m.kuaishou.com').get('/fw/photo/3xburnkmj3auazc').reply(200, fixture('kuaishou-video.html'));
@@ -199,7 +251,10 @@ t.test('INIT_STATE with share + recommendation + photo objects: the photo object
   shortLink();
   page(fixture('kuaishou-multi-object.html'));
   const data = dataOf((await runJiexi(SHARE)).outcome);
-  t.equal(data.url, 'https://v1.kwaicdn.com/ksc2/Xn0AbC_720p.mp4?pkey=AAW&tag=1-1719&clientCacheKey=3xburnkmj3auazc_b.mp4');
+  t.equal(
+    data.url,
+    'https://v1.kwaicdn.com/ksc2/Xn0AbC_720p.mp4?pkey=AAW&tag=1-1719&clientCacheKey=3xburnkmj3auazc_b.mp4',
+  );
   t.equal(data.author.name, '小明的旅行日记', 'not the sharer');
   t.equal(data.cover, 'https://p2.a.yximgs.com/upic/2026/07/01/12/BMjAyNjA3_cover.jpg?tag=1');
 });
@@ -212,20 +267,34 @@ t.test('deleted post next to a share object that still names it → NOT_FOUND, n
 
 t.test('share page with only a photo stub (no mainMvUrls, no atlas) → UPSTREAM_FAILED changed shape', async (t) => {
   shortLink();
-  page('<html><script>window.INIT_STATE = {"tibsfJogp":{"result":1,"photo":{"photoId":"3xburnkmj3auazc","caption":"x"}}}</script></html>');
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /neither mainMvUrls nor atlas/ });
+  page(
+    '<html><script>window.INIT_STATE = {"tibsfJogp":{"result":1,"photo":{"photoId":"3xburnkmj3auazc","caption":"x"}}}</script></html>',
+  );
+  t.match((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /neither mainMvUrls nor atlas/,
+  });
 });
 
-t.test('short link redirected to the captcha site → UPSTREAM_FAILED (retry later), captcha host never fetched', async (t) => {
-  shortLink('https://captcha.zt.kuaishou.com/iframe/index.html?captchaSession=abc&redirectUrl=x');
-  const { outcome, fetched } = await runJiexi(SHARE);
-  t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /captcha page \(captcha\.zt\.kuaishou\.com\)/ });
-  t.strictSame(fetched, ['https://v.kuaishou.com/13x0B9e']);
-});
+t.test(
+  'short link redirected to the captcha site → UPSTREAM_FAILED (retry later), captcha host never fetched',
+  async (t) => {
+    shortLink('https://captcha.zt.kuaishou.com/iframe/index.html?captchaSession=abc&redirectUrl=x');
+    const { outcome, fetched } = await runJiexi(SHARE);
+    t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /captcha page \(captcha\.zt\.kuaishou\.com\)/ });
+    t.strictSame(fetched, ['https://v.kuaishou.com/13x0B9e']);
+  },
+);
 
 t.test('H5 long link is fetched directly (no short-link step, no cookie)', async (t) => {
-  nock('https://v.m.chenzhongtech.com', { badheaders: ['cookie'] }).get(PAGE_PATH).query({ photoId: '3xburnkmj3auazc' }).reply(200, fixture('kuaishou-video.html'));
-  const { outcome, fetched } = await runJiexi(`看看 https://v.m.chenzhongtech.com${PAGE_PATH}?photoId=3xburnkmj3auazc。`);
+  nock('https://v.m.chenzhongtech.com', { badheaders: ['cookie'] })
+    .get(PAGE_PATH)
+    .query({ photoId: '3xburnkmj3auazc' })
+    .reply(200, fixture('kuaishou-video.html'));
+  const { outcome, fetched } = await runJiexi(
+    `看看 https://v.m.chenzhongtech.com${PAGE_PATH}?photoId=3xburnkmj3auazc。`,
+  );
   t.equal(dataOf(outcome).id, '3xburnkmj3auazc');
   t.equal(fetched.length, 1);
 });

@@ -1,7 +1,8 @@
 // plugin.json must allow exactly what the modules fetch: a module whose fetchHosts are missing from
 // allow_hosts fails at run time with "fetch refused", and an extra entry widens the blast radius for nothing.
-import t from 'tap';
+
 import { readFileSync } from 'node:fs';
+import t from 'tap';
 import type { PluginManifest } from '../../../core/sandbox/contract.js';
 import { platforms } from '../../../plugins/jiexi/platforms/index.js';
 

@@ -1,8 +1,9 @@
 // Only the platforms' own hosts are ever contacted. Links to other hosts or IP literals are UNSUPPORTED and
 // never fetched: asserted three ways (host.fetch never called, nock interceptors left pending, no unmatched
 // request reached nock).
-import t from 'tap';
+
 import nock from 'nock';
+import t from 'tap';
 import { runJiexi } from './_helpers.js';
 
 nock.disableNetConnect();
@@ -47,7 +48,10 @@ t.test('links to other hosts or IP literals → UNSUPPORTED, nothing fetched', a
     const { outcome, fetched } = await runJiexi(text);
     t.match(outcome, { ok: false, code: 'UNSUPPORTED', message: /^目前支持: 抖音、快手、小红书、B站/ }, text);
     t.same(fetched, [], `${text}: host.fetch never called`);
-    t.ok(traps.every((s) => !s.isDone()), `${text}: no trap hit`);
+    t.ok(
+      traps.every((s) => !s.isDone()),
+      `${text}: no trap hit`,
+    );
     t.equal(unmatched, 0, `${text}: no request reached the network layer`);
     nock.cleanAll();
   }
@@ -69,11 +73,16 @@ t.test('a platform redirect to an IP or foreign host is not followed', async (t)
   nock('https://xhslink.com').get('/a/zGL52ubtpJ20').reply(302, '', { Location: 'http://127.0.0.1/' });
   const xhs = await runJiexi('http://xhslink.com/a/zGL52ubtpJ20');
   t.match(xhs.outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /fetch refused/ });
-  t.ok(traps.every((s) => !s.isDone()), 'no trap hit');
+  t.ok(
+    traps.every((s) => !s.isDone()),
+    'no trap hit',
+  );
 });
 
 t.test('a platform host resolving to a private address is refused by the host', async (t) => {
-  const b23 = nock('https://b23.tv').get('/aB3dE5f').reply(302, '', { Location: 'https://www.bilibili.com/video/BV1oM4y1G7LW' });
+  const b23 = nock('https://b23.tv')
+    .get('/aB3dE5f')
+    .reply(302, '', { Location: 'https://www.bilibili.com/video/BV1oM4y1G7LW' });
   const { outcome } = await runJiexi('https://b23.tv/aB3dE5f', { dns: { 'b23.tv': ['10.0.0.7'] } });
   t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /fetch refused: b23\.tv resolves to private/ });
   t.notOk(b23.isDone());

@@ -1,8 +1,9 @@
 // Xiaohongshu failure shapes: a bot wall is UPSTREAM_FAILED (retryable, uncharged), never NOT_FOUND; an empty
 // explore entry is read once more through /discovery/item/<id> with the same xsec_token; only a page that says
 // the note is gone, or a second empty read, is NOT_FOUND.
-import t from 'tap';
+
 import nock from 'nock';
+import t from 'tap';
 import { dataOf, fixture, runJiexi, slowReply } from './_helpers.js';
 
 nock.disableNetConnect();
@@ -19,17 +20,30 @@ function shareRedirect(location: string): void {
   nock('https://xhslink.com').get('/a/zGL52ubtpJ20').reply(302, '', { Location: location });
 }
 
-t.test('login-only: empty explore entry → one re-read via /discovery/item with the same xsec_token → NOT_FOUND', async (t) => {
-  nock(XHS).get(`/explore/${EMPTY_ID}`).query({ xsec_token: 'ABtok=', xsec_source: 'pc_feed' }).reply(200, fixture('xhs-login-only.html'));
-  nock(XHS).get(`/discovery/item/${EMPTY_ID}`).query({ xsec_token: 'ABtok=' }).reply(200, fixture('xhs-login-only.html'));
-  const { outcome, fetched } = await runJiexi(`${XHS}/explore/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`);
-  t.strictSame(outcome, {
-    ok: false,
-    code: 'NOT_FOUND',
-    message: '小红书笔记不可见（仅登录可见、已删除或受限）(Xiaohongshu: the note is not publicly visible: login-only, removed or restricted (errorCode -510001)).',
-  });
-  t.strictSame(fetched, [`${XHS}/explore/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`, `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=ABtok%3D`]);
-});
+t.test(
+  'login-only: empty explore entry → one re-read via /discovery/item with the same xsec_token → NOT_FOUND',
+  async (t) => {
+    nock(XHS)
+      .get(`/explore/${EMPTY_ID}`)
+      .query({ xsec_token: 'ABtok=', xsec_source: 'pc_feed' })
+      .reply(200, fixture('xhs-login-only.html'));
+    nock(XHS)
+      .get(`/discovery/item/${EMPTY_ID}`)
+      .query({ xsec_token: 'ABtok=' })
+      .reply(200, fixture('xhs-login-only.html'));
+    const { outcome, fetched } = await runJiexi(`${XHS}/explore/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`);
+    t.strictSame(outcome, {
+      ok: false,
+      code: 'NOT_FOUND',
+      message:
+        '小红书笔记不可见（仅登录可见、已删除或受限）(Xiaohongshu: the note is not publicly visible: login-only, removed or restricted (errorCode -510001)).',
+    });
+    t.strictSame(fetched, [
+      `${XHS}/explore/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`,
+      `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=ABtok%3D`,
+    ]);
+  },
+);
 
 t.test('empty explore entry that the discovery page serves → success from the second read', async (t) => {
   const emptyVideoEntry = fixture('xhs-login-only.html').replaceAll(EMPTY_ID, VIDEO_ID);
@@ -59,7 +73,11 @@ t.test('share link landing on an empty discovery entry → NOT_FOUND without a s
 t.test('a bot wall on the second read stays UPSTREAM_FAILED, not NOT_FOUND', async (t) => {
   nock(XHS).get(`/explore/${EMPTY_ID}`).query(true).reply(200, fixture('xhs-login-only.html'));
   nock(XHS).get(`/discovery/item/${EMPTY_ID}`).query(true).reply(461, '', { Verifytype: '102', Verifyuuid: 'abc' });
-  t.match((await runJiexi(`${XHS}/explore/${EMPTY_ID}?xsec_token=T1`)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /HTTP 461/ });
+  t.match((await runJiexi(`${XHS}/explore/${EMPTY_ID}?xsec_token=T1`)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /HTTP 461/,
+  });
 });
 
 t.test('bot walls → UPSTREAM_FAILED (安全限制, retry later)', async (t) => {
@@ -67,8 +85,13 @@ t.test('bot walls → UPSTREAM_FAILED (安全限制, retry later)', async (t) =>
     [
       'redirect to /404/sec_… error_code=300031 (当前笔记暂时无法浏览)',
       () => {
-        shareRedirect(`${XHS}/404/sec_x8Kq2?redirectPath=${encodeURIComponent(`${XHS}/discovery/item/${VIDEO_ID}`)}&error_code=300031&error_msg=%E5%BD%93%E5%89%8D%E7%AC%94%E8%AE%B0%E6%9A%82%E6%97%B6%E6%97%A0%E6%B3%95%E6%B5%8F%E8%A7%88`);
-        nock(XHS).get('/404/sec_x8Kq2').query(true).reply(200, '<html><title>小红书</title>当前笔记暂时无法浏览</html>');
+        shareRedirect(
+          `${XHS}/404/sec_x8Kq2?redirectPath=${encodeURIComponent(`${XHS}/discovery/item/${VIDEO_ID}`)}&error_code=300031&error_msg=%E5%BD%93%E5%89%8D%E7%AC%94%E8%AE%B0%E6%9A%82%E6%97%B6%E6%97%A0%E6%B3%95%E6%B5%8F%E8%A7%88`,
+        );
+        nock(XHS)
+          .get('/404/sec_x8Kq2')
+          .query(true)
+          .reply(200, '<html><title>小红书</title>当前笔记暂时无法浏览</html>');
       },
       /error_code 300031/,
     ],
@@ -124,7 +147,10 @@ t.test('bot walls → UPSTREAM_FAILED (安全限制, retry later)', async (t) =>
       'JSON error body code 300031',
       () => {
         shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
-        nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(200, '{"code":300031,"success":false,"msg":"当前笔记暂时无法浏览","data":{}}');
+        nock(XHS)
+          .get(`/discovery/item/${VIDEO_ID}`)
+          .query(true)
+          .reply(200, '{"code":300031,"success":false,"msg":"当前笔记暂时无法浏览","data":{}}');
       },
       /error code 300031/,
     ],
@@ -141,7 +167,11 @@ t.test('bot walls → UPSTREAM_FAILED (安全限制, retry later)', async (t) =>
   for (const [name, arrange, detail] of walls) {
     arrange();
     const { outcome } = await runJiexi(SHARE);
-    t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /^小红书安全限制，请稍后重试 \(Xiaohongshu note page: bot wall/ }, name);
+    t.match(
+      outcome,
+      { ok: false, code: 'UPSTREAM_FAILED', message: /^小红书安全限制，请稍后重试 \(Xiaohongshu note page: bot wall/ },
+      name,
+    );
     t.match(outcome, { message: detail }, name);
   }
 });
@@ -150,14 +180,22 @@ t.test('throttled: HTTP 418 and 412 → UPSTREAM_FAILED "throttled"', async (t) 
   for (const status of [418, 412]) {
     shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
     nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(status, '');
-    t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: new RegExp(`throttled \\(HTTP ${status}\\)`) });
+    t.match((await runJiexi(SHARE)).outcome, {
+      ok: false,
+      code: 'UPSTREAM_FAILED',
+      message: new RegExp(`throttled \\(HTTP ${status}\\)`),
+    });
   }
 });
 
 t.test('gone: the page or the redirect says the note does not exist → NOT_FOUND', async (t) => {
   shareRedirect(`${XHS}/404?source=note&error_code=-510000&error_msg=%E7%AC%94%E8%AE%B0%E4%B8%8D%E5%AD%98%E5%9C%A8`);
   nock(XHS).get('/404').query(true).reply(200, '<html>你访问的页面不见了</html>');
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'NOT_FOUND', message: /^小红书笔记不存在或已删除 .*error_code -510000/ });
+  t.match((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'NOT_FOUND',
+    message: /^小红书笔记不存在或已删除 .*error_code -510000/,
+  });
 
   nock(XHS).get('/explore/68a0b1c2000000001e00ffff').query(true).reply(200, fixture('xhs-gone-state.html'));
   const state = await runJiexi(`${XHS}/explore/68a0b1c2000000001e00ffff?xsec_token=T1`);
@@ -165,7 +203,10 @@ t.test('gone: the page or the redirect says the note does not exist → NOT_FOUN
   t.equal(state.fetched.length, 1, 'a note the page calls gone is not read twice');
 
   shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
-  nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(200, '<html><body><div class="not-found">笔记不存在</div></body></html>');
+  nock(XHS)
+    .get(`/discovery/item/${VIDEO_ID}`)
+    .query(true)
+    .reply(200, '<html><body><div class="not-found">笔记不存在</div></body></html>');
   t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'NOT_FOUND', message: /the page says so/ });
 
   shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
@@ -183,7 +224,10 @@ t.test('changed shape, empty body, unknown layout → UPSTREAM_FAILED naming the
   const cases: Array<[string, RegExp]> = [
     [fixture('xhs-changed.html'), /no note.noteDetailMap \(changed shape\)/],
     ['', /empty body/],
-    ['<html><body><div id="app"></div></body></html>', /has no window.__INITIAL_STATE__ \(anti-bot page or changed layout\)/],
+    [
+      '<html><body><div id="app"></div></body></html>',
+      /has no window.__INITIAL_STATE__ \(anti-bot page or changed layout\)/,
+    ],
   ];
   for (const [body, message] of cases) {
     shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
@@ -193,10 +237,18 @@ t.test('changed shape, empty body, unknown layout → UPSTREAM_FAILED naming the
   const noStreams = fixture('xhs-video.html')
     .replace('"originVideoKey":"pre_post/1040g2t031origkey0001"', '"originVideoKey":""')
     .replace(/"stream":\{"h264":.*?\]\}\},"consumer"/, '"stream":{}},"consumer"');
-  t.notMatch(noStreams, /masterUrl":"http:\/\/sns-video-bd\.xhscdn\.com\/stream\/79/, 'fixture edited: no video streams left');
+  t.notMatch(
+    noStreams,
+    /masterUrl":"http:\/\/sns-video-bd\.xhscdn\.com\/stream\/79/,
+    'fixture edited: no video streams left',
+  );
   shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
   nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(200, noStreams);
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /video note without a stream URL/ });
+  t.match((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /video note without a stream URL/,
+  });
 });
 
 t.test('redirect to a host outside allow_hosts is refused by the host → UPSTREAM_FAILED', async (t) => {
@@ -208,6 +260,9 @@ t.test('redirect to a host outside allow_hosts is refused by the host → UPSTRE
 
 t.test('slow upstream → UPSTREAM_TIMEOUT', async (t) => {
   shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
-  nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(slowReply(1000, 200, fixture('xhs-video.html')));
+  nock(XHS)
+    .get(`/discovery/item/${VIDEO_ID}`)
+    .query(true)
+    .reply(slowReply(1000, 200, fixture('xhs-video.html')));
   t.match((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, { ok: false, code: 'UPSTREAM_TIMEOUT' });
 });

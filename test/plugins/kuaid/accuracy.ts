@@ -2,8 +2,8 @@
 // overall and per courier, plus the misses. Run it alone to print the figures:
 //   node --no-node-snapshot --import=tsx test/plugins/kuaid/accuracy.ts
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { detectCouriers, normaliseNumber } from '../../../plugins/kuaid/detect.js';
 
 export interface RealSample {
@@ -28,7 +28,9 @@ export interface Accuracy {
 const here = dirname(fileURLToPath(import.meta.url));
 
 export function loadSample(): RealSample[] {
-  const doc = JSON.parse(readFileSync(join(here, 'fixtures', 'real-numbers.json'), 'utf8')) as { samples: RealSample[] };
+  const doc = JSON.parse(readFileSync(join(here, 'fixtures', 'real-numbers.json'), 'utf8')) as {
+    samples: RealSample[];
+  };
   return doc.samples;
 }
 
@@ -57,18 +59,37 @@ export function measureAccuracy(samples: RealSample[] = loadSample()): Accuracy 
   const heldMisses = new Set(misses.map((m) => m.no));
   const heldTop3 = held.filter((s) => {
     const norm = normaliseNumber(s.no);
-    return norm.ok && detectCouriers(norm.no).candidates.slice(0, 3).some((c) => c.courier.code === s.com);
+    return (
+      norm.ok &&
+      detectCouriers(norm.no)
+        .candidates.slice(0, 3)
+        .some((c) => c.courier.code === s.com)
+    );
   }).length;
   const heldOut = held.length
-    ? { size: held.length, top1: held.filter((s) => !heldMisses.has(s.no)).length / held.length, top3: heldTop3 / held.length }
+    ? {
+        size: held.length,
+        top1: held.filter((s) => !heldMisses.has(s.no)).length / held.length,
+        top3: heldTop3 / held.length,
+      }
     : null;
-  return { size: samples.length, top1: top1 / samples.length, top3: top3 / samples.length, perCourier, misses, heldOut };
+  return {
+    size: samples.length,
+    top1: top1 / samples.length,
+    top3: top3 / samples.length,
+    perCourier,
+    misses,
+    heldOut,
+  };
 }
 
 export function formatAccuracy(a: Accuracy): string {
   const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
   const lines = [`real numbers: ${a.size}  top-1: ${pct(a.top1)}  top-3: ${pct(a.top3)}`];
-  if (a.heldOut) lines.push(`held out (collected after the rules): ${a.heldOut.size}  top-1: ${pct(a.heldOut.top1)}  top-3: ${pct(a.heldOut.top3)}`);
+  if (a.heldOut)
+    lines.push(
+      `held out (collected after the rules): ${a.heldOut.size}  top-1: ${pct(a.heldOut.top1)}  top-3: ${pct(a.heldOut.top3)}`,
+    );
   for (const [com, r] of Object.entries(a.perCourier).sort((x, y) => y[1].n - x[1].n)) {
     lines.push(`  ${com.padEnd(16)} n=${String(r.n).padStart(3)}  top-1 ${r.top1}/${r.n}  top-3 ${r.top3}/${r.n}`);
   }

@@ -2,8 +2,8 @@
 // fixtures/real-numbers.json is a tracking number a public source quotes together with its courier.
 // Goal (issue 12): the right courier first for >= 85%, among the first three for >= 97%.
 import t from 'tap';
-import { formatAccuracy, loadSample, measureAccuracy } from './accuracy.js';
 import { findCourier } from '../../../plugins/kuaid/couriers.js';
+import { formatAccuracy, loadSample, measureAccuracy } from './accuracy.js';
 
 t.test('the sample is real, sourced and not padded', async (t) => {
   const sample = loadSample();

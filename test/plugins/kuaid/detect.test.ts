@@ -1,11 +1,12 @@
 // Offline detection: the published formats per courier, confidence and ambiguity, the shared 12/13-digit
 // shapes ranked by prefix (not length), normalisation, the format table's integrity and detect mode.
-import t from 'tap';
+
 import nock from 'nock';
-import { detectCouriers, normaliseNumber, mergeOpinion, isAmbiguous, certain } from '../../../plugins/kuaid/detect.js';
+import t from 'tap';
 import { COURIERS, findCourier } from '../../../plugins/kuaid/couriers.js';
+import { certain, detectCouriers, isAmbiguous, mergeOpinion, normaliseNumber } from '../../../plugins/kuaid/detect.js';
 import { FORMAT_RULES } from '../../../plugins/kuaid/format-rules.js';
-import { runKuaid, detectData } from './support.js';
+import { detectData, runKuaid } from './support.js';
 
 nock.disableNetConnect();
 
@@ -58,21 +59,51 @@ t.test('each published format ranks its courier first', async (t) => {
 });
 
 t.test('letter prefixes are certain; shared shapes are not', async (t) => {
-  t.same(detectCouriers('SF1385628716739'), { candidates: [{ courier: findCourier('shunfeng'), confidence: 1 }], ambiguous: false });
+  t.same(detectCouriers('SF1385628716739'), {
+    candidates: [{ courier: findCourier('shunfeng'), confidence: 1 }],
+    ambiguous: false,
+  });
   const zto = detectCouriers('75310813494280');
-  t.same(zto.candidates.map((c) => [c.courier.code, c.confidence]), [['zhongtong', 0.86], ['huitongkuaidi', 0.14]], '14 digits 75: ZTO, Best far behind');
+  t.same(
+    zto.candidates.map((c) => [c.courier.code, c.confidence]),
+    [
+      ['zhongtong', 0.86],
+      ['huitongkuaidi', 0.14],
+    ],
+    '14 digits 75: ZTO, Best far behind',
+  );
   t.equal(zto.ambiguous, false);
   const best = detectCouriers('70388432404380');
-  t.same(best.candidates.map((c) => [c.courier.code, c.confidence]), [['huitongkuaidi', 0.8], ['zhongtong', 0.2]]);
+  t.same(
+    best.candidates.map((c) => [c.courier.code, c.confidence]),
+    [
+      ['huitongkuaidi', 0.8],
+      ['zhongtong', 0.2],
+    ],
+  );
   t.equal(best.ambiguous, false);
   // EMS and Yunda both issued 13-digit numbers starting 10: close, so ambiguous.
   const ten = detectCouriers('1000824342255');
-  t.same(ten.candidates.map((c) => [c.courier.code, c.confidence]), [['ems', 0.55], ['yunda', 0.45]]);
+  t.same(
+    ten.candidates.map((c) => [c.courier.code, c.confidence]),
+    [
+      ['ems', 0.55],
+      ['yunda', 0.45],
+    ],
+  );
   t.equal(ten.ambiguous, true);
 });
 
 t.test('confidences are in 0..1 and never rise down the list', async (t) => {
-  for (const no of ['123456789012', '444669873836', '3318022286405', '1201903788947', '9630067620008', '434080499334709', '9473736974']) {
+  for (const no of [
+    '123456789012',
+    '444669873836',
+    '3318022286405',
+    '1201903788947',
+    '9630067620008',
+    '434080499334709',
+    '9473736974',
+  ]) {
     const list = detectCouriers(no).candidates;
     t.ok(list.length > 0, `${no} has candidates`);
     list.forEach((c, i) => {
@@ -98,7 +129,8 @@ t.test('length alone decides nothing: the prefix ranks the 12- and 13-digit netw
   t.same(codes('3378237498354').slice(0, 2), ['shentong', 'yunda']);
   t.same(codes('434080499334709'), ['yunda', 'shentong'], '43... 15 digits: Yunda, STO a distant second');
   const twelve = codes('123456789012');
-  for (const code of ['shunfeng', 'shentong', 'yuantong', 'tiantian', 'youshuwuliu', 'ane66']) t.ok(twelve.includes(code), `12 digits may be ${code}`);
+  for (const code of ['shunfeng', 'shentong', 'yuantong', 'tiantian', 'youshuwuliu', 'ane66'])
+    t.ok(twelve.includes(code), `12 digits may be ${code}`);
 });
 
 t.test('numbers no courier uses are not guessed', async (t) => {
@@ -138,9 +170,30 @@ t.test('the courier and format tables are well formed', async (t) => {
 t.test('mergeOpinion: the second opinion goes first, lifted, confidences stay ordered', async (t) => {
   const rules = detectCouriers('434080499334709').candidates; // yunda .81, shentong .19
   const [sto, ems] = ['shentong', 'ems'].map((c) => findCourier(c)!);
-  t.same(mergeOpinion(rules, [sto]).map((r) => [r.courier.code, r.confidence]), [['shentong', 0.9], ['yunda', 0.81]]);
-  t.same(mergeOpinion([], [ems, sto]).map((r) => [r.courier.code, r.confidence]), [['ems', 0.9], ['shentong', 0.8]], 'rules found nothing: the opinion stands');
-  t.same(mergeOpinion(rules, [ems]).map((r) => [r.courier.code, r.confidence]), [['yunda', 0.81], ['ems', 0.5], ['shentong', 0.19]], 'a disagreeing opinion gets one try');
+  t.same(
+    mergeOpinion(rules, [sto]).map((r) => [r.courier.code, r.confidence]),
+    [
+      ['shentong', 0.9],
+      ['yunda', 0.81],
+    ],
+  );
+  t.same(
+    mergeOpinion([], [ems, sto]).map((r) => [r.courier.code, r.confidence]),
+    [
+      ['ems', 0.9],
+      ['shentong', 0.8],
+    ],
+    'rules found nothing: the opinion stands',
+  );
+  t.same(
+    mergeOpinion(rules, [ems]).map((r) => [r.courier.code, r.confidence]),
+    [
+      ['yunda', 0.81],
+      ['ems', 0.5],
+      ['shentong', 0.19],
+    ],
+    'a disagreeing opinion gets one try',
+  );
   t.same(mergeOpinion(rules, []), rules);
   t.equal(isAmbiguous([certain(sto)]), false);
 });
@@ -148,14 +201,24 @@ t.test('mergeOpinion: the second opinion goes first, lifted, confidences stay or
 t.test('detect mode: no upstream, the candidates with confidences', async (t) => {
   const sf = detectData(await runKuaid({ no: 'sf1385628716739' }, { mode: 'detect' }, { operation: 'kuaid_detect' }));
   t.same(sf, {
-    no: 'SF1385628716739', com: 'shunfeng', company: '顺丰速运', company_en: 'SF Express',
-    needs_phone: true, confidence: 1, ambiguous: false,
+    no: 'SF1385628716739',
+    com: 'shunfeng',
+    company: '顺丰速运',
+    company_en: 'SF Express',
+    needs_phone: true,
+    confidence: 1,
+    ambiguous: false,
     candidates: [{ com: 'shunfeng', company: '顺丰速运', company_en: 'SF Express', confidence: 1 }],
   });
   const amb = detectData(await runKuaid({ no: '1000745320654' }, { mode: 'detect' }));
   t.same(amb, {
-    no: '1000745320654', com: 'ems', company: 'EMS', company_en: 'EMS (China Post Express)',
-    needs_phone: false, confidence: 0.55, ambiguous: true,
+    no: '1000745320654',
+    com: 'ems',
+    company: 'EMS',
+    company_en: 'EMS (China Post Express)',
+    needs_phone: false,
+    confidence: 0.55,
+    ambiguous: true,
     candidates: [
       { com: 'ems', company: 'EMS', company_en: 'EMS (China Post Express)', confidence: 0.55 },
       { com: 'yunda', company: '韵达快递', company_en: 'Yunda Express', confidence: 0.45 },
@@ -176,5 +239,8 @@ t.test('detect mode: no upstream, the candidates with confidences', async (t) =>
 t.test('detect mode: an unknown com is INVALID_INPUT, never echoed as a courier (audit S4)', async (t) => {
   const out = await runKuaid({ no: '000000', com: 'nosuchcourier' }, { mode: 'detect' }, { operation: 'kuaid_detect' });
   t.same({ ok: out.ok, code: !out.ok && out.code }, { ok: false, code: 'INVALID_INPUT' });
-  t.match(out, { message: /^com "nosuchcourier" is not a courier code we know \(未知的快递公司编码\): use a Kuaidi100 code such as shunfeng/ });
+  t.match(out, {
+    message:
+      /^com "nosuchcourier" is not a courier code we know \(未知的快递公司编码\): use a Kuaidi100 code such as shunfeng/,
+  });
 });

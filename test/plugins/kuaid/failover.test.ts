@@ -1,9 +1,22 @@
 // Provider choice and failover, guesses for ambiguous numbers, timeouts, and the unconfigured operation.
-import t from 'tap';
+
 import nock from 'nock';
-import { createDirectHost } from '../../helpers/direct-host.js';
+import t from 'tap';
 import { plugin } from '../../../plugins/kuaid/handler.js';
-import { BOTH_OPTIONS, K100, K100_OPTIONS, KDN, NOW, capture, fixture, formFields, runKuaid, trackData, type Seen } from './support.js';
+import { createDirectHost } from '../../helpers/direct-host.js';
+import {
+  BOTH_OPTIONS,
+  capture,
+  fixture,
+  formFields,
+  K100,
+  K100_OPTIONS,
+  KDN,
+  NOW,
+  runKuaid,
+  type Seen,
+  trackData,
+} from './support.js';
 
 nock.disableNetConnect();
 t.afterEach(() => nock.cleanAll());
@@ -25,7 +38,11 @@ t.test('a failing first provider hands over to the next', async (t) => {
     const data = trackData(out);
     t.equal(data.provider, 'kdniao', `${name}: answered by kdniao`);
     t.equal(data.state, 'SIGNED');
-    t.match(out.host.logs, [{ level: 'warn', message: /trying the next one/, fields: { provider: 'kuaidi100' } }], `${name}: logged`);
+    t.match(
+      out.host.logs,
+      [{ level: 'warn', message: /trying the next one/, fields: { provider: 'kuaidi100' } }],
+      `${name}: logged`,
+    );
     t.equal(nock.pendingMocks().length, 0);
   }
 });
@@ -37,8 +54,9 @@ t.test('no record yet: NOT_FOUND (free), the next provider is not asked', async 
   t.same(out, {
     ok: false,
     code: 'NOT_FOUND',
-    message: '暂无物流轨迹：圆通速递 还没有单号 YT8962646785389 的记录，新单号通常在揽收后几小时内出现首条轨迹，请稍后再查（本次未扣费）。'
-      + ' No tracking record yet for YT8962646785389 at 圆通速递 (YTO Express): new parcels usually get their first scan within hours of pickup. Try again later; this call was not charged.',
+    message:
+      '暂无物流轨迹：圆通速递 还没有单号 YT8962646785389 的记录，新单号通常在揽收后几小时内出现首条轨迹，请稍后再查（本次未扣费）。' +
+      ' No tracking record yet for YT8962646785389 at 圆通速递 (YTO Express): new parcels usually get their first scan within hours of pickup. Try again later; this call was not charged.',
     host: out.host,
   });
   t.notOk(second.isDone(), 'kdniao untouched');
@@ -53,7 +71,10 @@ t.test('no record yet is remembered for 60 s per number: retries cost no upstrea
 
   // Within the minute: the same answer, no request (nock would fail on an unexpected one).
   const again = await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS, { keepMemo: true, now: NOW + 59_000 });
-  t.same({ ok: again.ok, code: !again.ok && again.code, message: !again.ok && again.message }, { ok: false, code: 'NOT_FOUND', message: !first.ok && first.message });
+  t.same(
+    { ok: again.ok, code: !again.ok && again.code, message: !again.ok && again.message },
+    { ok: false, code: 'NOT_FOUND', message: !first.ok && first.message },
+  );
   t.equal(seen.length, 1, 'answered from the short cache');
 
   // Another number, another phone or another operation is not covered by it.
@@ -63,16 +84,22 @@ t.test('no record yet is remembered for 60 s per number: retries cost no upstrea
 
   // After the minute the provider is asked again, and a trail that appeared meanwhile is answered.
   k100().reply(async (req) => (await capture(req, seen), [200, fixture('k100-zto-transit.json')]));
-  const later = trackData(await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS, { keepMemo: true, now: NOW + 61_000 }));
+  const later = trackData(
+    await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS, { keepMemo: true, now: NOW + 61_000 }),
+  );
   t.equal(seen.length, 3);
   t.equal(later.state, 'IN_TRANSIT');
 });
 
-t.test('wrong phone is the caller\'s to fix: no failover', async (t) => {
+t.test("wrong phone is the caller's to fix: no failover", async (t) => {
   k100().reply(200, fixture('k100-error-408.json'));
   const second = kdn().reply(200, fixture('kdn-yto-oldest-first.json'));
   const out = await runKuaid({ no: 'SF1385628716739', phone: '0000' }, BOTH_OPTIONS);
-  t.match(out, { ok: false, code: 'INVALID_INPUT', message: /phone number does not match this 顺丰速运 \(SF Express\) parcel/ });
+  t.match(out, {
+    ok: false,
+    code: 'INVALID_INPUT',
+    message: /phone number does not match this 顺丰速运 \(SF Express\) parcel/,
+  });
   t.notOk(second.isDone());
 });
 
@@ -80,7 +107,11 @@ t.test('every provider down: UPSTREAM_FAILED names each', async (t) => {
   k100().reply(200, '{"result":false,"returnCode":"501","message":"服务器错误"}');
   kdn().reply(502, 'Bad Gateway');
   const out = await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS);
-  t.match(out, { ok: false, code: 'UPSTREAM_FAILED', message: /kuaidi100: kuaidi100 returnCode 501.*; kdniao: kdniao answered HTTP 502/ });
+  t.match(out, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /kuaidi100: kuaidi100 returnCode 501.*; kdniao: kdniao answered HTTP 502/,
+  });
 });
 
 t.test('slow providers: failover, UPSTREAM_TIMEOUT when all are slow', async (t) => {
@@ -91,11 +122,19 @@ t.test('slow providers: failover, UPSTREAM_TIMEOUT when all are slow', async (t)
   t.equal(data.provider, 'kdniao', 'kuaidi100 timed out, kdniao answered');
 
   const out = await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS, { slowHosts: [K100_HOST, KDN_HOST] });
-  t.match(out, { ok: false, code: 'UPSTREAM_TIMEOUT', message: /kuaidi100: kuaidi100 timed out; kdniao: kdniao timed out/ });
+  t.match(out, {
+    ok: false,
+    code: 'UPSTREAM_TIMEOUT',
+    message: /kuaidi100: kuaidi100 timed out; kdniao: kdniao timed out/,
+  });
 
   kdn().reply(500, 'oops');
   const mixed = await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS, { slowHosts: [K100_HOST] });
-  t.match(mixed, { ok: false, code: 'UPSTREAM_FAILED', message: /timed out.*HTTP 500/ }, 'one slow, one broken: failed');
+  t.match(
+    mixed,
+    { ok: false, code: 'UPSTREAM_FAILED', message: /timed out.*HTTP 500/ },
+    'one slow, one broken: failed',
+  );
 });
 
 t.test('each request carries the per-request timeout', async (t) => {
@@ -116,7 +155,11 @@ t.test('ambiguous numbers: up to two guesses per provider', async (t) => {
   reply(fixture('k100-error-500.json'));
   reply(fixture('k100-zto-transit.json'));
   const data = trackData(await runKuaid({ no: '434080499334709' }, K100_OPTIONS));
-  t.same(seen.map((s) => JSON.parse(formFields(s.body).param).com), ['yunda', 'shentong'], 'Yunda first, then STO');
+  t.same(
+    seen.map((s) => JSON.parse(formFields(s.body).param).com),
+    ['yunda', 'shentong'],
+    'Yunda first, then STO',
+  );
   t.equal(data.com, 'shentong');
   t.same(data.candidates, [
     { com: 'yunda', company: '韵达快递', company_en: 'Yunda Express', confidence: 0.81 },
@@ -129,9 +172,16 @@ t.test('ambiguous numbers: up to two guesses per provider', async (t) => {
   reply(fixture('k100-error-500.json'));
   const third = k100().reply(200, fixture('k100-zto-transit.json'));
   const none = await runKuaid({ no: '123456789012', phone: '5678' }, K100_OPTIONS);
-  t.same(seen.map((s) => JSON.parse(formFields(s.body).param).com), ['shunfeng', 'shentong']);
+  t.same(
+    seen.map((s) => JSON.parse(formFields(s.body).param).com),
+    ['shunfeng', 'shentong'],
+  );
   t.notOk(third.isDone(), 'no third guess');
-  t.match(none, { ok: false, code: 'NOT_FOUND', message: /at 顺丰速运 \(SF Express\).*If the courier is not shunfeng, pass com= \(it may be shentong, yuantong\)/ });
+  t.match(none, {
+    ok: false,
+    code: 'NOT_FOUND',
+    message: /at 顺丰速运 \(SF Express\).*If the courier is not shunfeng, pass com= \(it may be shentong, yuantong\)/,
+  });
 
   // A certain number gets one query only.
   nock.cleanAll();
@@ -147,17 +197,32 @@ t.test('ambiguous numbers: up to two guesses per provider', async (t) => {
 
 t.test('guesses that need a phone are skipped without one', async (t) => {
   const seen: Seen[] = [];
-  nock('https://www.kuaidi100.com').get('/autonumber/auto').query(true).reply(200, '[{"comCode":"zhongtong","name":"中通快递"}]');
-  k100().times(2).reply(async (req) => (await capture(req, seen), [200, fixture('k100-error-500.json')]));
+  nock('https://www.kuaidi100.com')
+    .get('/autonumber/auto')
+    .query(true)
+    .reply(200, '[{"comCode":"zhongtong","name":"中通快递"}]');
+  k100()
+    .times(2)
+    .reply(async (req) => (await capture(req, seen), [200, fixture('k100-error-500.json')]));
   const out = await runKuaid({ no: '434080499334709' }, { ...K100_OPTIONS, autonumber: true });
-  t.same(seen.map((s) => JSON.parse(formFields(s.body).param).com), ['yunda', 'shentong'], 'ZTO (needs phone) skipped');
-  t.match(out, { ok: false, code: 'NOT_FOUND', message: /韵达快递.*it may be zhongtong, shentong/ }, 'the rival couriers are named');
+  t.same(
+    seen.map((s) => JSON.parse(formFields(s.body).param).com),
+    ['yunda', 'shentong'],
+    'ZTO (needs phone) skipped',
+  );
+  t.match(
+    out,
+    { ok: false, code: 'NOT_FOUND', message: /韵达快递.*it may be zhongtong, shentong/ },
+    'the rival couriers are named',
+  );
 });
 
 t.test('provider order comes from options', async (t) => {
   const first = kdn().reply(200, fixture('kdn-state-number.json'));
   const second = k100().reply(200, fixture('k100-zto-transit.json'));
-  const data = trackData(await runKuaid({ no: '73610555582883', phone: '5678' }, { ...BOTH_OPTIONS, providers: 'kdniao, kuaidi100' }));
+  const data = trackData(
+    await runKuaid({ no: '73610555582883', phone: '5678' }, { ...BOTH_OPTIONS, providers: 'kdniao, kuaidi100' }),
+  );
   t.equal(data.provider, 'kdniao');
   t.ok(first.isDone());
   t.notOk(second.isDone());
@@ -165,30 +230,73 @@ t.test('provider order comes from options', async (t) => {
 
 t.test('unconfigured: UNAVAILABLE with a customer message; the variables to set go to the log only', async (t) => {
   const none = await runKuaid({ no: 'YT8962646785389' }, {});
-  t.same(none, { ok: false, code: 'UNAVAILABLE', message: 'Parcel tracking is not available on this server yet; nothing was charged.', host: none.host });
-  t.notMatch(JSON.stringify(none.ok ? null : none.message), /KUAIDI|KDNIAO|set /, 'no environment variable reaches the caller');
-  t.match(none.host.logs, [{
-    level: 'warn', message: 'kuaid is not configured',
-    fields: { fix: 'parcel tracking is not configured: set KUAIDI100_CUSTOMER and KUAIDI100_KEY (kuaidi100), or KDNIAO_BUSINESS_ID and KDNIAO_API_KEY (kdniao)' },
-  }]);
-  const partial = await runKuaid({ no: 'YT8962646785389' }, {
-    kuaidi100_customer: K100.customer, kuaidi100_key: '', kdniao_business_id: '${KDNIAO_BUSINESS_ID}', kdniao_api_key: KDN.apiKey,
+  t.same(none, {
+    ok: false,
+    code: 'UNAVAILABLE',
+    message: 'Parcel tracking is not available on this server yet; nothing was charged.',
+    host: none.host,
   });
+  t.notMatch(
+    JSON.stringify(none.ok ? null : none.message),
+    /KUAIDI|KDNIAO|set /,
+    'no environment variable reaches the caller',
+  );
+  t.match(none.host.logs, [
+    {
+      level: 'warn',
+      message: 'kuaid is not configured',
+      fields: {
+        fix: 'parcel tracking is not configured: set KUAIDI100_CUSTOMER and KUAIDI100_KEY (kuaidi100), or KDNIAO_BUSINESS_ID and KDNIAO_API_KEY (kdniao)',
+      },
+    },
+  ]);
+  const partial = await runKuaid(
+    { no: 'YT8962646785389' },
+    {
+      kuaidi100_customer: K100.customer,
+      kuaidi100_key: '',
+      kdniao_business_id: '${KDNIAO_BUSINESS_ID}',
+      kdniao_api_key: KDN.apiKey,
+    },
+  );
   t.match(partial, { ok: false, code: 'UNAVAILABLE' });
-  t.match(partial.host.logs, [{ fields: { fix: /set KUAIDI100_KEY \(kuaidi100\), or KDNIAO_BUSINESS_ID \(kdniao\)$/ } }], 'only what is missing; ${VAR} left over counts as missing');
-  const kdnOnly = await runKuaid({ no: 'YT8962646785389' }, { providers: ['kdniao'], kuaidi100_customer: K100.customer, kuaidi100_key: K100.key });
-  t.match(kdnOnly.host.logs, [{ fields: { fix: /set KDNIAO_BUSINESS_ID and KDNIAO_API_KEY \(kdniao\)$/ } }], 'only the listed providers count');
+  t.match(
+    partial.host.logs,
+    [{ fields: { fix: /set KUAIDI100_KEY \(kuaidi100\), or KDNIAO_BUSINESS_ID \(kdniao\)$/ } }],
+    'only what is missing; ${VAR} left over counts as missing',
+  );
+  const kdnOnly = await runKuaid(
+    { no: 'YT8962646785389' },
+    { providers: ['kdniao'], kuaidi100_customer: K100.customer, kuaidi100_key: K100.key },
+  );
+  t.match(
+    kdnOnly.host.logs,
+    [{ fields: { fix: /set KDNIAO_BUSINESS_ID and KDNIAO_API_KEY \(kdniao\)$/ } }],
+    'only the listed providers count',
+  );
   const unknown = await runKuaid({ no: 'YT8962646785389' }, { providers: ['aliyun'] });
   t.match(unknown, { ok: false, code: 'UNAVAILABLE' });
-  t.match(unknown.host.logs, [{ level: 'warn', fields: { ignored: ['providers: aliyun'] } }, { fields: { fix: /names no known provider/ } }]);
+  t.match(unknown.host.logs, [
+    { level: 'warn', fields: { ignored: ['providers: aliyun'] } },
+    { fields: { fix: /names no known provider/ } },
+  ]);
   const bad = await runKuaid({ no: '#' }, {});
   t.match(bad, { code: 'UNAVAILABLE' }, 'configuration is checked before input');
 });
 
 t.test('input errors', async (t) => {
-  t.match(await runKuaid({ no: '2123456789012345' }, K100_OPTIONS), { code: 'INVALID_INPUT', message: /16 digits.*matches no known courier format/ });
-  t.match(await runKuaid({ no: 'YT8962646785389', phone: 'abc' }, K100_OPTIONS), { code: 'INVALID_INPUT', message: /phone must be/ });
-  t.match(await runKuaid({ no: 'YT8962646785389', com: 'Bad Code' }, K100_OPTIONS), { code: 'INVALID_INPUT', message: /com/ });
+  t.match(await runKuaid({ no: '2123456789012345' }, K100_OPTIONS), {
+    code: 'INVALID_INPUT',
+    message: /16 digits.*matches no known courier format/,
+  });
+  t.match(await runKuaid({ no: 'YT8962646785389', phone: 'abc' }, K100_OPTIONS), {
+    code: 'INVALID_INPUT',
+    message: /phone must be/,
+  });
+  t.match(await runKuaid({ no: 'YT8962646785389', com: 'Bad Code' }, K100_OPTIONS), {
+    code: 'INVALID_INPUT',
+    message: /com/,
+  });
 });
 
 t.test('a provider without the courier hands over; all without it is UNSUPPORTED (422), not a failure', async (t) => {
@@ -201,7 +309,9 @@ t.test('a provider without the courier hands over; all without it is UNSUPPORTED
   k100().reply(200, unsupported);
   const out = await runKuaid({ no: 'YT8962646785389', com: 'nosuchcourier' }, K100_OPTIONS);
   t.same({ ok: out.ok, code: !out.ok && out.code }, { ok: false, code: 'UNSUPPORTED' });
-  t.match(out, { message: /no configured parcel provider carries nosuchcourier.*kuaidi100 does not carry nosuchcourier/ });
+  t.match(out, {
+    message: /no configured parcel provider carries nosuchcourier.*kuaidi100 does not carry nosuchcourier/,
+  });
   t.equal(nock.pendingMocks().length, 0);
 });
 

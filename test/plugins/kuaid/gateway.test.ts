@@ -1,12 +1,13 @@
 // kuaid through the whole gateway (real operations.yaml, real isolates, nock for Kuaidi100): a trail costs
 // 0.005 TOKEN and writes one ledger row; "no record yet", a courier the provider does not carry and an
 // unknown com cost nothing and write no ledger row.
-import t from 'tap';
-import nock from 'nock';
+
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import nock from 'nock';
+import t from 'tap';
 import { createTestApp, type TestApp } from '../../helpers/create-test-app.js';
-import { K100, fixture } from './support.js';
+import { fixture, K100 } from './support.js';
 
 nock.disableNetConnect();
 let h: TestApp;
@@ -15,7 +16,10 @@ t.before(async () => {
   process.env.KUAIDI100_KEY = K100.key;
   delete process.env.KDNIAO_BUSINESS_ID;
   delete process.env.KDNIAO_API_KEY;
-  h = await createTestApp({ operationsYaml: readFileSync('operations.yaml', 'utf8'), pluginDirs: [resolve('plugins')] });
+  h = await createTestApp({
+    operationsYaml: readFileSync('operations.yaml', 'utf8'),
+    pluginDirs: [resolve('plugins')],
+  });
 });
 t.afterEach(async () => {
   nock.cleanAll();
@@ -33,7 +37,10 @@ t.test('a trail is charged 0.005 with one ledger row', async (t) => {
   t.match(res.body.data, { no: '73610555582883', com: 'zhongtong', state: 'IN_TRANSIT', provider: 'kuaidi100' });
   t.equal(res.body.deducted, 0.005);
   t.equal(res.body.remaining, 0.995);
-  t.match(await h.ledger(u.userId), [{ kind: 'grant' }, { kind: 'charge', amount: -5000, balance_after: 995_000, operation: 'kuaid' }]);
+  t.match(await h.ledger(u.userId), [
+    { kind: 'grant' },
+    { kind: 'charge', amount: -5000, balance_after: 995_000, operation: 'kuaid' },
+  ]);
 });
 
 t.test('no record yet: 404 NOT_FOUND, nothing charged, no ledger row', async (t) => {
@@ -63,7 +70,13 @@ t.test('kuaid_detect: candidates with confidences at 0.001; an unknown com is 40
   const u = await h.user('1');
   const res = await h.client.get('/api/kuaid_detect?no=1000745320654', { 'X-API-Key': u.key });
   t.equal(res.status, 200);
-  t.same(res.body.data.candidates.map((c: { com: string; confidence: number }) => [c.com, c.confidence]), [['ems', 0.55], ['yunda', 0.45]]);
+  t.same(
+    res.body.data.candidates.map((c: { com: string; confidence: number }) => [c.com, c.confidence]),
+    [
+      ['ems', 0.55],
+      ['yunda', 0.45],
+    ],
+  );
   t.equal(res.body.data.ambiguous, true);
   t.equal(res.body.deducted, 0.001);
   const bad = await h.client.get('/api/kuaid_detect?no=000000&com=nosuchcourier', { 'X-API-Key': u.key });

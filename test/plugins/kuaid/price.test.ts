@@ -1,14 +1,19 @@
 // The price list customers see: kuaid costs 0.005 TOKEN per call everywhere it is stated (issue 12).
 // operations.yaml is the one source; the console catalogue and the OpenAPI document read it; README says it.
-import t from 'tap';
-import { readFileSync, existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { loadOperationsConfig } from '../../../core/config/operations-loader.js';
-import { buildRegistry } from '../../../core/registry/registry.js';
-import { buildOpenApi } from '../../../core/console/openapi.js';
-import { presentOperation } from '../../../core/console/api/catalogue.js';
 
-const registry = buildRegistry(loadOperationsConfig(resolve('operations.yaml'), {}), (name) => existsSync(resolve('plugins', name, 'plugin.json')), 1);
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import t from 'tap';
+import { loadOperationsConfig } from '../../../core/config/operations-loader.js';
+import { presentOperation } from '../../../core/console/api/catalogue.js';
+import { buildOpenApi } from '../../../core/console/openapi.js';
+import { buildRegistry } from '../../../core/registry/registry.js';
+
+const registry = buildRegistry(
+  loadOperationsConfig(resolve('operations.yaml'), {}),
+  (name) => existsSync(resolve('plugins', name, 'plugin.json')),
+  1,
+);
 
 t.test('operations.yaml prices kuaid at 0.005 and kuaid_detect at 0.001', async (t) => {
   t.equal(registry.get('kuaid')!.priceMicro, 5000);
@@ -17,7 +22,9 @@ t.test('operations.yaml prices kuaid at 0.005 and kuaid_detect at 0.001', async 
 
 t.test('the console catalogue and OpenAPI say the same', async (t) => {
   t.equal(presentOperation(registry.get('kuaid')!).price, 0.005);
-  const doc = buildOpenApi(registry, 'test') as { paths: Record<string, Record<string, { 'x-price-token'?: number; description?: string }>> };
+  const doc = buildOpenApi(registry, 'test') as {
+    paths: Record<string, Record<string, { 'x-price-token'?: number; description?: string }>>;
+  };
   const get = doc.paths['/api/kuaid'].get;
   t.equal(get['x-price-token'], 0.005);
   t.match(get.description, /Price: 0\.005 TOKEN per successful call/);

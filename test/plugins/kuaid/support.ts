@@ -1,15 +1,15 @@
 // Shared pieces of the kuaid tests: fixtures, credentials, request capture and sign recomputation.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { createDirectHost, type DirectHost } from '../../helpers/direct-host.js';
+import { fileURLToPath } from 'node:url';
+import type { PluginOutcome } from '../../../core/sandbox/contract.js';
 import { HostFetchError } from '../../../core/sandbox/host-fetch.js';
 import { plugin } from '../../../plugins/kuaid/handler.js';
-import { clearMemo } from '../../../plugins/kuaid/memo.js';
-import type { PluginOutcome } from '../../../core/sandbox/contract.js';
 import type { KuaidInput } from '../../../plugins/kuaid/input.js';
+import { clearMemo } from '../../../plugins/kuaid/memo.js';
 import type { KuaidDetectData, KuaidTrackData } from '../../../plugins/kuaid/normalise.js';
+import { createDirectHost, type DirectHost } from '../../helpers/direct-host.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -40,7 +40,12 @@ export interface Seen {
 
 /** nock 15 hands reply functions a fetch Request: keep what the assertions need. */
 export async function capture(request: Request, seen: Seen[]): Promise<void> {
-  seen.push({ url: request.url, method: request.method, body: await request.text(), headers: Object.fromEntries(request.headers) });
+  seen.push({
+    url: request.url,
+    method: request.method,
+    body: await request.text(),
+    headers: Object.fromEntries(request.headers),
+  });
 }
 
 /** 2024-06-10T12:00:00+08:00 */
@@ -61,7 +66,11 @@ export interface RunOptions {
   slowHosts?: string[];
 }
 
-export async function runKuaid(input: KuaidInput, options: Record<string, unknown>, run: RunOptions = {}): Promise<Run> {
+export async function runKuaid(
+  input: KuaidInput,
+  options: Record<string, unknown>,
+  run: RunOptions = {},
+): Promise<Run> {
   if (!run.keepMemo) clearMemo();
   const host = createDirectHost({ plugin: 'kuaid', operation: run.operation ?? 'kuaid', options, now: run.now ?? NOW });
   const realFetch = host.fetch;

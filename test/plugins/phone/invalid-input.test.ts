@@ -25,7 +25,10 @@ const CASES: Array<[input: string, message: string]> = [
   ['138+00138000', `phone contains "+" after the start: ${ALLOWED}`],
   ['+1 415 555 2671', 'phone has a country code other than +86: only mainland China mobile numbers are supported'],
   ['+852 9123 4567', 'phone has a country code other than +86: only mainland China mobile numbers are supported'],
-  ['0014155552671', 'phone has an international prefix other than 0086: only mainland China mobile numbers are supported'],
+  [
+    '0014155552671',
+    'phone has an international prefix other than 0086: only mainland China mobile numbers are supported',
+  ],
   ['+86', 'phone has a country code but no number'],
   ['0086', 'phone has a country code but no number'],
   ['23800138000', 'not a mobile number: mainland mobile numbers start with 1, this one starts with 2'],

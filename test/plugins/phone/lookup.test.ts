@@ -78,7 +78,17 @@ t.test('every carrier, segment kind and precision, every field', async (t) => {
   const host = phoneHost(t);
   for (const [phone, province, city, carrier, card_type, is_virtual, segment, area_code, zip, precision] of CASES) {
     const expected: PhoneData = {
-      phone, province, city, carrier, card_type, is_virtual, segment, area_code, zip, precision, source: 'libphonenumber',
+      phone,
+      province,
+      city,
+      carrier,
+      card_type,
+      is_virtual,
+      segment,
+      area_code,
+      zip,
+      precision,
+      source: 'libphonenumber',
     };
     t.strictSame(await lookup(host, phone), { ok: true, data: expected }, phone);
   }
@@ -104,14 +114,29 @@ const RENAMED: Array<[phone: string, province: string, city: string, oldName: st
 t.test('renamed and merged prefectures answer their current name', async (t) => {
   const host = phoneHost(t);
   for (const [phone, province, city, oldName] of RENAMED) {
-    t.match(await lookup(host, phone), { ok: true, data: { province, city, precision: 'city' } }, `${phone} (${oldName})`);
+    t.match(
+      await lookup(host, phone),
+      { ok: true, data: { province, city, precision: 'city' } },
+      `${phone} (${oldName})`,
+    );
   }
 });
 
 t.test('written forms normalise to the same 11 digits', async (t) => {
   const host = phoneHost(t);
-  for (const form of ['13800138000', ' 13800138000 ', '+8613800138000', '+86 138 0013 8000', '+86-138-0013-8000',
-    '8613800138000', '86 138 0013 8000', '008613800138000', '0086 138-0013-8000', '138 0013 8000', '138-0013-8000']) {
+  for (const form of [
+    '13800138000',
+    ' 13800138000 ',
+    '+8613800138000',
+    '+86 138 0013 8000',
+    '+86-138-0013-8000',
+    '8613800138000',
+    '86 138 0013 8000',
+    '008613800138000',
+    '0086 138-0013-8000',
+    '138 0013 8000',
+    '138-0013-8000',
+  ]) {
     const out = await lookup(host, form);
     t.ok(out.ok, form);
     if (out.ok) t.equal(out.data.phone, '13800138000', form);

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { UsageError } from '../../../core/cli/args.js';
-import { parseCommandLine as parseArgs } from '../../../core/cli/specs.js';
 import { phoneDataCheck } from '../../../core/cli/phone-data.js';
 import { sameCity } from '../../../core/cli/phone-data-report.js';
-import { buildPhoneDat, writePhoneDat, type PhoneDatEntry } from './phone-dat-builder.js';
+import { parseCommandLine as parseArgs } from '../../../core/cli/specs.js';
+import { buildPhoneDat, type PhoneDatEntry, writePhoneDat } from './phone-dat-builder.js';
 import './run.js'; // builds geo.bin when missing, so the comparison below has the built-in table
 
 const ENTRIES: PhoneDatEntry[] = [
@@ -59,7 +59,8 @@ t.test('a good file: version, counts, coverage per segment, agreement, how to en
 
 t.test('a full segment reads 100%', async (t) => {
   const entries: PhoneDatEntry[] = [];
-  for (let p = 1990000; p <= 1999999; p++) entries.push({ prefix: p, province: '海南', city: '海口', zip: '570000', areaCode: '0898', type: 3 });
+  for (let p = 1990000; p <= 1999999; p++)
+    entries.push({ prefix: p, province: '海南', city: '海口', zip: '570000', areaCode: '0898', type: 3 });
   const { code, lines } = run(['phone-data', 'check', writePhoneDat(entries)]);
   t.equal(code, 0);
   t.ok(lines.includes('  199  10000  100.0%'), lines.join('\n'));
@@ -80,12 +81,15 @@ t.test('an unsorted index, an unknown card type and a bad offset are problems: e
   writeFileSync(path, bytes);
   const { code, lines } = run(['phone-data', 'check', path]);
   t.equal(code, 1);
-  t.strictSame(lines.filter((l) => l.startsWith('problem') || l.startsWith('NOT')), [
-    'problem   entry 1: prefix 1331234 is not after 1340000; the index must be sorted',
-    'problem   entry 2 (1380064): card type 9 is not one of 1-8',
-    `problem   entry 3 (1700123): record offset ${indexAt + 5} is outside the record area`,
-    'NOT USABLE: the phone plugin would answer wrongly or not at all from this file; fix or replace it.',
-  ]);
+  t.strictSame(
+    lines.filter((l) => l.startsWith('problem') || l.startsWith('NOT')),
+    [
+      'problem   entry 1: prefix 1331234 is not after 1340000; the index must be sorted',
+      'problem   entry 2 (1380064): card type 9 is not one of 1-8',
+      `problem   entry 3 (1700123): record offset ${indexAt + 5} is outside the record area`,
+      'NOT USABLE: the phone plugin would answer wrongly or not at all from this file; fix or replace it.',
+    ],
+  );
   t.notOk(lines.some((l) => l.startsWith('OK')));
 });
 
@@ -97,7 +101,10 @@ t.test('a file that is not a phone.dat, a missing file, no file argument', async
     code: 1,
     lines: [`${junk}: not a usable phone.dat: phone.dat index offset 200 is outside the file`],
   });
-  t.throws(() => run(['phone-data', 'check', join(dir, 'nope.dat')]), new UsageError(`cannot read ${join(dir, 'nope.dat')}: no such file`));
+  t.throws(
+    () => run(['phone-data', 'check', join(dir, 'nope.dat')]),
+    new UsageError(`cannot read ${join(dir, 'nope.dat')}: no such file`),
+  );
   t.throws(() => run(['phone-data', 'check']), new UsageError('missing file: phone-data check <path to phone.dat>'));
 });
 
@@ -111,15 +118,23 @@ t.test('city names match up to a prefecture suffix', async (t) => {
 
 t.test('as an operator runs it: npx tollgate phone-data check <file>', async (t) => {
   const path = writePhoneDat(ENTRIES);
-  const ok = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'core/main.ts', 'phone-data', 'check', path], {
-    encoding: 'utf8',
-  });
+  const ok = spawnSync(
+    process.execPath,
+    ['--no-node-snapshot', '--import', 'tsx', 'core/main.ts', 'phone-data', 'check', path],
+    {
+      encoding: 'utf8',
+    },
+  );
   t.equal(ok.status, 0, ok.stderr);
-  t.match(ok.stdout, /^version   2502$/m);
+  t.match(ok.stdout, /^version {3}2502$/m);
   t.match(ok.stdout, new RegExp(`^  PHONE_DAT=${path.replace(/[.\\]/g, '\\$&')} npx tollgate serve$`, 'm'));
-  const missing = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'core/main.ts', 'phone-data', 'check'], {
-    encoding: 'utf8',
-  });
+  const missing = spawnSync(
+    process.execPath,
+    ['--no-node-snapshot', '--import', 'tsx', 'core/main.ts', 'phone-data', 'check'],
+    {
+      encoding: 'utf8',
+    },
+  );
   t.equal(missing.status, 2);
   t.match(missing.stderr, /missing file: phone-data check <path to phone\.dat>\nusage: tollgate <command>/);
   t.match(missing.stderr, /phone-data check <file>/);

@@ -3,7 +3,12 @@
 import t from 'tap';
 import { encodeGeoAsset, locatableSegment, readLibphonenumberChina } from '../../../core/build/phone-asset.js';
 import { PREFECTURE_CHANGES, splitPlace } from '../../../core/build/phone-places.js';
-import { agreedProvinces, precisionOf, resolvePrefix, type ResolvedPlace } from '../../../core/build/phone-precision.js';
+import {
+  agreedProvinces,
+  precisionOf,
+  type ResolvedPlace,
+  resolvePrefix,
+} from '../../../core/build/phone-precision.js';
 
 const everywhere = (): boolean => true;
 
@@ -42,10 +47,13 @@ t.test('a short entry with a more specific entry in another province answers no 
 t.test('agreement looks at every depth under the short entry, not only its children', async (t) => {
   const g = { '1861': '河北省石家庄市', '18613': '河北省保定市', '1861349': '山西省太原市' };
   t.equal(resolveAll(g, [1861000])[0], null, 'a grandchild in 山西 breaks 1861 河北');
-  t.strictSame(resolveAll({ '1861': '河北省石家庄市', '18613': '河北省保定市', '1861349': '河北省唐山市' }, [1861000])[0], {
-    province: '河北',
-    city: null,
-  });
+  t.strictSame(
+    resolveAll({ '1861': '河北省石家庄市', '18613': '河北省保定市', '1861349': '河北省唐山市' }, [1861000])[0],
+    {
+      province: '河北',
+      city: null,
+    },
+  );
 });
 
 t.test('with nothing under it: a 6-digit entry keeps its province, a 4/5-digit one does not', async (t) => {
@@ -74,7 +82,10 @@ t.test('current names come from one table with a source per row', async (t) => {
     seen.add(key);
     t.ok(c.year >= 1996 && c.year <= 2026, `${key}: year ${c.year}`);
     t.match(c.source, /^zh\.wikipedia \S+/, `${key}: source`);
-    t.notOk(PREFECTURE_CHANGES.some((d) => d.province === c.province && d.old === c.current), `${key}: ${c.current} is current`);
+    t.notOk(
+      PREFECTURE_CHANGES.some((d) => d.province === c.province && d.old === c.current),
+      `${key}: ${c.current} is current`,
+    );
   }
   t.strictSame(splitPlace('安徽省巢湖市'), { province: '安徽', city: '合肥' });
   t.strictSame(splitPlace('山东省莱芜市'), { province: '山东', city: '济南' });
@@ -91,7 +102,11 @@ t.test('current names come from one table with a source per row', async (t) => {
 t.test('no old name survives in the built data', async (t) => {
   const { geocodes } = readLibphonenumberChina();
   const old = new Set(PREFECTURE_CHANGES.map((c) => `${c.province}|${c.old}`));
-  const places = new Set(Object.entries(geocodes).filter(([k]) => /^1[3-9]\d{2,5}$/.test(k)).map(([, v]) => v));
+  const places = new Set(
+    Object.entries(geocodes)
+      .filter(([k]) => /^1[3-9]\d{2,5}$/.test(k))
+      .map(([, v]) => v),
+  );
   for (const full of places) {
     const { province, city } = splitPlace(full);
     if (old.has(`${province}|${city}`)) t.fail(`${full} still answers ${city}`);
@@ -103,7 +118,9 @@ t.test('the data still has the shape the rule relies on', async (t) => {
   // If a libphonenumber update changes how its table is compressed, the reasons in phone-precision.ts no
   // longer hold: fail here rather than answer with a precision the data does not support.
   const { geocodes } = readLibphonenumberChina();
-  const keys = Object.keys(geocodes).filter((k) => /^1[3-9]\d{2,5}$/.test(k)).sort();
+  const keys = Object.keys(geocodes)
+    .filter((k) => /^1[3-9]\d{2,5}$/.test(k))
+    .sort();
   let repeats = 0;
   let wideSixes = 0;
   for (const [i, key] of keys.entries()) {
@@ -131,7 +148,9 @@ t.test('measure: 7-digit prefixes per precision level in the embedded data', asy
   t.comment(`7-digit prefixes 1300000-1999999: ${total}`);
   t.comment(`  city      ${precision.city} (${pct(precision.city)})`);
   t.comment(`  province  ${precision.province} (${pct(precision.province)})`);
-  t.comment(`  none      ${precision.none} (${pct(precision.none)}), of which ${precision.noneBySegment} in segments without location data`);
+  t.comment(
+    `  none      ${precision.none} (${pct(precision.none)}), of which ${precision.noneBySegment} in segments without location data`,
+  );
   t.comment(`  of the prefixes the data locates at all: city ${((100 * precision.city) / located).toFixed(1)}%`);
   t.equal(total, 700_000);
   t.ok(precision.noneBySegment <= precision.none);

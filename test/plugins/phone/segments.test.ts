@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { readLibphonenumberChina } from '../../../core/build/phone-asset.js';
 import { findSegment } from '../../../plugins/phone/segment-index.js';
-import { SEGMENTS, cardTypeOf } from '../../../plugins/phone/segments.js';
+import { cardTypeOf, SEGMENTS } from '../../../plugins/phone/segments.js';
 import { decodeUtf8 } from '../../../plugins/phone/utf8.js';
 
 t.test('rows are well formed and unique', async (t) => {

@@ -61,5 +61,8 @@ export function sharePage(id: string, html: string): nock.Scope {
 /** The watermark-free play URL answering with the CDN mp4 address. */
 export function play302(): nock.Scope {
   const r = redirects.play_302;
-  return nock('https://aweme.snssdk.com', phone).get(r.path).query(r.query ?? {}).reply(r.status, '', { Location: r.location });
+  return nock('https://aweme.snssdk.com', phone)
+    .get(r.path)
+    .query(r.query ?? {})
+    .reply(r.status, '', { Location: r.location });
 }

@@ -1,9 +1,10 @@
 // platform-video: every way a Douyin lookup fails, and the error code and message each one becomes.
-import t from 'tap';
+
 import nock from 'nock';
-import { plugin, type In } from '../../../plugins/platform-video/handler.js';
+import t from 'tap';
+import { type In, plugin } from '../../../plugins/platform-video/handler.js';
 import { createDirectHost } from '../../helpers/direct-host.js';
-import { DELETED_ID, VIDEO_ID, fixture, ies, redirects, sharePage, shortLink, slidesinfo } from './douyin-nock.js';
+import { DELETED_ID, fixture, ies, redirects, sharePage, shortLink, slidesinfo, VIDEO_ID } from './douyin-nock.js';
 
 nock.disableNetConnect();
 t.afterEach(() => nock.cleanAll());
@@ -84,7 +85,9 @@ t.test('changed shape: slidesinfo without aweme_details', async (t) => {
   sharePage(VIDEO_ID, fixture('share-page-2026-08.html'));
   t.strictSame(
     await run({ id: VIDEO_ID }),
-    failed('douyin: slidesinfo has no aweme_details (response shape changed); share page has no videoInfoRes (page shape changed)'),
+    failed(
+      'douyin: slidesinfo has no aweme_details (response shape changed); share page has no videoInfoRes (page shape changed)',
+    ),
   );
 });
 
@@ -127,7 +130,10 @@ function slowly(ms: number, status: number, body: string, headers: Record<string
 }
 
 t.test('slow slidesinfo past the deadline -> UPSTREAM_TIMEOUT', async (t) => {
-  ies().get('/web/api/v2/aweme/slidesinfo/').query(true).reply(slowly(1000, 200, fixture('slidesinfo-video.json')));
+  ies()
+    .get('/web/api/v2/aweme/slidesinfo/')
+    .query(true)
+    .reply(slowly(1000, 200, fixture('slidesinfo-video.json')));
   t.strictSame(await run({ id: VIDEO_ID }, 150), {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
@@ -162,7 +168,9 @@ t.test('unknown short code (404) -> NOT_FOUND; redirect to a profile -> UNSUPPOR
     code: 'NOT_FOUND',
     message: 'douyin: the short link does not exist',
   });
-  nock('https://v.douyin.com').get('/user1234/').reply(302, '', { Location: 'https://www.iesdouyin.com/share/user/MS4wLjABAAAA' });
+  nock('https://v.douyin.com')
+    .get('/user1234/')
+    .reply(302, '', { Location: 'https://www.iesdouyin.com/share/user/MS4wLjABAAAA' });
   t.strictSame(await run({ url: 'https://v.douyin.com/user1234/' }), {
     ok: false,
     code: 'UNSUPPORTED',
@@ -179,9 +187,17 @@ t.test('input checks, no network', async (t) => {
     [{ url: '   ' }, 'INVALID_INPUT', 'give url (a Douyin link or share text) or id'],
     [{ url: 'https://v.douyin.com/7PK95qKezLc/', id: VIDEO_ID }, 'INVALID_INPUT', 'give either url or id, not both'],
     [{ url: '复制打开抖音，看看【作品】' }, 'INVALID_INPUT', 'url contains no http(s) link'],
-    [{ url: 'https://v.kuaishou.com/13x0B9e 标题' }, 'UNSUPPORTED', 'only Douyin links are supported, not v.kuaishou.com'],
+    [
+      { url: 'https://v.kuaishou.com/13x0B9e 标题' },
+      'UNSUPPORTED',
+      'only Douyin links are supported, not v.kuaishou.com',
+    ],
     [{ url: 'https://v.ixigua.com/iJxyz123/' }, 'UNSUPPORTED', 'Xigua (ixigua.com) links are not supported'],
-    [{ url: 'https://www.douyin.com/user/MS4wLjABAAAA' }, 'UNSUPPORTED', 'douyin: the link is not a Douyin video or image post'],
+    [
+      { url: 'https://www.douyin.com/user/MS4wLjABAAAA' },
+      'UNSUPPORTED',
+      'douyin: the link is not a Douyin video or image post',
+    ],
     // user-info would send a real URL parser to evil.example: not taken as a Douyin link.
     [{ url: 'https://v.douyin.com@evil.example/7PK95qKezLc/' }, 'INVALID_INPUT', 'url contains no http(s) link'],
   ];

@@ -1,10 +1,11 @@
 // platform-video: a Douyin image post (图集). slidesinfo answers only on the request_source=200 retry.
-import t from 'tap';
+
 import nock from 'nock';
-import { plugin } from '../../../plugins/platform-video/handler.js';
+import t from 'tap';
 import type { DouyinInfo } from '../../../plugins/_lib/douyin/index.js';
+import { plugin } from '../../../plugins/platform-video/handler.js';
 import { createDirectHost } from '../../helpers/direct-host.js';
-import { IMAGE_ID, fixture, redirects, sharePage, shortLink, slidesinfo } from './douyin-nock.js';
+import { fixture, IMAGE_ID, redirects, sharePage, shortLink, slidesinfo } from './douyin-nock.js';
 
 nock.disableNetConnect();
 t.afterEach(() => nock.cleanAll());

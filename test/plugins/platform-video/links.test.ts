@@ -1,10 +1,11 @@
 // Link handling without the network: URL splitting, share-text extraction, aweme ids, and the manifest.
-import t from 'tap';
+
 import { readFileSync } from 'node:fs';
+import t from 'tap';
 import type { PluginManifest } from '../../../core/sandbox/contract.js';
-import { extractUrls, parseUrl, queryParam, resolveLocation } from '../../../plugins/_lib/url-lite.js';
-import { awemeIdFromParts } from '../../../plugins/_lib/douyin/links.js';
 import { DOUYIN_FETCH_HOSTS } from '../../../plugins/_lib/douyin/index.js';
+import { awemeIdFromParts } from '../../../plugins/_lib/douyin/links.js';
+import { extractUrls, parseUrl, queryParam, resolveLocation } from '../../../plugins/_lib/url-lite.js';
 import { pickDouyinLink } from '../../../plugins/platform-video/handler.js';
 
 t.test('parseUrl', async (t) => {
@@ -15,7 +16,13 @@ t.test('parseUrl', async (t) => {
     query: 'x=1',
   });
   t.strictSame(parseUrl('http://v.douyin.com:8080'), { scheme: 'http', host: 'v.douyin.com', path: '/', query: '' });
-  for (const bad of ['ftp://a.com/', '/relative', 'https://a@b.com/', 'https://v.douyin.com@evil.example/', 'https://a b.com/']) {
+  for (const bad of [
+    'ftp://a.com/',
+    '/relative',
+    'https://a@b.com/',
+    'https://v.douyin.com@evil.example/',
+    'https://a b.com/',
+  ]) {
     t.equal(parseUrl(bad), null, bad);
   }
 });
@@ -33,7 +40,9 @@ t.test('queryParam and resolveLocation', async (t) => {
 
 t.test('extractUrls stops at whitespace and non-ASCII, strips trailing .,;)', async (t) => {
   t.strictSame(
-    extractUrls('7.87 Pjm:/ 复制打开抖音，看看【作者的作品】标题… https://v.douyin.com/7PK95qKezLc/ Kjp:/ 03/01 W@m.Qk'),
+    extractUrls(
+      '7.87 Pjm:/ 复制打开抖音，看看【作者的作品】标题… https://v.douyin.com/7PK95qKezLc/ Kjp:/ 03/01 W@m.Qk',
+    ),
     ['https://v.douyin.com/7PK95qKezLc/'],
   );
   t.strictSame(extractUrls('看https://v.douyin.com/abc/，复制'), ['https://v.douyin.com/abc/']);
@@ -76,5 +85,9 @@ t.test('plugin.json', async (t) => {
   t.equal(m.name, 'platform-video');
   t.equal(m.timeout_ms, 10000);
   t.equal(m.memory_mb, 64);
-  t.strictSame([...m.allow_hosts].sort(), [...DOUYIN_FETCH_HOSTS].sort(), 'allow_hosts are exactly the Douyin fetch hosts');
+  t.strictSame(
+    [...m.allow_hosts].sort(),
+    [...DOUYIN_FETCH_HOSTS].sort(),
+    'allow_hosts are exactly the Douyin fetch hosts',
+  );
 });

@@ -1,10 +1,20 @@
 // platform-video: a Douyin video post, reached by short link, share text, long links and numeric id.
-import t from 'tap';
+
 import nock from 'nock';
-import { plugin } from '../../../plugins/platform-video/handler.js';
+import t from 'tap';
 import type { DouyinInfo } from '../../../plugins/_lib/douyin/index.js';
+import { plugin } from '../../../plugins/platform-video/handler.js';
 import { createDirectHost } from '../../helpers/direct-host.js';
-import { PLAY_CDN_URL, VIDEO_ID, fixture, play302, redirects, sharePage, shortLink, slidesinfo } from './douyin-nock.js';
+import {
+  fixture,
+  PLAY_CDN_URL,
+  play302,
+  redirects,
+  sharePage,
+  shortLink,
+  slidesinfo,
+  VIDEO_ID,
+} from './douyin-nock.js';
 
 nock.disableNetConnect();
 t.afterEach(() => nock.cleanAll());
@@ -71,7 +81,11 @@ async function run(input: { url?: string; id?: string }) {
 }
 
 t.test('short link: 302 -> slidesinfo -> playwm->play 302, every field exact', async (t) => {
-  const scopes = [shortLink(redirects.short_link_video), slidesinfo(VIDEO_ID, fixture('slidesinfo-video.json')), play302()];
+  const scopes = [
+    shortLink(redirects.short_link_video),
+    slidesinfo(VIDEO_ID, fixture('slidesinfo-video.json')),
+    play302(),
+  ];
   const out = await run({ url: 'https://v.douyin.com/7PK95qKezLc/' });
   t.strictSame(out, { ok: true, data: expected });
   for (const s of scopes) t.ok(s.isDone(), 'every upstream step was called');
@@ -81,7 +95,8 @@ t.test('whole Douyin share text: the link is taken out of the Chinese text', asy
   shortLink(redirects.short_link_video);
   slidesinfo(VIDEO_ID, fixture('slidesinfo-video.json'));
   play302();
-  const text = '7.87 Pjm:/ 复制打开抖音，看看【作者的作品】春天的第一场雨… https://v.douyin.com/7PK95qKezLc/ Kjp:/ 03/01 W@m.Qk';
+  const text =
+    '7.87 Pjm:/ 复制打开抖音，看看【作者的作品】春天的第一场雨… https://v.douyin.com/7PK95qKezLc/ Kjp:/ 03/01 W@m.Qk';
   t.strictSame(await run({ url: text }), { ok: true, data: expected });
 });
 

@@ -31,10 +31,12 @@ export const en: Record<MessageKey, string> = {
   // Notifications, webhooks, key rotation, audit and admin drill-down (issue 16 items 5-8).
   'nav.notify': 'Notifications',
   'notify.title': 'Notifications & webhooks',
-  'notify.subtitle': 'Hear about a low balance before calls fail; webhooks are signed the Standard Webhooks way and retried.',
+  'notify.subtitle':
+    'Hear about a low balance before calls fail; webhooks are signed the Standard Webhooks way and retried.',
   'notify.alerts': 'Low-balance alert',
   'notify.threshold': 'Alert line (TOKEN)',
-  'notify.thresholdHint': 'Alerts once when a charge takes the balance below it; a top-up above it re-arms. Empty turns it off.',
+  'notify.thresholdHint':
+    'Alerts once when a charge takes the balance below it; a top-up above it re-arms. Empty turns it off.',
   'notify.quotaPercent': 'Plan quota alert (%)',
   'notify.quotaHint': '1–99: alerts once a day when the plan calls left today fall below this share.',
   'notify.email': 'Email',
@@ -103,7 +105,6 @@ export const en: Record<MessageKey, string> = {
   'adminUser.plans': 'Plans',
   'adminUser.starts': 'Starts',
   'adminUser.ends': 'Ends',
-
 
   'auth.login': 'Log in',
   'auth.register': 'Register',
@@ -229,8 +230,10 @@ export const en: Record<MessageKey, string> = {
   'docs.subtitle': 'Generated from operations.yaml: prices and parameters are always the live ones.',
   'docs.openapi': 'OpenAPI document',
   'docs.basics': 'How to call',
-  'docs.basicsText': 'Every operation takes GET (query string) or POST (JSON or form). Send your key in the X-API-Key header; only successful calls are charged.',
-  'docs.envelopeText': 'Every answer has success, data, deducted (this call’s charge), remaining (your balance), cached and request_id; headers carry X-Request-Id, Server-Timing and X-RateLimit-*.',
+  'docs.basicsText':
+    'Every operation takes GET (query string) or POST (JSON or form). Send your key in the X-API-Key header; only successful calls are charged.',
+  'docs.envelopeText':
+    'Every answer has success, data, deducted (this call’s charge), remaining (your balance), cached and request_id; headers carry X-Request-Id, Server-Timing and X-RateLimit-*.',
   'docs.all': 'All operations',
   'docs.tryIt': 'Try it',
   'docs.price': 'Price',
@@ -253,7 +256,8 @@ export const en: Record<MessageKey, string> = {
   'docs.keyPlaceholder': 'Replace {key} with your key.',
   'docs.exampleResponse': 'Example response',
   'docs.responseFields': 'Response fields (data)',
-  'docs.responseFieldsNote': 'The fields of data on success. A field whose type includes null is always present but may be null; "sometimes" means the field appears in some answers only.',
+  'docs.responseFieldsNote':
+    'The fields of data on success. A field whose type includes null is always present but may be null; "sometimes" means the field appears in some answers only.',
   'docs.always': 'always',
   'docs.sometimes': 'sometimes',
   'docs.presence': 'Present',
@@ -262,7 +266,8 @@ export const en: Record<MessageKey, string> = {
   'docs.unknown': 'There is no operation {code}',
 
   'debugger.title': 'API debugger',
-  'debugger.subtitle': 'Sends a real call to /api (charged at the normal price), shows the answer and writes the code for you.',
+  'debugger.subtitle':
+    'Sends a real call to /api (charged at the normal price), shows the answer and writes the code for you.',
   'debugger.request': 'Request',
   'debugger.response': 'Response',
   'debugger.operation': 'Operation',
@@ -337,7 +342,8 @@ export const en: Record<MessageKey, string> = {
   'billing.tokensFor': '{n} TOKEN',
   'billing.buy': 'Buy',
   'billing.ordered': 'Order #{id} created for ¥{amount}.',
-  'billing.manualPay': 'Pay as agreed and quote the order number; an administrator confirms it and you are credited at once.',
+  'billing.manualPay':
+    'Pay as agreed and quote the order number; an administrator confirms it and you are credited at once.',
   'billing.payNow': 'Pay now →',
   'billing.orders': 'Your orders',
   'billing.noOrders': 'No orders',
@@ -368,7 +374,8 @@ export const en: Record<MessageKey, string> = {
   'pay.open': 'Pay',
   'pay.back': '← Back to billing',
   'pay.expiredText': 'This order expired; order again to buy.',
-  'pay.mismatchText': 'The amount received differs from the order, so nothing was credited automatically; contact the operator.',
+  'pay.mismatchText':
+    'The amount received differs from the order, so nothing was credited automatically; contact the operator.',
   'pay.refundedText': 'This order was refunded.',
   'pay.late': 'credited late',
   'pay.method': 'Payment method',
@@ -450,7 +457,8 @@ export const en: Record<MessageKey, string> = {
   'admin.batches': 'Batches',
   'admin.noBatches': 'No batches yet',
   'admin.confirm': 'Confirm payment',
-  'admin.confirmAsk': 'Confirm that order #{id} (¥{amount}) has been paid? It is credited at once and cannot be undone.',
+  'admin.confirmAsk':
+    'Confirm that order #{id} (¥{amount}) has been paid? It is credited at once and cannot be undone.',
   'admin.confirmed': 'Order #{id} confirmed and credited.',
 
   'notFound.title': 'Page not found',
@@ -461,7 +469,8 @@ export const en: Record<MessageKey, string> = {
   'debugger.showRaw': 'Show the raw response',
   'debugger.notEnvelope': 'The server answered HTTP {status} without a JSON envelope (perhaps from a proxy).',
   'docs.unavailable': 'Unavailable',
-  'docs.unavailableNote': 'This operation is not configured on this server: calls answer 503 OPERATION_UNAVAILABLE and are not charged.',
+  'docs.unavailableNote':
+    'This operation is not configured on this server: calls answer 503 OPERATION_UNAVAILABLE and are not charged.',
   'docs.whatToDo': 'What to do',
   'admin.availability': 'Operation availability',
   'admin.opAvailable': 'Available',

@@ -102,7 +102,6 @@ export const zh = {
   'adminUser.starts': '开始',
   'adminUser.ends': '结束',
 
-
   'auth.login': '登录',
   'auth.register': '注册',
   'auth.createAccount': '创建账号',
@@ -227,8 +226,10 @@ export const zh = {
   'docs.subtitle': '由 operations.yaml 自动生成，价格与参数始终与线上一致。',
   'docs.openapi': 'OpenAPI 文档',
   'docs.basics': '调用方式',
-  'docs.basicsText': '所有接口都支持 GET（查询参数）和 POST（JSON 或表单）。在 X-API-Key 请求头中携带密钥，成功的调用才会扣费。',
-  'docs.envelopeText': '返回统一格式：success、data、deducted（本次扣费）、remaining（剩余余额）、cached、request_id；响应头包含 X-Request-Id、Server-Timing 与 X-RateLimit-*。',
+  'docs.basicsText':
+    '所有接口都支持 GET（查询参数）和 POST（JSON 或表单）。在 X-API-Key 请求头中携带密钥，成功的调用才会扣费。',
+  'docs.envelopeText':
+    '返回统一格式：success、data、deducted（本次扣费）、remaining（剩余余额）、cached、request_id；响应头包含 X-Request-Id、Server-Timing 与 X-RateLimit-*。',
   'docs.all': '全部接口',
   'docs.tryIt': '在线调试',
   'docs.price': '价格',
@@ -251,7 +252,8 @@ export const zh = {
   'docs.keyPlaceholder': '把 {key} 替换成你的密钥。',
   'docs.exampleResponse': '返回示例',
   'docs.responseFields': '返回字段（data）',
-  'docs.responseFieldsNote': '调用成功时 data 中的字段。类型含 null 的字段总会出现，但值可能为 null；“有时”表示该字段只在部分结果中出现。',
+  'docs.responseFieldsNote':
+    '调用成功时 data 中的字段。类型含 null 的字段总会出现，但值可能为 null；“有时”表示该字段只在部分结果中出现。',
   'docs.always': '总是',
   'docs.sometimes': '有时',
   'docs.presence': '出现',

@@ -1,26 +1,42 @@
 // Pages reached without a session: forgot password (asks for a link), reset (from the mailed link), email
 // confirmation (from the mailed link), and the second login step when 2FA is on. The token is read from the
 // URL once and the URL is cleaned at once, so it does not stay in history or leak through a Referer.
-import { h, type Child } from '../dom.js';
-import { t } from '../i18n/index.js';
+
 import { post } from '../api.js';
-import { setSession, type SessionUser } from '../session.js';
+import { type Child, h } from '../dom.js';
+import { t } from '../i18n/index.js';
 import { link } from '../router.js';
-import { field, input, messageSlot, busy, notice } from '../ui.js';
+import { type SessionUser, setSession } from '../session.js';
+import { busy, field, input, messageSlot, notice } from '../ui.js';
 
 type Slot = ReturnType<typeof messageSlot>;
 
 function authCard(title: string, ...children: Array<Node | null>): HTMLElement {
-  return h('div', { class: 'auth-card card' }, h('h1', null, title), ...children, h('p', { class: 'auth-switch' }, link('login', t('auth.login'))));
+  return h(
+    'div',
+    { class: 'auth-card card' },
+    h('h1', null, title),
+    ...children,
+    h('p', { class: 'auth-switch' }, link('login', t('auth.login'))),
+  );
 }
 
 /**
  * One form of these pages: fields, a message slot and a submit button that is busy while `send` runs; an error
  * from `send` (the server's, or a local check) shows in the slot.
  */
-function accountForm(label: string, testId: string, send: (value: (name: string) => string, msg: Slot, form: HTMLFormElement) => Promise<void>, ...fields: Child[]): HTMLFormElement {
+function accountForm(
+  label: string,
+  testId: string,
+  send: (value: (name: string) => string, msg: Slot, form: HTMLFormElement) => Promise<void>,
+  ...fields: Child[]
+): HTMLFormElement {
   const msg = messageSlot();
-  const submit = h('button', { class: 'btn btn-primary btn-block', attrs: { type: 'submit', 'data-testid': testId } }, label);
+  const submit = h(
+    'button',
+    { class: 'btn btn-primary btn-block', attrs: { type: 'submit', 'data-testid': testId } },
+    label,
+  );
   const value = (name: string): string => (form.elements.namedItem(name) as HTMLInputElement).value;
   const form: HTMLFormElement = h(
     'form',
@@ -72,7 +88,13 @@ export function renderForgot(main: HTMLElement): void {
 export function renderReset(main: HTMLElement, query: URLSearchParams): void {
   const token = takeToken(query);
   if (!token) {
-    main.append(authCard(t('account.resetTitle'), notice('err', t('err.INVALID_TOKEN')), h('p', null, link('forgot', t('account.forgotLink')))));
+    main.append(
+      authCard(
+        t('account.resetTitle'),
+        notice('err', t('err.INVALID_TOKEN')),
+        h('p', null, link('forgot', t('account.forgotLink'))),
+      ),
+    );
     return;
   }
   const form = accountForm(
@@ -83,8 +105,18 @@ export function renderReset(main: HTMLElement, query: URLSearchParams): void {
       await post('password/reset', { token, password: value('password') });
       self.replaceWith(notice('ok', t('account.resetDone'), ' ', link('login', t('auth.login'))));
     },
-    field(t('account.newPassword'), input('password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }), t('auth.passwordRule'), true),
-    field(t('account.repeatPassword'), input('password2', { type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }), undefined, true),
+    field(
+      t('account.newPassword'),
+      input('password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }),
+      t('auth.passwordRule'),
+      true,
+    ),
+    field(
+      t('account.repeatPassword'),
+      input('password2', { type: 'password', autocomplete: 'new-password', required: true, minlength: 8 }),
+      undefined,
+      true,
+    ),
   );
   main.append(authCard(t('account.resetTitle'), form));
 }
@@ -109,11 +141,20 @@ export function renderTwoFactorStep(main: HTMLElement, challenge: string, done: 
     t('auth.login'),
     'twofactor-submit',
     async (value) => {
-      const r = await post<{ token: string; expires_at: string; user: SessionUser }>('login/2fa', { challenge, code: value('code').trim(), remember });
+      const r = await post<{ token: string; expires_at: string; user: SessionUser }>('login/2fa', {
+        challenge,
+        code: value('code').trim(),
+        remember,
+      });
       setSession(r.token, r.user, { remember, expiresAt: r.expires_at });
       done();
     },
-    field(t('account.code'), input('code', { autocomplete: 'one-time-code', inputmode: 'numeric', required: true }), t('account.codeHint'), true),
+    field(
+      t('account.code'),
+      input('code', { autocomplete: 'one-time-code', inputmode: 'numeric', required: true }),
+      t('account.codeHint'),
+      true,
+    ),
   );
   main.replaceChildren(authCard(t('account.twoFactorTitle'), form));
   (form.elements.namedItem('code') as HTMLInputElement).focus();

@@ -1,13 +1,27 @@
 // Admin: the audit log (every admin action and key, limit, alert and webhook change: who, when, what, from
 // which IP) and the streamed CSV exports of users, orders and the ledger.
-import { h, clear, fieldValue } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { download, get, query } from '../api.js';
-import { button, card, field, input, messageSlot, table } from '../ui.js';
-import { dateTime } from '../format.js';
-import { stackOnPhone } from '../stack-table.js';
 
-interface AuditEntry { id: number; created_at: string; actor_id: number | null; actor_role: string; action: string; target_type: string; target_id: string | null; subject_user_id: number | null; detail: unknown; ip: string | null; actor_email?: string | null; subject_email?: string | null }
+import { download, get, query } from '../api.js';
+import { clear, fieldValue, h } from '../dom.js';
+import { dateTime } from '../format.js';
+import { t } from '../i18n/index.js';
+import { stackOnPhone } from '../stack-table.js';
+import { button, card, field, input, messageSlot, table } from '../ui.js';
+
+interface AuditEntry {
+  id: number;
+  created_at: string;
+  actor_id: number | null;
+  actor_role: string;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  subject_user_id: number | null;
+  detail: unknown;
+  ip: string | null;
+  actor_email?: string | null;
+  subject_email?: string | null;
+}
 
 export async function renderAdminAudit(main: HTMLElement): Promise<void> {
   const msg = messageSlot();
@@ -16,13 +30,18 @@ export async function renderAdminAudit(main: HTMLElement): Promise<void> {
   const filter: HTMLFormElement = h(
     'form',
     { class: 'inline-form', on: { submit: (ev) => (ev.preventDefault(), (before = null), void load()) } },
-    field(t('audit.userId'), input('q', { type: 'search', placeholder: t('admin.searchPlaceholder'), 'data-testid': 'audit-search' })),
+    field(
+      t('audit.userId'),
+      input('q', { type: 'search', placeholder: t('admin.searchPlaceholder'), 'data-testid': 'audit-search' }),
+    ),
     field(t('audit.action'), input('action', { placeholder: 'key.rotate' })),
     h('button', { class: 'btn', attrs: { type: 'submit' } }, t('admin.find')),
   );
   const load = async (): Promise<void> => {
     try {
-      const r = await get<{ entries: AuditEntry[]; next_before: number | null }>(`admin/audit${query({ q: fieldValue(filter, 'q').trim() || undefined, action: fieldValue(filter, 'action') || undefined, before: before ?? undefined })}`);
+      const r = await get<{ entries: AuditEntry[]; next_before: number | null }>(
+        `admin/audit${query({ q: fieldValue(filter, 'q').trim() || undefined, action: fieldValue(filter, 'action') || undefined, before: before ?? undefined })}`,
+      );
       const rows = r.entries.map((e) => [
         dateTime(e.created_at),
         e.actor_id === null ? e.actor_role : `${e.actor_role} ${e.actor_email ?? `#${e.actor_id}`}`,
@@ -34,24 +53,49 @@ export async function renderAdminAudit(main: HTMLElement): Promise<void> {
       ]);
       clear(
         listSlot,
-        stackOnPhone(table([t('col.time'), t('audit.actor'), t('audit.action'), t('audit.target'), t('col.user'), t('audit.detail'), 'IP'], rows, t('audit.none'), 'audit-table')),
-        r.next_before === null ? null : button(t('audit.older'), () => ((before = r.next_before), load()), 'btn btn-small'),
+        stackOnPhone(
+          table(
+            [
+              t('col.time'),
+              t('audit.actor'),
+              t('audit.action'),
+              t('audit.target'),
+              t('col.user'),
+              t('audit.detail'),
+              'IP',
+            ],
+            rows,
+            t('audit.none'),
+            'audit-table',
+          ),
+        ),
+        r.next_before === null
+          ? null
+          : button(t('audit.older'), () => ((before = r.next_before), load()), 'btn btn-small'),
       );
     } catch (err) {
       msg.error(err);
     }
   };
   const exportButton = (name: 'users' | 'orders' | 'ledger') =>
-    button(t(`audit.export.${name}`), async () => {
-      try {
-        await download(`admin/exports/${name}.csv`, `${name}.csv`);
-      } catch (err) {
-        msg.error(err);
-      }
-    }, 'btn');
+    button(
+      t(`audit.export.${name}`),
+      async () => {
+        try {
+          await download(`admin/exports/${name}.csv`, `${name}.csv`);
+        } catch (err) {
+          msg.error(err);
+        }
+      },
+      'btn',
+    );
   main.append(
     msg.el,
-    card(t('audit.exports'), h('p', { class: 'small muted' }, t('audit.exportsHint')), h('div', { class: 'row-actions' }, exportButton('users'), exportButton('orders'), exportButton('ledger'))),
+    card(
+      t('audit.exports'),
+      h('p', { class: 'small muted' }, t('audit.exportsHint')),
+      h('div', { class: 'row-actions' }, exportButton('users'), exportButton('orders'), exportButton('ledger')),
+    ),
     card(t('audit.title'), filter, listSlot),
   );
   await load();

@@ -1,11 +1,12 @@
 // Admin overview card: which operations are sold and, for those that are not configured, exactly which settings
 // (environment variables) to set. Customers only ever see "unavailable"; the reason lives here and in the log.
+
+import { get } from '../api.js';
 import { h } from '../dom.js';
 import { t } from '../i18n/index.js';
-import { get } from '../api.js';
-import { badge, card, table } from '../ui.js';
 import { opName } from '../op-text.js';
 import type { Operation } from '../types.js';
+import { badge, card, table } from '../ui.js';
 
 interface OperationStatus extends Pick<Operation, 'code' | 'name' | 'text'> {
   plugin: string;
@@ -24,7 +25,10 @@ export async function availabilityCard(): Promise<HTMLElement> {
           { class: 'small' },
           t('admin.setOneOf'),
           ' ',
-          o.missing.map((group, i) => [i > 0 ? ` ${t('admin.or')} ` : '', group.map((name, j) => [j > 0 ? ' + ' : '', h('code', null, name)])]),
+          o.missing.map((group, i) => [
+            i > 0 ? ` ${t('admin.or')} ` : '',
+            group.map((name, j) => [j > 0 ? ' + ' : '', h('code', null, name)]),
+          ]),
         );
   return card(
     t('admin.availability'),

@@ -1,14 +1,35 @@
 // Admin overview cards: revenue from paid orders (plans and packages, money per currency, refunds) and the
 // health of each operation (success rate, p50/p95/p99 latency) over a window the admin picks.
-import { h, clear } from '../dom.js';
-import { t } from '../i18n/index.js';
-import { get } from '../api.js';
-import { badge, card, messageSlot, stat, table, tabs } from '../ui.js';
-import { int, ms, tokens } from '../format.js';
 
-interface RevenueDay { day: string; orders: number; plans: number; packages: number; value: number; paid: Record<string, number>; refunded: Record<string, number> }
-interface Revenue { days: RevenueDay[]; totals: Omit<RevenueDay, 'day'> }
-interface OpHealth { operation: string; calls: number; successes: number; errors: number; success_rate: number; p50_ms: number; p95_ms: number; p99_ms: number }
+import { get } from '../api.js';
+import { clear, h } from '../dom.js';
+import { int, ms, tokens } from '../format.js';
+import { t } from '../i18n/index.js';
+import { badge, card, messageSlot, stat, table, tabs } from '../ui.js';
+
+interface RevenueDay {
+  day: string;
+  orders: number;
+  plans: number;
+  packages: number;
+  value: number;
+  paid: Record<string, number>;
+  refunded: Record<string, number>;
+}
+interface Revenue {
+  days: RevenueDay[];
+  totals: Omit<RevenueDay, 'day'>;
+}
+interface OpHealth {
+  operation: string;
+  calls: number;
+  successes: number;
+  errors: number;
+  success_rate: number;
+  p50_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+}
 
 /** "¥20.00 · $3.50"; 0.00 when nothing moved. */
 function money(m: Record<string, number>): string {
@@ -27,12 +48,31 @@ export async function revenueCard(): Promise<HTMLElement> {
       { class: 'stats', attrs: { 'data-testid': 'revenue-totals' } },
       stat(t('admin.revenuePaid'), money(x.paid), undefined, 'revenue-paid'),
       stat(t('admin.revenueRefunded'), money(x.refunded), undefined, 'revenue-refunded'),
-      stat(t('admin.revenueOrders'), int(x.orders), t('admin.revenueSplit', { plans: int(x.plans), packages: int(x.packages) }), 'revenue-orders'),
+      stat(
+        t('admin.revenueOrders'),
+        int(x.orders),
+        t('admin.revenueSplit', { plans: int(x.plans), packages: int(x.packages) }),
+        'revenue-orders',
+      ),
       stat(t('admin.revenueValue'), tokens(x.value), 'TOKEN'),
     ),
     table(
-      [t('col.day'), t('admin.revenueOrders'), t('admin.revenuePaid'), t('admin.revenueRefunded'), t('admin.revenueValue')],
-      [...r.days].reverse().map((d) => [d.day, `${int(d.orders)} (${t('admin.revenueSplit', { plans: int(d.plans), packages: int(d.packages) })})`, money(d.paid), money(d.refunded), tokens(d.value)]),
+      [
+        t('col.day'),
+        t('admin.revenueOrders'),
+        t('admin.revenuePaid'),
+        t('admin.revenueRefunded'),
+        t('admin.revenueValue'),
+      ],
+      [...r.days]
+        .reverse()
+        .map((d) => [
+          d.day,
+          `${int(d.orders)} (${t('admin.revenueSplit', { plans: int(d.plans), packages: int(d.packages) })})`,
+          money(d.paid),
+          money(d.refunded),
+          tokens(d.value),
+        ]),
       t('admin.noRevenue'),
       'revenue-table',
     ),
@@ -40,7 +80,12 @@ export async function revenueCard(): Promise<HTMLElement> {
 }
 
 type Window = '1' | '24' | '168' | '720';
-const WINDOW_LABEL = { '1': 'admin.opsWindow1', '24': 'admin.opsWindow24', '168': 'admin.opsWindow168', '720': 'admin.opsWindow720' } as const;
+const WINDOW_LABEL = {
+  '1': 'admin.opsWindow1',
+  '24': 'admin.opsWindow24',
+  '168': 'admin.opsWindow168',
+  '720': 'admin.opsWindow720',
+} as const;
 
 export async function operationsCard(): Promise<HTMLElement> {
   const msg = messageSlot();
@@ -48,12 +93,21 @@ export async function operationsCard(): Promise<HTMLElement> {
   const load = async (hours: Window): Promise<void> => {
     try {
       const ops = (await get<{ operations: OpHealth[] }>(`admin/operation-health?hours=${hours}`)).operations;
-      const rate = (o: OpHealth) => badge(`${(o.success_rate * 100).toFixed(1)}%`, o.success_rate < 0.95 ? 'err' : 'ok');
+      const rate = (o: OpHealth) =>
+        badge(`${(o.success_rate * 100).toFixed(1)}%`, o.success_rate < 0.95 ? 'err' : 'ok');
       clear(
         slot,
         table(
           [t('col.operation'), t('col.calls'), t('admin.successRate'), t('admin.errors'), 'p50', 'p95', 'p99'],
-          ops.map((o) => [h('code', null, o.operation), int(o.calls), rate(o), int(o.errors), ms(o.p50_ms), ms(o.p95_ms), ms(o.p99_ms)]),
+          ops.map((o) => [
+            h('code', null, o.operation),
+            int(o.calls),
+            rate(o),
+            int(o.errors),
+            ms(o.p50_ms),
+            ms(o.p95_ms),
+            ms(o.p99_ms),
+          ]),
           t('admin.noOps'),
           'ops-health-table',
         ),
@@ -63,7 +117,13 @@ export async function operationsCard(): Promise<HTMLElement> {
     }
   };
   const windows = (Object.keys(WINDOW_LABEL) as Window[]).map((w): [Window, string] => [w, t(WINDOW_LABEL[w])]);
-  const el = card(t('admin.opsTitle'), h('p', { class: 'small muted' }, t('admin.opsHint')), tabs<Window>(windows, '24', (w) => void load(w)), msg.el, slot);
+  const el = card(
+    t('admin.opsTitle'),
+    h('p', { class: 'small muted' }, t('admin.opsHint')),
+    tabs<Window>(windows, '24', (w) => void load(w)),
+    msg.el,
+    slot,
+  );
   await load('24');
   return el;
 }

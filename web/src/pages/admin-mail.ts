@@ -1,10 +1,11 @@
 // Admin: the mail outbox. Every mail the server sent or would have sent (without SMTP it only lands here and in
 // the log), with its outcome; and a test mail to check the SMTP settings.
-import { h, clear } from '../dom.js';
-import { t } from '../i18n/index.js';
+
 import { get, post, query } from '../api.js';
-import { card, table, badge, button, field, input, messageSlot, notice } from '../ui.js';
+import { clear, h } from '../dom.js';
 import { dateTime } from '../format.js';
+import { t } from '../i18n/index.js';
+import { badge, button, card, field, input, messageSlot, notice, table } from '../ui.js';
 
 interface MailRow {
   id: number;
@@ -18,18 +19,34 @@ interface MailRow {
 }
 
 const STATUS_KIND = { queued: 'info', sent: 'ok', failed: 'err' } as const;
-const statusText = (): Record<MailRow['status'], string> => ({ queued: t('mail.status.queued'), sent: t('mail.status.sent'), failed: t('mail.status.failed') });
+const statusText = (): Record<MailRow['status'], string> => ({
+  queued: t('mail.status.queued'),
+  sent: t('mail.status.sent'),
+  failed: t('mail.status.failed'),
+});
 
 export async function renderAdminMail(main: HTMLElement, before?: number): Promise<void> {
-  const page = await get<{ transport: 'smtp' | 'outbox'; items: MailRow[]; next_before: number | null }>(`admin/mail${query({ limit: 50, before })}`);
+  const page = await get<{ transport: 'smtp' | 'outbox'; items: MailRow[]; next_before: number | null }>(
+    `admin/mail${query({ limit: 50, before })}`,
+  );
   const msg = messageSlot();
   const to = input('test_to', { type: 'email' });
   const rows = page.items.map((m) => [
     dateTime(m.created_at),
     m.to,
-    h('details', null, h('summary', null, m.subject), h('pre', { class: 'code small', attrs: { 'data-testid': `mail-text-${m.id}` } }, m.text)),
+    h(
+      'details',
+      null,
+      h('summary', null, m.subject),
+      h('pre', { class: 'code small', attrs: { 'data-testid': `mail-text-${m.id}` } }, m.text),
+    ),
     m.transport,
-    h('span', null, badge(statusText()[m.status], STATUS_KIND[m.status]), m.error ? h('div', { class: 'small muted' }, m.error) : null),
+    h(
+      'span',
+      null,
+      badge(statusText()[m.status], STATUS_KIND[m.status]),
+      m.error ? h('div', { class: 'small muted' }, m.error) : null,
+    ),
   ]);
   clear(
     main,
@@ -50,7 +67,12 @@ export async function renderAdminMail(main: HTMLElement, before?: number): Promi
     ),
     card(
       t('mail.title'),
-      table([t('mail.when'), t('mail.to'), t('mail.subject'), t('mail.transport'), t('mail.status')], rows, t('mail.empty'), 'mail-outbox'),
+      table(
+        [t('mail.when'), t('mail.to'), t('mail.subject'), t('mail.transport'), t('mail.status')],
+        rows,
+        t('mail.empty'),
+        'mail-outbox',
+      ),
       page.next_before ? button(t('mail.older'), () => renderAdminMail(main, page.next_before ?? undefined)) : null,
     ),
   );

@@ -1,15 +1,15 @@
 // Admin: orders (pending first, with a count badge), payment instances with their notify URL and last
 // notification, and the payment log. Confirming credits the buyer exactly once ("补单" for an online order
 // whose notification never came); "query" asks the provider now; refunds go to the provider where it can.
-import { h, clear, fieldValue } from '../dom.js';
-import { t } from '../i18n/index.js';
+
 import { get, post, query } from '../api.js';
-import { badge, button, card, field, input, messageSlot, table, tabs } from '../ui.js';
+import { clear, fieldValue, h } from '../dom.js';
 import { dateTime, tokens } from '../format.js';
+import { getLang, t } from '../i18n/index.js';
+import { stackOnPhone } from '../stack-table.js';
+import { badge, button, card, field, input, messageSlot, table, tabs } from '../ui.js';
 import { payStatus } from './pay-order.js';
 import { money, type PayOrder } from './pay-types.js';
-import { getLang } from '../i18n/index.js';
-import { stackOnPhone } from '../stack-table.js';
 
 /** Admin lists carry the buyer's email. */
 type AdminOrder = PayOrder & { user_email: string | null };
@@ -19,7 +19,15 @@ type Filter = 'pending' | 'paid' | 'amount_mismatch' | 'expired' | 'cancelled' |
 interface Summary {
   pending: number;
   amount_mismatch: number;
-  instances: Array<{ id: string; kind: string; label: { zh: string; en: string }; notify_url: string | null; refunds: boolean; last_notification_at: string | null; last_notification_ok: boolean | null }>;
+  instances: Array<{
+    id: string;
+    kind: string;
+    label: { zh: string; en: string };
+    notify_url: string | null;
+    refunds: boolean;
+    last_notification_at: string | null;
+    last_notification_ok: boolean | null;
+  }>;
 }
 
 interface LogEntry {
@@ -38,7 +46,18 @@ interface LogEntry {
 export async function attachPendingBadge(el: HTMLElement): Promise<void> {
   try {
     const s = await get<Summary>('admin/payments/summary');
-    if (s.pending > 0) el.append(' ', h('span', { class: 'badge badge-warn', attrs: { 'data-testid': 'nav-pending-badge', title: t('admin.pendingBadge', { n: s.pending }) } }, String(s.pending)));
+    if (s.pending > 0)
+      el.append(
+        ' ',
+        h(
+          'span',
+          {
+            class: 'badge badge-warn',
+            attrs: { 'data-testid': 'nav-pending-badge', title: t('admin.pendingBadge', { n: s.pending }) },
+          },
+          String(s.pending),
+        ),
+      );
   } catch {
     // A badge is a hint: the page itself still loads and reports errors.
   }
@@ -57,7 +76,11 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
     const s = await get<Summary>('admin/payments/summary');
     clear(
       badges,
-      h('span', { attrs: { 'data-testid': 'pending-badge' } }, badge(t('admin.pendingBadge', { n: s.pending }), s.pending > 0 ? 'warn' : 'muted')),
+      h(
+        'span',
+        { attrs: { 'data-testid': 'pending-badge' } },
+        badge(t('admin.pendingBadge', { n: s.pending }), s.pending > 0 ? 'warn' : 'muted'),
+      ),
       s.amount_mismatch > 0 ? badge(t('admin.mismatchBadge', { n: s.amount_mismatch }), 'err') : null,
     );
     clear(
@@ -68,19 +91,35 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
           h('strong', null, `${i.label[getLang()]} (${i.id})`),
           i.kind,
           i.notify_url ? h('code', { class: 'small' }, i.notify_url) : '—',
-          i.last_notification_at ? h('span', null, dateTime(i.last_notification_at), ' ', badge(i.last_notification_ok ? 'OK' : '✗', i.last_notification_ok ? 'ok' : 'err')) : '—',
+          i.last_notification_at
+            ? h(
+                'span',
+                null,
+                dateTime(i.last_notification_at),
+                ' ',
+                badge(i.last_notification_ok ? 'OK' : '✗', i.last_notification_ok ? 'ok' : 'err'),
+              )
+            : '—',
         ]),
       ),
     );
   };
 
   const loadLog = async (): Promise<void> => {
-    const entries = (await get<{ entries: LogEntry[] }>(`admin/payments/log${query({ order: logOrder, limit: 50 })}`)).entries;
+    const entries = (await get<{ entries: LogEntry[] }>(`admin/payments/log${query({ order: logOrder, limit: 50 })}`))
+      .entries;
     clear(
       logSlot,
       table(
         [t('col.time'), t('col.order'), t('col.method'), t('col.source'), t('col.verified'), t('col.outcome')],
-        entries.map((e) => [dateTime(e.created_at), e.order_id === null ? '—' : `#${e.order_id}`, e.instance, e.source, badge(e.verified ? '✓' : '✗', e.verified ? 'ok' : 'err'), h('span', { class: 'small' }, [e.state, e.outcome].filter(Boolean).join(' · '))]),
+        entries.map((e) => [
+          dateTime(e.created_at),
+          e.order_id === null ? '—' : `#${e.order_id}`,
+          e.instance,
+          e.source,
+          badge(e.verified ? '✓' : '✗', e.verified ? 'ok' : 'err'),
+          h('span', { class: 'small' }, [e.state, e.outcome].filter(Boolean).join(' · ')),
+        ]),
         t('admin.noLog'),
         'payment-log-table',
       ),
@@ -103,7 +142,10 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
       if (amount === null) return;
       const reason = window.prompt(t('admin.refundReason'), '');
       if (!reason) return;
-      const r = await post<{ amount: number; tokens: number }>(`admin/orders/${o.id}/refund`, { reason, ...(amount.trim() ? { amount: amount.trim() } : {}) });
+      const r = await post<{ amount: number; tokens: number }>(`admin/orders/${o.id}/refund`, {
+        reason,
+        ...(amount.trim() ? { amount: amount.trim() } : {}),
+      });
       msg.ok(t('admin.refundDone', { id: o.id, amount: r.amount.toFixed(2), tokens: tokens(r.tokens) }));
     });
 
@@ -112,42 +154,99 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
       'div',
       { class: 'row-actions' },
       o.status === 'pending' || o.status === 'expired'
-        ? button(t('admin.confirm'), () =>
-            act(async () => {
-              if (!window.confirm(t('admin.confirmAsk', { id: o.id, amount: money(o) }))) return;
-              await post(`admin/orders/${o.id}/confirm`);
-              msg.ok(t('admin.confirmed', { id: o.id }));
-            }), 'btn btn-small btn-primary', { 'data-testid': `confirm-order-${o.id}` })
+        ? button(
+            t('admin.confirm'),
+            () =>
+              act(async () => {
+                if (!window.confirm(t('admin.confirmAsk', { id: o.id, amount: money(o) }))) return;
+                await post(`admin/orders/${o.id}/confirm`);
+                msg.ok(t('admin.confirmed', { id: o.id }));
+              }),
+            'btn btn-small btn-primary',
+            { 'data-testid': `confirm-order-${o.id}` },
+          )
         : null,
       (o.status === 'pending' || o.status === 'expired') && o.provider !== 'manual'
-        ? button(t('admin.sync'), () =>
-            act(async () => {
-              const r = await post<{ state: string }>(`admin/orders/${o.id}/sync`);
-              msg.ok(t('admin.synced', { id: o.id, state: r.state }));
-            }), 'btn btn-small', { 'data-testid': `sync-order-${o.id}` })
+        ? button(
+            t('admin.sync'),
+            () =>
+              act(async () => {
+                const r = await post<{ state: string }>(`admin/orders/${o.id}/sync`);
+                msg.ok(t('admin.synced', { id: o.id, state: r.state }));
+              }),
+            'btn btn-small',
+            { 'data-testid': `sync-order-${o.id}` },
+          )
         : null,
       o.status === 'pending'
-        ? button(t('admin.cancelOrder'), () =>
-            act(async () => {
-              if (!window.confirm(t('admin.cancelAsk', { id: o.id }))) return;
-              await post(`admin/orders/${o.id}/cancel`);
-              msg.ok(t('admin.cancelDone', { id: o.id }));
-            }), 'btn btn-small btn-danger', { 'data-testid': `cancel-order-${o.id}` })
+        ? button(
+            t('admin.cancelOrder'),
+            () =>
+              act(async () => {
+                if (!window.confirm(t('admin.cancelAsk', { id: o.id }))) return;
+                await post(`admin/orders/${o.id}/cancel`);
+                msg.ok(t('admin.cancelDone', { id: o.id }));
+              }),
+            'btn btn-small btn-danger',
+            { 'data-testid': `cancel-order-${o.id}` },
+          )
         : null,
-      o.status === 'paid' ? button(t('admin.refund'), () => refund(o), 'btn btn-small btn-danger', { 'data-testid': `refund-order-${o.id}` }) : null,
-      button(t('admin.paymentLog'), async () => {
-        logOrder = o.id;
-        await loadLog().catch((err: unknown) => msg.error(err));
-        logSlot.scrollIntoView({ block: 'nearest' });
-      }, 'btn btn-small btn-ghost'),
+      o.status === 'paid'
+        ? button(t('admin.refund'), () => refund(o), 'btn btn-small btn-danger', {
+            'data-testid': `refund-order-${o.id}`,
+          })
+        : null,
+      button(
+        t('admin.paymentLog'),
+        async () => {
+          logOrder = o.id;
+          await loadLog().catch((err: unknown) => msg.error(err));
+          logSlot.scrollIntoView({ block: 'nearest' });
+        },
+        'btn btn-small btn-ghost',
+      ),
     );
 
   const load = async (): Promise<void> => {
     try {
       const q = fieldValue(searchForm, 'q').trim() || undefined;
-      const orders = (await get<{ orders: AdminOrder[] }>(`admin/orders${query({ status: filter === 'all' ? undefined : filter, q })}`)).orders;
-      const rows = orders.map((o) => [`#${o.id}`, o.user_email ?? `#${o.user_id}`, o.item_name, money(o), `${o.instance}${o.method && o.method !== 'manual' ? ` · ${o.method}` : ''}`, payStatus(o), dateTime(o.created_at), dateTime(o.paid_at), actions(o)]);
-      clear(listSlot, stackOnPhone(table([t('col.order'), t('col.user'), t('col.item'), t('col.amount'), t('col.method'), t('col.status'), t('col.created'), t('col.paid'), t('col.actions')], rows, t('billing.noOrders'), 'admin-orders-table')));
+      const orders = (
+        await get<{ orders: AdminOrder[] }>(
+          `admin/orders${query({ status: filter === 'all' ? undefined : filter, q })}`,
+        )
+      ).orders;
+      const rows = orders.map((o) => [
+        `#${o.id}`,
+        o.user_email ?? `#${o.user_id}`,
+        o.item_name,
+        money(o),
+        `${o.instance}${o.method && o.method !== 'manual' ? ` · ${o.method}` : ''}`,
+        payStatus(o),
+        dateTime(o.created_at),
+        dateTime(o.paid_at),
+        actions(o),
+      ]);
+      clear(
+        listSlot,
+        stackOnPhone(
+          table(
+            [
+              t('col.order'),
+              t('col.user'),
+              t('col.item'),
+              t('col.amount'),
+              t('col.method'),
+              t('col.status'),
+              t('col.created'),
+              t('col.paid'),
+              t('col.actions'),
+            ],
+            rows,
+            t('billing.noOrders'),
+            'admin-orders-table',
+          ),
+        ),
+      );
     } catch (err) {
       msg.error(err);
     }
@@ -156,7 +255,10 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
   const searchForm: HTMLFormElement = h(
     'form',
     { class: 'inline-form', on: { submit: (ev) => (ev.preventDefault(), void load()) } },
-    field(t('admin.searchOrders'), input('q', { type: 'search', placeholder: t('admin.searchOrdersPlaceholder'), 'data-testid': 'orders-search' })),
+    field(
+      t('admin.searchOrders'),
+      input('q', { type: 'search', placeholder: t('admin.searchOrdersPlaceholder'), 'data-testid': 'orders-search' }),
+    ),
     h('button', { class: 'btn', attrs: { type: 'submit', 'data-testid': 'orders-search-submit' } }, t('admin.find')),
   );
   const bar = tabs<Filter>(
@@ -178,10 +280,23 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
   main.append(
     card(h('span', null, t('admin.orders'), ' ', badges), searchForm, bar, msg.el, listSlot),
     card(t('admin.instances'), instancesSlot),
-    card(h('span', null, t('admin.paymentLog'), ' ', button(t('usage.all'), async () => {
-      logOrder = undefined;
-      await loadLog().catch((err: unknown) => msg.error(err));
-    }, 'btn btn-small btn-ghost')), logSlot),
+    card(
+      h(
+        'span',
+        null,
+        t('admin.paymentLog'),
+        ' ',
+        button(
+          t('usage.all'),
+          async () => {
+            logOrder = undefined;
+            await loadLog().catch((err: unknown) => msg.error(err));
+          },
+          'btn btn-small btn-ghost',
+        ),
+      ),
+      logSlot,
+    ),
   );
   await Promise.all([load(), loadSummary(), loadLog()]);
 }

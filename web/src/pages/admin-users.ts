@@ -1,13 +1,14 @@
 // Admin: find users, disable or enable them, and grant (or deduct) TOKEN with a reason for the ledger.
-import { h, clear, fieldValue } from '../dom.js';
-import { t } from '../i18n/index.js';
+
 import { api, get, post, query } from '../api.js';
-import { badge, busy, button, card, field, input, messageSlot, table } from '../ui.js';
+import { clear, fieldValue, h } from '../dom.js';
 import { dateTime, tokens } from '../format.js';
-import { getUser } from '../session.js';
+import { t } from '../i18n/index.js';
 import { link } from '../router.js';
-import type { AdminUser } from '../types.js';
+import { getUser } from '../session.js';
 import { stackOnPhone } from '../stack-table.js';
+import type { AdminUser } from '../types.js';
+import { badge, busy, button, card, field, input, messageSlot, table } from '../ui.js';
 
 export async function renderAdminUsers(main: HTMLElement): Promise<void> {
   const msg = messageSlot();
@@ -20,7 +21,8 @@ export async function renderAdminUsers(main: HTMLElement): Promise<void> {
   );
   const load = async (): Promise<void> => {
     try {
-      const users = (await get<{ users: AdminUser[] }>(`admin/users${query({ q: fieldValue(searchForm, 'q') })}`)).users;
+      const users = (await get<{ users: AdminUser[] }>(`admin/users${query({ q: fieldValue(searchForm, 'q') })}`))
+        .users;
       const rows = users.map((u) => [
         link(`admin/users/${u.id}`, String(u.id)),
         u.email,
@@ -30,21 +32,39 @@ export async function renderAdminUsers(main: HTMLElement): Promise<void> {
         dateTime(u.created_at),
         u.id === getUser()?.id
           ? h('span', { class: 'muted small' }, t('admin.you'))
-          : button(u.status === 'active' ? t('keys.disable') : t('keys.enable'), async () => {
-              try {
-                await api('PATCH', `admin/users/${u.id}`, { status: u.status === 'active' ? 'disabled' : 'active' });
-                await load();
-              } catch (err) {
-                msg.error(err);
-              }
-            }, 'btn btn-small'),
+          : button(
+              u.status === 'active' ? t('keys.disable') : t('keys.enable'),
+              async () => {
+                try {
+                  await api('PATCH', `admin/users/${u.id}`, { status: u.status === 'active' ? 'disabled' : 'active' });
+                  await load();
+                } catch (err) {
+                  msg.error(err);
+                }
+              },
+              'btn btn-small',
+            ),
       ]);
-      clear(listSlot, stackOnPhone(table(['ID', t('auth.email'), t('col.role'), t('col.status'), t('col.balance'), t('col.created'), ''], rows, t('admin.noUsers'), 'users-table')));
+      clear(
+        listSlot,
+        stackOnPhone(
+          table(
+            ['ID', t('auth.email'), t('col.role'), t('col.status'), t('col.balance'), t('col.created'), ''],
+            rows,
+            t('admin.noUsers'),
+            'users-table',
+          ),
+        ),
+      );
     } catch (err) {
       msg.error(err);
     }
   };
-  const grantBtn = h('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'grant-submit' } }, t('admin.grant'));
+  const grantBtn = h(
+    'button',
+    { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'grant-submit' } },
+    t('admin.grant'),
+  );
   const grantForm: HTMLFormElement = h(
     'form',
     {
@@ -54,7 +74,11 @@ export async function renderAdminUsers(main: HTMLElement): Promise<void> {
           ev.preventDefault();
           void busy(grantBtn, async () => {
             try {
-              const r = await post<{ email: string; amount: number; balance: number }>('admin/grants', { email: fieldValue(grantForm, 'email'), amount: fieldValue(grantForm, 'amount'), reason: fieldValue(grantForm, 'reason') });
+              const r = await post<{ email: string; amount: number; balance: number }>('admin/grants', {
+                email: fieldValue(grantForm, 'email'),
+                amount: fieldValue(grantForm, 'amount'),
+                reason: fieldValue(grantForm, 'reason'),
+              });
               msg.ok(t('admin.granted', { email: r.email, amount: tokens(r.amount), balance: tokens(r.balance) }));
               grantForm.reset();
               await load();
@@ -66,7 +90,12 @@ export async function renderAdminUsers(main: HTMLElement): Promise<void> {
       },
     },
     field(t('auth.email'), input('email', { type: 'email', required: true }), undefined, true),
-    field(t('admin.amount'), input('amount', { type: 'number', step: 'any', required: true }), t('admin.amountHint'), true),
+    field(
+      t('admin.amount'),
+      input('amount', { type: 'number', step: 'any', required: true }),
+      t('admin.amountHint'),
+      true,
+    ),
     field(t('admin.reason'), input('reason', { required: true, maxlength: 500 }), undefined, true),
     h('div', { class: 'form-actions' }, grantBtn),
   );

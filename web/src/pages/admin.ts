@@ -1,25 +1,26 @@
 // Admin area: statistics, users and grants, redeem-code batches, order confirmation. The links only show for
 // admins, but the protection is the server's: every /console/api/admin route answers 403 to anyone else.
-import { h, clear } from '../dom.js';
-import { t } from '../i18n/index.js';
+
 import { get } from '../api.js';
-import { link } from '../router.js';
-import { card, pageHeader, stat, table } from '../ui.js';
 import { dailyChart } from '../chart.js';
+import { clear, h } from '../dom.js';
 import { int, lastDays, tokens } from '../format.js';
-import { renderAdminUsers } from './admin-users.js';
-import { renderAdminCodes } from './admin-codes.js';
-import { attachPendingBadge, renderAdminOrders } from './admin-orders.js';
-import { renderAdminAudit } from './admin-audit.js';
-import { renderAdminUser } from './admin-user.js';
-import { webhooksPanel } from './webhooks-panel.js';
-import { renderAdminMail } from './admin-mail.js';
-import { operationsCard, revenueCard } from './admin-insight.js';
-import { revealActive } from '../reveal-active.js';
-import { availabilityCard } from './admin-availability.js';
-import type { Route } from '../router.js';
 import type { MessageKey } from '../i18n/index.js';
+import { t } from '../i18n/index.js';
+import { revealActive } from '../reveal-active.js';
+import type { Route } from '../router.js';
+import { link } from '../router.js';
 import type { Stats } from '../types.js';
+import { card, pageHeader, stat, table } from '../ui.js';
+import { renderAdminAudit } from './admin-audit.js';
+import { availabilityCard } from './admin-availability.js';
+import { renderAdminCodes } from './admin-codes.js';
+import { operationsCard, revenueCard } from './admin-insight.js';
+import { renderAdminMail } from './admin-mail.js';
+import { attachPendingBadge, renderAdminOrders } from './admin-orders.js';
+import { renderAdminUser } from './admin-user.js';
+import { renderAdminUsers } from './admin-users.js';
+import { webhooksPanel } from './webhooks-panel.js';
 
 const SECTIONS: Array<[string, MessageKey]> = [
   ['', 'admin.stats'],
@@ -32,7 +33,12 @@ const SECTIONS: Array<[string, MessageKey]> = [
 ];
 
 async function renderStats(main: HTMLElement): Promise<void> {
-  const [stats, revenue, health, availability] = await Promise.all([get<Stats>('admin/stats?days=30'), revenueCard(), operationsCard(), availabilityCard()]);
+  const [stats, revenue, health, availability] = await Promise.all([
+    get<Stats>('admin/stats?days=30'),
+    revenueCard(),
+    operationsCard(),
+    availabilityCard(),
+  ]);
   const days = lastDays(30);
   const byDay = new Map(stats.days.map((d) => [d.day, d]));
   const chartSlot = h('div');
@@ -52,7 +58,19 @@ async function renderStats(main: HTMLElement): Promise<void> {
       t('admin.perDay'),
       table(
         [t('col.day'), t('col.calls'), t('col.successes'), t('col.revenue'), t('admin.topOps')],
-        [...stats.days].reverse().map((d) => [d.day, int(d.calls), int(d.successes), tokens(d.revenue), h('span', { class: 'small' }, d.top_operations.map((o) => `${o.operation ?? '—'} ${int(o.calls)}`).join(' · '))]),
+        [...stats.days]
+          .reverse()
+          .map((d) => [
+            d.day,
+            int(d.calls),
+            int(d.successes),
+            tokens(d.revenue),
+            h(
+              'span',
+              { class: 'small' },
+              d.top_operations.map((o) => `${o.operation ?? '—'} ${int(o.calls)}`).join(' · '),
+            ),
+          ]),
         t('admin.noCalls'),
       ),
     ),

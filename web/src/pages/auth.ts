@@ -1,12 +1,13 @@
 // Log in and register: one card with two modes. Success stores the token (for this browser session, or with
 // "remember me" for every tab until it expires: session.ts) and opens the dashboard (new accounts see the quick-start steps there).
-import { h, fieldValue } from '../dom.js';
-import { t } from '../i18n/index.js';
+
 import { post } from '../api.js';
-import { setSession, type SessionUser } from '../session.js';
-import { link, navigate } from '../router.js';
-import { field, input, messageSlot, busy } from '../ui.js';
+import { fieldValue, h } from '../dom.js';
+import { t } from '../i18n/index.js';
 import { forgetMe } from '../layout.js';
+import { link, navigate } from '../router.js';
+import { type SessionUser, setSession } from '../session.js';
+import { busy, field, input, messageSlot } from '../ui.js';
 import { renderTwoFactorStep, renderVerificationSent } from './account-links.js';
 
 interface AuthAnswer {
@@ -22,7 +23,11 @@ interface AuthAnswer {
 
 export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: string | null): void {
   const msg = messageSlot();
-  const submit = h('button', { class: 'btn btn-primary btn-block', attrs: { type: 'submit', 'data-testid': 'auth-submit' } }, mode === 'login' ? t('auth.login') : t('auth.createAccount'));
+  const submit = h(
+    'button',
+    { class: 'btn btn-primary btn-block', attrs: { type: 'submit', 'data-testid': 'auth-submit' } },
+    mode === 'login' ? t('auth.login') : t('auth.createAccount'),
+  );
   const form: HTMLFormElement = h(
     'form',
     {
@@ -38,7 +43,12 @@ export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: 
             try {
               const remember = (form.elements.namedItem('remember') as HTMLInputElement).checked;
               const r = await post<AuthAnswer>(mode, { email, password, remember });
-              const target = next && next.startsWith('/console/') && !next.startsWith('//') ? next.slice('/console/'.length) : mode === 'register' ? '?welcome=1' : '';
+              const target =
+                next?.startsWith('/console/') && !next.startsWith('//')
+                  ? next.slice('/console/'.length)
+                  : mode === 'register'
+                    ? '?welcome=1'
+                    : '';
               if (r.verification_required) return renderVerificationSent(main);
               if (r.two_factor_required && r.challenge) {
                 return renderTwoFactorStep(
@@ -62,10 +72,20 @@ export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: 
         },
       },
     },
-    field(t('auth.email'), input('email', { type: 'email', autocomplete: 'email', required: true, placeholder: 'you@example.com' }), undefined, true),
+    field(
+      t('auth.email'),
+      input('email', { type: 'email', autocomplete: 'email', required: true, placeholder: 'you@example.com' }),
+      undefined,
+      true,
+    ),
     field(
       t('auth.password'),
-      input('password', { type: 'password', autocomplete: mode === 'login' ? 'current-password' : 'new-password', required: true, minlength: 8 }),
+      input('password', {
+        type: 'password',
+        autocomplete: mode === 'login' ? 'current-password' : 'new-password',
+        required: true,
+        minlength: 8,
+      }),
       mode === 'register' ? t('auth.passwordRule') : undefined,
       true,
     ),
@@ -86,7 +106,13 @@ export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: 
       h('h1', null, mode === 'login' ? t('auth.welcomeBack') : t('auth.createTitle')),
       h('p', { class: 'muted' }, t('auth.tagline')),
       form,
-      h('p', { class: 'auth-switch' }, mode === 'login' ? t('auth.noAccount') : t('auth.haveAccount'), ' ', link(mode === 'login' ? 'register' : 'login', mode === 'login' ? t('auth.register') : t('auth.login'))),
+      h(
+        'p',
+        { class: 'auth-switch' },
+        mode === 'login' ? t('auth.noAccount') : t('auth.haveAccount'),
+        ' ',
+        link(mode === 'login' ? 'register' : 'login', mode === 'login' ? t('auth.register') : t('auth.login')),
+      ),
       mode === 'login' ? h('p', { class: 'auth-switch' }, link('forgot', t('auth.forgot'))) : null,
       h('p', { class: 'auth-switch' }, link('docs', t('auth.browseDocs'))),
     ),

@@ -1,18 +1,18 @@
 // Billing: balance, plans and packages to order (card -> payment method -> the order's pay page), a
 // redeem-code box, my orders with cancel and "pay again", and the ledger (every change to the balance, newest
 // first). billing/orders/<id> is the pay page of one order (pay-order.ts).
-import { h, clear, fieldValue, type Child } from '../dom.js';
-import { t, tMaybe } from '../i18n/index.js';
+
 import { get, post, query } from '../api.js';
-import { getLang } from '../i18n/index.js';
-import { navigate, link, type Route } from '../router.js';
+import { type Child, clear, fieldValue, h } from '../dom.js';
+import { date, dateTime, int, tokens } from '../format.js';
+import { getLang, t, tMaybe } from '../i18n/index.js';
+import { loadMe } from '../layout.js';
+import { link, navigate, type Route } from '../router.js';
+import { stackOnPhone } from '../stack-table.js';
+import type { LedgerEntry, Order, Package, Plan } from '../types.js';
+import { badge, busy, button, card, field, input, messageSlot, notice, pageHeader, stat, table } from '../ui.js';
 import { payAgain, payStatus, renderPayOrder } from './pay-order.js';
 import { money, type PaymentMethod, type PayOrder } from './pay-types.js';
-import { badge, busy, button, card, field, input, messageSlot, notice, pageHeader, stat, table } from '../ui.js';
-import { dateTime, date, int, tokens } from '../format.js';
-import { loadMe } from '../layout.js';
-import type { LedgerEntry, Order, Package, Plan } from '../types.js';
-import { stackOnPhone } from '../stack-table.js';
 
 export function orderStatus(o: Order): HTMLElement {
   const kind = o.status === 'paid' ? 'ok' : o.status === 'pending' ? 'warn' : 'muted';
@@ -24,7 +24,8 @@ function ledgerKind(kind: string): string {
 }
 
 export async function renderBilling(main: HTMLElement, route?: Route): Promise<void> {
-  if (route?.parts[1] === 'orders' && /^\d+$/.test(route.parts[2] ?? '')) return renderPayOrder(main, Number(route.parts[2]));
+  if (route?.parts[1] === 'orders' && /^\d+$/.test(route.parts[2] ?? ''))
+    return renderPayOrder(main, Number(route.parts[2]));
   const [me, plans, packages, methods] = await Promise.all([
     loadMe(true),
     get<{ plans: Plan[] }>('plans'),
@@ -34,7 +35,11 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
   const lang = getLang();
   /** One choice per instance and channel (an EPay merchant offers Alipay and WeChat Pay). */
   const choices = methods.methods.flatMap((m) =>
-    m.methods.map((c) => ({ method: m.id, channel: m.methods.length > 1 ? c : undefined, label: m.methods.length > 1 ? `${m.label[lang]} · ${tMaybe(`channel.${c}`) ?? c}` : m.label[lang] })),
+    m.methods.map((c) => ({
+      method: m.id,
+      channel: m.methods.length > 1 ? c : undefined,
+      label: m.methods.length > 1 ? `${m.label[lang]} · ${tMaybe(`channel.${c}`) ?? c}` : m.label[lang],
+    })),
   );
   const chooser = h('div');
   const msg = messageSlot();
@@ -48,8 +53,17 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
   const showSummary = (m: typeof me): void =>
     clear(
       summary,
-      stat(t('dash.available'), tokens(m.available), m.balance !== m.available ? t('dash.heldNote', { balance: tokens(m.balance) }) : 'TOKEN', 'billing-available'),
-      stat(t('dash.plan'), m.plan?.name ?? t('dash.noPlan'), m.plan?.ends_at ? t('dash.until', { date: date(m.plan.ends_at) }) : t('dash.payPerCall')),
+      stat(
+        t('dash.available'),
+        tokens(m.available),
+        m.balance !== m.available ? t('dash.heldNote', { balance: tokens(m.balance) }) : 'TOKEN',
+        'billing-available',
+      ),
+      stat(
+        t('dash.plan'),
+        m.plan?.name ?? t('dash.noPlan'),
+        m.plan?.ends_at ? t('dash.until', { date: date(m.plan.ends_at) }) : t('dash.payPerCall'),
+      ),
     );
   const loadOrders = async (): Promise<void> => {
     const orders = (await get<{ orders: Order[] }>('orders')).orders;
@@ -65,34 +79,81 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
         { class: 'row-actions' },
         o.status === 'pending' ? link(`billing/orders/${o.id}`, t('pay.open')) : null,
         o.status === 'pending'
-          ? button(t('pay.cancel'), async () => {
-              if (!window.confirm(t('pay.cancelAsk', { id: o.id }))) return;
-              try {
-                await post(`orders/${o.id}/cancel`);
-                await loadOrders();
-              } catch (err) {
-                msg.error(err);
-              }
-            }, 'btn btn-small', { 'data-testid': `cancel-order-${o.id}` })
+          ? button(
+              t('pay.cancel'),
+              async () => {
+                if (!window.confirm(t('pay.cancelAsk', { id: o.id }))) return;
+                try {
+                  await post(`orders/${o.id}/cancel`);
+                  await loadOrders();
+                } catch (err) {
+                  msg.error(err);
+                }
+              },
+              'btn btn-small',
+              { 'data-testid': `cancel-order-${o.id}` },
+            )
           : null,
-        o.status === 'cancelled' || o.status === 'expired' ? button(t('pay.payAgain'), () => payAgain(o).catch((err: unknown) => msg.error(err)), 'btn btn-small', { 'data-testid': `pay-again-${o.id}` }) : null,
+        o.status === 'cancelled' || o.status === 'expired'
+          ? button(t('pay.payAgain'), () => payAgain(o).catch((err: unknown) => msg.error(err)), 'btn btn-small', {
+              'data-testid': `pay-again-${o.id}`,
+            })
+          : null,
       ),
     ]);
-    clear(ordersSlot, stackOnPhone(table([t('col.order'), t('col.item'), t('col.amount'), t('col.status'), t('col.created'), t('col.paid'), t('col.actions')], rows, t('billing.noOrders'), 'orders-table')));
+    clear(
+      ordersSlot,
+      stackOnPhone(
+        table(
+          [
+            t('col.order'),
+            t('col.item'),
+            t('col.amount'),
+            t('col.status'),
+            t('col.created'),
+            t('col.paid'),
+            t('col.actions'),
+          ],
+          rows,
+          t('billing.noOrders'),
+          'orders-table',
+        ),
+      ),
+    );
   };
   const loadLedger = async (append: boolean): Promise<void> => {
-    const r = await get<{ entries: LedgerEntry[]; next_before: number | null }>(`ledger${query({ limit: 50, before: append ? ledgerBefore : undefined })}`);
-    const rows = r.entries.map((e) => [dateTime(e.created_at), ledgerKind(e.kind), h('span', { class: e.amount < 0 ? 'neg' : 'pos' }, `${e.amount > 0 ? '+' : ''}${tokens(e.amount)}`), tokens(e.balance_after), h('span', { class: 'small' }, e.operation ?? e.note ?? e.ref)]);
+    const r = await get<{ entries: LedgerEntry[]; next_before: number | null }>(
+      `ledger${query({ limit: 50, before: append ? ledgerBefore : undefined })}`,
+    );
+    const rows = r.entries.map((e) => [
+      dateTime(e.created_at),
+      ledgerKind(e.kind),
+      h('span', { class: e.amount < 0 ? 'neg' : 'pos' }, `${e.amount > 0 ? '+' : ''}${tokens(e.amount)}`),
+      tokens(e.balance_after),
+      h('span', { class: 'small' }, e.operation ?? e.note ?? e.ref),
+    ]);
     ledgerRows = append ? [...ledgerRows, ...rows] : rows;
     ledgerBefore = r.next_before;
-    clear(ledgerSlot, table([t('col.time'), t('col.kind'), t('col.amount'), t('col.balanceAfter'), t('col.detail')], ledgerRows, t('billing.noLedger'), 'ledger-table'));
+    clear(
+      ledgerSlot,
+      table(
+        [t('col.time'), t('col.kind'), t('col.amount'), t('col.balanceAfter'), t('col.detail')],
+        ledgerRows,
+        t('billing.noLedger'),
+        'ledger-table',
+      ),
+    );
     clear(ledgerMore, ledgerBefore ? button(t('usage.more'), () => loadLedger(true)) : null);
   };
   const refreshAll = async (): Promise<void> => {
     showSummary(await loadMe(true));
     await Promise.all([loadOrders(), loadLedger(false)]);
   };
-  const place = async (kind: 'plan' | 'package', id: string, choice: { method: string; channel?: string }): Promise<void> => {
+  const place = async (
+    kind: 'plan' | 'package',
+    id: string,
+    choice: { method: string; channel?: string },
+  ): Promise<void> => {
     try {
       const r = await post<{ order: Order }>('orders', { kind, id, method: choice.method, channel: choice.channel });
       navigate(`billing/orders/${r.order.id}`);
@@ -108,13 +169,25 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
       card(
         t('pay.chooseTitle'),
         h('p', { class: 'muted' }, t('pay.chooseText', { item: name, amount: `¥${tokens(price)}` })),
-        h('div', { class: 'form-actions' }, ...choices.map((c) => button(c.label, () => place(kind, id, c), 'btn btn-primary', { 'data-testid': `pay-with-${c.method}${c.channel ? `-${c.channel}` : ''}` }))),
+        h(
+          'div',
+          { class: 'form-actions' },
+          ...choices.map((c) =>
+            button(c.label, () => place(kind, id, c), 'btn btn-primary', {
+              'data-testid': `pay-with-${c.method}${c.channel ? `-${c.channel}` : ''}`,
+            }),
+          ),
+        ),
       ),
     );
     chooser.scrollIntoView({ block: 'nearest' });
   };
 
-  const redeemBtn = h('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'redeem-submit' } }, t('billing.redeem'));
+  const redeemBtn = h(
+    'button',
+    { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'redeem-submit' } },
+    t('billing.redeem'),
+  );
   const redeemForm: HTMLFormElement = h(
     'form',
     {
@@ -124,8 +197,14 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
           ev.preventDefault();
           void busy(redeemBtn, async () => {
             try {
-              const r = await post<{ tokens: number; balance: number | null; plan_ends_at: string | null }>('redeem', { code: fieldValue(redeemForm, 'code') });
-              msg.ok(r.plan_ends_at ? t('billing.redeemedPlan', { date: date(r.plan_ends_at), tokens: tokens(r.tokens) }) : t('billing.redeemed', { tokens: tokens(r.tokens) }));
+              const r = await post<{ tokens: number; balance: number | null; plan_ends_at: string | null }>('redeem', {
+                code: fieldValue(redeemForm, 'code'),
+              });
+              msg.ok(
+                r.plan_ends_at
+                  ? t('billing.redeemedPlan', { date: date(r.plan_ends_at), tokens: tokens(r.tokens) })
+                  : t('billing.redeemed', { tokens: tokens(r.tokens) }),
+              );
               redeemForm.reset();
               await refreshAll();
             } catch (err) {
@@ -135,7 +214,15 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
         },
       },
     },
-    field(t('billing.code'), input('code', { autocomplete: 'off', spellcheck: 'false', placeholder: t('billing.codePlaceholder'), 'data-testid': 'redeem-code' })),
+    field(
+      t('billing.code'),
+      input('code', {
+        autocomplete: 'off',
+        spellcheck: 'false',
+        placeholder: t('billing.codePlaceholder'),
+        'data-testid': 'redeem-code',
+      }),
+    ),
     redeemBtn,
   );
 
@@ -144,7 +231,12 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
       'div',
       { class: 'price-card' },
       h('h3', null, p.name),
-      h('div', { class: 'price' }, `¥${tokens(p.price)}`, h('span', { class: 'muted small' }, ` / ${t('billing.days', { n: p.duration_days })}`)),
+      h(
+        'div',
+        { class: 'price' },
+        `¥${tokens(p.price)}`,
+        h('span', { class: 'muted small' }, ` / ${t('billing.days', { n: p.duration_days })}`),
+      ),
       p.description ? h('p', { class: 'muted small' }, p.description) : null,
       h(
         'ul',
@@ -155,7 +247,9 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
         p.grant_tokens > 0 ? h('li', null, t('billing.grant', { n: tokens(p.grant_tokens) })) : null,
         h('li', { class: 'muted small' }, p.codes.join(', ')),
       ),
-      button(t('billing.subscribe'), () => order('plan', p.id, p.name, p.price), 'btn btn-primary btn-block', { 'data-testid': `order-plan-${p.id}` }),
+      button(t('billing.subscribe'), () => order('plan', p.id, p.name, p.price), 'btn btn-primary btn-block', {
+        'data-testid': `order-plan-${p.id}`,
+      }),
     ),
   );
   const packageCards = packages.packages.map((p) =>
@@ -165,7 +259,9 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
       h('h3', null, p.name),
       h('div', { class: 'price' }, `¥${tokens(p.price)}`),
       h('p', { class: 'muted small' }, p.description || t('billing.tokensFor', { n: tokens(p.tokens) })),
-      button(t('billing.buy'), () => order('package', p.id, p.name, p.price), 'btn btn-block', { 'data-testid': `order-package-${p.id}` }),
+      button(t('billing.buy'), () => order('package', p.id, p.name, p.price), 'btn btn-block', {
+        'data-testid': `order-package-${p.id}`,
+      }),
     ),
   );
   main.append(
@@ -174,8 +270,14 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
     msg.el,
     chooser,
     card(t('billing.redeemTitle'), h('p', { class: 'muted small' }, t('billing.redeemText')), redeemForm),
-    card(t('billing.plans'), planCards.length ? h('div', { class: 'price-grid' }, planCards) : notice('info', t('billing.noPlans'))),
-    card(t('billing.packages'), packageCards.length ? h('div', { class: 'price-grid' }, packageCards) : notice('info', t('billing.noPackages'))),
+    card(
+      t('billing.plans'),
+      planCards.length ? h('div', { class: 'price-grid' }, planCards) : notice('info', t('billing.noPlans')),
+    ),
+    card(
+      t('billing.packages'),
+      packageCards.length ? h('div', { class: 'price-grid' }, packageCards) : notice('info', t('billing.noPackages')),
+    ),
     card(t('billing.orders'), ordersSlot),
     card(t('billing.ledger'), ledgerSlot, ledgerMore),
   );

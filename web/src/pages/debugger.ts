@@ -1,24 +1,25 @@
 // API debugger: pick an operation, fill the form generated from its input schema, pick a key, send. Shows
 // status, time (browser-measured and the server's Server-Timing), deducted/remaining and the body, and the
 // exact request as code in six languages. The call goes to the real /api/{code} and is billed like any other.
-import { h, clear } from '../dom.js';
-import { getLang, t } from '../i18n/index.js';
+
 import { get } from '../api.js';
-import { getUser, sessionSecrets } from '../session.js';
-import { saveKey, savedKey } from '../saved-key.js';
-import { link } from '../router.js';
-import { badge, busy, card, field, notice, pageHeader, reveal, select } from '../ui.js';
-import { schemaForm, type SchemaForm } from '../schema-form.js';
 import { createCodeTabs } from '../code-tabs.js';
-import { jsonView } from '../json-view.js';
-import { explainFailure } from '../error-explain.js';
-import { opDescription, opName } from '../op-text.js';
-import { ms, prettyJson, tokens } from '../format.js';
-import { loadMe } from '../layout.js';
-import { PLACEHOLDER_KEY } from './docs.js';
 import type { ExampleRequest, Json } from '../codegen.js';
-import type { Operation } from '../types.js';
+import { clear, h } from '../dom.js';
+import { explainFailure } from '../error-explain.js';
+import { ms, prettyJson, tokens } from '../format.js';
+import { getLang, t } from '../i18n/index.js';
+import { jsonView } from '../json-view.js';
+import { loadMe } from '../layout.js';
+import { opDescription, opName } from '../op-text.js';
 import type { Route } from '../router.js';
+import { link } from '../router.js';
+import { savedKey, saveKey } from '../saved-key.js';
+import { type SchemaForm, schemaForm } from '../schema-form.js';
+import { getUser, sessionSecrets } from '../session.js';
+import type { Operation } from '../types.js';
+import { badge, busy, card, field, notice, pageHeader, reveal, select } from '../ui.js';
+import { PLACEHOLDER_KEY } from './docs.js';
 
 /** "total;dur=12.3, plugin;dur=4.5" -> { total: 12.3, plugin: 4.5 } */
 export function parseServerTiming(header: string | null): Record<string, number> {
@@ -41,11 +42,18 @@ interface Envelope {
 }
 
 function rawBody(parsed: Envelope | undefined, text: string): HTMLElement {
-  return parsed ? jsonView(prettyJson(parsed), 'dbg-body') : h('pre', { class: 'code', attrs: { 'data-testid': 'dbg-body' } }, text);
+  return parsed
+    ? jsonView(prettyJson(parsed), 'dbg-body')
+    : h('pre', { class: 'code', attrs: { 'data-testid': 'dbg-body' } }, text);
 }
 
 function metric(label: string, value: string, testId: string): HTMLElement {
-  return h('div', { class: 'metric' }, h('span', { class: 'metric-label' }, label), h('span', { class: 'metric-value', attrs: { 'data-testid': testId } }, value));
+  return h(
+    'div',
+    { class: 'metric' },
+    h('span', { class: 'metric-label' }, label),
+    h('span', { class: 'metric-value', attrs: { 'data-testid': testId } }, value),
+  );
 }
 
 export async function renderDebugger(main: HTMLElement, route: Route): Promise<void> {
@@ -57,7 +65,11 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
   const secrets = sessionSecrets();
   let op = ops.find((o) => o.code === route.query.get('op')) ?? ops[0];
   let form: SchemaForm;
-  const opSelect = select('op', ops.map((o) => [o.code, `${opName(o)} (${o.code})`]), op.code);
+  const opSelect = select(
+    'op',
+    ops.map((o) => [o.code, `${opName(o)} (${o.code})`]),
+    op.code,
+  );
   opSelect.setAttribute('data-testid', 'dbg-op');
   const preKey = route.query.get('key');
   const userId = getUser()?.id ?? 0;
@@ -66,17 +78,38 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
     'key',
     [
       ...(saved ? [['saved', t('debugger.savedKey', { label: saved.label })] as [string, string]] : []),
-      ...secrets.map((s) => [`id:${s.id}`, t('debugger.sessionKey', { name: s.name, prefix: s.prefix })] as [string, string]),
+      ...secrets.map(
+        (s) => [`id:${s.id}`, t('debugger.sessionKey', { name: s.name, prefix: s.prefix })] as [string, string],
+      ),
       ['paste', t('debugger.pasteKey')],
     ],
-    preKey && secrets.some((s) => String(s.id) === preKey) ? `id:${preKey}` : saved ? 'saved' : secrets.length ? `id:${secrets[0].id}` : 'paste',
+    preKey && secrets.some((s) => String(s.id) === preKey)
+      ? `id:${preKey}`
+      : saved
+        ? 'saved'
+        : secrets.length
+          ? `id:${secrets[0].id}`
+          : 'paste',
   );
   keySelect.setAttribute('data-testid', 'dbg-key');
-  const secretInput = h('input', { attrs: { type: 'password', name: 'secret', autocomplete: 'off', spellcheck: 'false', placeholder: 'sk_...', 'data-testid': 'dbg-secret' } });
+  const secretInput = h('input', {
+    attrs: {
+      type: 'password',
+      name: 'secret',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      placeholder: 'sk_...',
+      'data-testid': 'dbg-secret',
+    },
+  });
   const secretField = field(t('debugger.secret'), secretInput, t('debugger.secretHint'));
   const opInfo = h('div', { class: 'op-info' });
   const formSlot = h('div');
-  const result = h('div', { class: 'result', attrs: { 'data-testid': 'dbg-result' } }, h('p', { class: 'muted' }, t('debugger.idle')));
+  const result = h(
+    'div',
+    { class: 'result', attrs: { 'data-testid': 'dbg-result' } },
+    h('p', { class: 'muted' }, t('debugger.idle')),
+  );
 
   const currentKey = (): string => {
     const v = keySelect.value;
@@ -84,7 +117,11 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
     if (v.startsWith('id:')) return secrets.find((s) => `id:${s.id}` === v)?.secret ?? '';
     return secretInput.value.trim();
   };
-  const request = (): ExampleRequest => ({ url: `${location.origin}/api/${op.code}`, apiKey: currentKey() || PLACEHOLDER_KEY, body: form.values() });
+  const request = (): ExampleRequest => ({
+    url: `${location.origin}/api/${op.code}`,
+    apiKey: currentKey() || PLACEHOLDER_KEY,
+    body: form.values(),
+  });
   const codes = createCodeTabs({ url: `${location.origin}/api/${op.code}`, apiKey: PLACEHOLDER_KEY, body: {} });
   const sync = (): void => {
     secretField.hidden = keySelect.value !== 'paste';
@@ -93,7 +130,18 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
   const pickOp = (): void => {
     op = ops.find((o) => o.code === opSelect.value) ?? ops[0];
     form = schemaForm(op.input, op.example as { [k: string]: Json } | null, sync);
-    clear(opInfo, h('p', null, opDescription(op)), op.available === false ? notice('warn', t('docs.unavailableNote')) : '', h('p', { class: 'small' }, badge(`${tokens(op.price)} TOKEN / ${t('docs.perCallShort')}`, 'info'), ' ', link(`docs/${op.code}`, t('debugger.readDocs'))));
+    clear(
+      opInfo,
+      h('p', null, opDescription(op)),
+      op.available === false ? notice('warn', t('docs.unavailableNote')) : '',
+      h(
+        'p',
+        { class: 'small' },
+        badge(`${tokens(op.price)} TOKEN / ${t('docs.perCallShort')}`, 'info'),
+        ' ',
+        link(`docs/${op.code}`, t('debugger.readDocs')),
+      ),
+    );
     clear(formSlot, form.el);
     history.replaceState(null, '', `/console/debugger?op=${encodeURIComponent(op.code)}`);
     sync();
@@ -116,7 +164,12 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
     let res: Response;
     let text: string;
     try {
-      res = await fetch(`/api/${encodeURIComponent(op.code)}`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json', 'Accept-Language': getLang() }, body: JSON.stringify(body), credentials: 'omit' });
+      res = await fetch(`/api/${encodeURIComponent(op.code)}`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key, 'Content-Type': 'application/json', 'Accept-Language': getLang() },
+        body: JSON.stringify(body),
+        credentials: 'omit',
+      });
       text = await res.text();
     } catch (err) {
       clear(result, notice('err', t('debugger.networkError'), ' ', err instanceof Error ? err.message : String(err)));
@@ -136,12 +189,32 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
       h(
         'div',
         { class: 'metrics' },
-        h('div', { class: 'metric' }, h('span', { class: 'metric-label' }, t('debugger.status')), h('span', { class: 'metric-value' }, badge(String(res.status), res.ok ? 'ok' : 'err'), ' ', parsed?.error?.code ? h('code', null, parsed.error.code) : null), h('span', { class: 'hidden', attrs: { 'data-testid': 'dbg-status' } }, String(res.status))),
+        h(
+          'div',
+          { class: 'metric' },
+          h('span', { class: 'metric-label' }, t('debugger.status')),
+          h(
+            'span',
+            { class: 'metric-value' },
+            badge(String(res.status), res.ok ? 'ok' : 'err'),
+            ' ',
+            parsed?.error?.code ? h('code', null, parsed.error.code) : null,
+          ),
+          h('span', { class: 'hidden', attrs: { 'data-testid': 'dbg-status' } }, String(res.status)),
+        ),
         metric(t('debugger.browserTime'), ms(elapsed), 'dbg-browser-ms'),
         metric(t('debugger.serverTime'), timing.total !== undefined ? ms(timing.total) : '—', 'dbg-server-ms'),
-        metric(t('debugger.pluginTime'), timing.plugin !== undefined ? ms(timing.plugin) : timing.total !== undefined ? t('debugger.noPlugin') : '—', 'dbg-plugin-ms'),
+        metric(
+          t('debugger.pluginTime'),
+          timing.plugin !== undefined ? ms(timing.plugin) : timing.total !== undefined ? t('debugger.noPlugin') : '—',
+          'dbg-plugin-ms',
+        ),
         metric(t('debugger.deducted'), parsed?.deducted !== undefined ? tokens(parsed.deducted) : '—', 'dbg-deducted'),
-        metric(t('debugger.remaining'), parsed?.remaining !== undefined ? tokens(parsed.remaining) : '—', 'dbg-remaining'),
+        metric(
+          t('debugger.remaining'),
+          parsed?.remaining !== undefined ? tokens(parsed.remaining) : '—',
+          'dbg-remaining',
+        ),
         metric(t('debugger.cached'), parsed?.cached ? t('common.yes') : t('common.no'), 'dbg-cached'),
         metric(t('debugger.requestId'), parsed?.request_id ?? res.headers.get('x-request-id') ?? '—', 'dbg-request-id'),
       ),
@@ -152,7 +225,11 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
     reveal(result);
     void loadMe(true).catch(() => undefined);
   };
-  const sendBtn: HTMLButtonElement = h('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'dbg-send' } }, t('debugger.send'));
+  const sendBtn: HTMLButtonElement = h(
+    'button',
+    { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'dbg-send' } },
+    t('debugger.send'),
+  );
   const reqForm = h(
     'form',
     { on: { submit: (ev) => (ev.preventDefault(), void busy(sendBtn, send)) } },
@@ -161,7 +238,11 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
     h('h3', { class: 'sub' }, t('debugger.params')),
     formSlot,
     h('h3', { class: 'sub' }, t('debugger.key')),
-    field(t('debugger.keyPick'), keySelect, secrets.length || saved ? t('debugger.keyRemembered') : t('debugger.noSessionKey')),
+    field(
+      t('debugger.keyPick'),
+      keySelect,
+      secrets.length || saved ? t('debugger.keyRemembered') : t('debugger.noSessionKey'),
+    ),
     secretField,
     h('div', { class: 'form-actions' }, sendBtn),
   );

@@ -1,18 +1,19 @@
 // Operation docs generated from the live catalogue (operations.yaml): parameters from the input schema,
 // example request in six languages, example response, price, caching and the error codes.
-import { h } from '../dom.js';
-import { errorInfo, getLang, t } from '../i18n/index.js';
+
 import { get } from '../api.js';
-import { link } from '../router.js';
-import { card, notice, pageHeader, table, badge } from '../ui.js';
-import { tokens, prettyJson } from '../format.js';
-import { typeOf, requiredInfo, constraintText } from '../schema-form.js';
 import { codeTabs } from '../code-tabs.js';
-import { jsonView } from '../json-view.js';
 import type { Json } from '../codegen.js';
+import { h } from '../dom.js';
+import { prettyJson, tokens } from '../format.js';
+import { errorInfo, getLang, t } from '../i18n/index.js';
+import { jsonView } from '../json-view.js';
 import { opDescription, opName } from '../op-text.js';
-import type { Operation, ResponseFieldRow } from '../types.js';
 import type { Route } from '../router.js';
+import { link } from '../router.js';
+import { constraintText, requiredInfo, typeOf } from '../schema-form.js';
+import type { Operation, ResponseFieldRow } from '../types.js';
+import { badge, card, notice, pageHeader, table } from '../ui.js';
 
 /** The errors an /api call can answer with (core/http/errors.ts), in the order a caller meets them. */
 export const API_ERRORS: Array<[string, number]> = [
@@ -53,11 +54,23 @@ function ttl(seconds: number): string {
 
 function renderIndex(main: HTMLElement, ops: Operation[]): void {
   main.append(
-    pageHeader(t('docs.title'), t('docs.subtitle'), h('a', { class: 'btn btn-ghost', attrs: { href: '/openapi.json', target: '_blank', rel: 'noopener' } }, t('docs.openapi'))),
+    pageHeader(
+      t('docs.title'),
+      t('docs.subtitle'),
+      h(
+        'a',
+        { class: 'btn btn-ghost', attrs: { href: '/openapi.json', target: '_blank', rel: 'noopener' } },
+        t('docs.openapi'),
+      ),
+    ),
     card(
       t('docs.basics'),
       h('p', null, t('docs.basicsText')),
-      h('pre', { class: 'code' }, `POST ${location.origin}/api/{code}\nX-API-Key: sk_...\nContent-Type: application/json`),
+      h(
+        'pre',
+        { class: 'code' },
+        `POST ${location.origin}/api/{code}\nX-API-Key: sk_...\nContent-Type: application/json`,
+      ),
       h('p', { class: 'muted' }, t('docs.envelopeText')),
     ),
     h(
@@ -67,7 +80,12 @@ function renderIndex(main: HTMLElement, ops: Operation[]): void {
         h(
           'a',
           { class: 'op-card', attrs: { href: `/console/docs/${encodeURIComponent(o.code)}`, 'data-op': o.code } },
-          h('div', { class: 'op-head' }, h('strong', null, opName(o)), o.available === false ? badge(t('docs.unavailable'), 'muted') : badge(`${tokens(o.price)} TOKEN`, 'info')),
+          h(
+            'div',
+            { class: 'op-head' },
+            h('strong', null, opName(o)),
+            o.available === false ? badge(t('docs.unavailable'), 'muted') : badge(`${tokens(o.price)} TOKEN`, 'info'),
+          ),
           h('code', { class: 'muted' }, `/api/${o.code}`),
           h('p', { class: 'muted small' }, opDescription(o)),
         ),
@@ -97,10 +115,22 @@ function renderOperation(main: HTMLElement, op: Operation): void {
     h('code', null, name),
     typeOf(s),
     required.has(name) ? badge(t('docs.required'), 'warn') : h('span', { class: 'muted' }, t('docs.optional')),
-    h('div', null, s.description ?? '', constraintText(s) ? h('div', { class: 'muted small' }, constraintText(s)) : null),
+    h(
+      'div',
+      null,
+      s.description ?? '',
+      constraintText(s) ? h('div', { class: 'muted small' }, constraintText(s)) : null,
+    ),
   ]);
   const example = (op.example ?? {}) as { [k: string]: Json };
-  const response = { success: true, data: op.response_example ?? {}, deducted: op.price, remaining: 9.995, cached: false, request_id: 'req_...' };
+  const response = {
+    success: true,
+    data: op.response_example ?? {},
+    deducted: op.price,
+    remaining: 9.995,
+    cached: false,
+    request_id: 'req_...',
+  };
   main.append(
     pageHeader(opName(op), opDescription(op), link(`debugger?op=${encodeURIComponent(op.code)}`, t('docs.tryIt'))),
     h('p', null, link('docs', `← ${t('docs.all')}`)),
@@ -108,20 +138,60 @@ function renderOperation(main: HTMLElement, op: Operation): void {
     h(
       'div',
       { class: 'stats' },
-      h('div', { class: 'stat' }, h('div', { class: 'stat-label' }, t('docs.price')), h('div', { class: 'stat-value' }, tokens(op.price)), h('div', { class: 'stat-sub' }, t('docs.perCall'))),
-      h('div', { class: 'stat' }, h('div', { class: 'stat-label' }, t('docs.cache')), h('div', { class: 'stat-value' }, ttl(op.cache_ttl)), h('div', { class: 'stat-sub' }, t('docs.cacheNote'))),
-      h('div', { class: 'stat' }, h('div', { class: 'stat-label' }, t('docs.timeout')), h('div', { class: 'stat-value' }, `${op.timeout_ms / 1000} s`), h('div', { class: 'stat-sub' }, t('docs.timeoutNote'))),
+      h(
+        'div',
+        { class: 'stat' },
+        h('div', { class: 'stat-label' }, t('docs.price')),
+        h('div', { class: 'stat-value' }, tokens(op.price)),
+        h('div', { class: 'stat-sub' }, t('docs.perCall')),
+      ),
+      h(
+        'div',
+        { class: 'stat' },
+        h('div', { class: 'stat-label' }, t('docs.cache')),
+        h('div', { class: 'stat-value' }, ttl(op.cache_ttl)),
+        h('div', { class: 'stat-sub' }, t('docs.cacheNote')),
+      ),
+      h(
+        'div',
+        { class: 'stat' },
+        h('div', { class: 'stat-label' }, t('docs.timeout')),
+        h('div', { class: 'stat-value' }, `${op.timeout_ms / 1000} s`),
+        h('div', { class: 'stat-sub' }, t('docs.timeoutNote')),
+      ),
     ),
-    card(t('docs.endpoints'), h('ul', { class: 'routes' }, op.routes.map((r) => h('li', null, h('code', null, r))))),
-    card(t('docs.params'), table([t('col.name'), t('col.type'), t('col.required'), t('col.description')], params, t('debugger.noParams')), oneOf.length ? h('p', { class: 'hint' }, t('docs.oneOf', { groups: oneOf.map((g) => g.join(' + ')).join(' / ') })) : null),
-    card(t('docs.exampleRequest'), h('p', { class: 'muted small' }, t('docs.keyPlaceholder', { key: PLACEHOLDER_KEY })), codeTabs({ url: `${location.origin}/api/${op.code}`, apiKey: PLACEHOLDER_KEY, body: example })),
+    card(
+      t('docs.endpoints'),
+      h(
+        'ul',
+        { class: 'routes' },
+        op.routes.map((r) => h('li', null, h('code', null, r))),
+      ),
+    ),
+    card(
+      t('docs.params'),
+      table([t('col.name'), t('col.type'), t('col.required'), t('col.description')], params, t('debugger.noParams')),
+      oneOf.length
+        ? h('p', { class: 'hint' }, t('docs.oneOf', { groups: oneOf.map((g) => g.join(' + ')).join(' / ') }))
+        : null,
+    ),
+    card(
+      t('docs.exampleRequest'),
+      h('p', { class: 'muted small' }, t('docs.keyPlaceholder', { key: PLACEHOLDER_KEY })),
+      codeTabs({ url: `${location.origin}/api/${op.code}`, apiKey: PLACEHOLDER_KEY, body: example }),
+    ),
     responseFields(op),
     card(t('docs.exampleResponse'), jsonView(prettyJson(response))),
     card(
       t('docs.errors'),
       table(
         [t('col.httpStatus'), t('col.code'), t('col.description'), t('docs.whatToDo')],
-        API_ERRORS.map(([code, status]) => [String(status), h('code', null, code), errorInfo(code)?.message ?? code, h('span', { class: 'small' }, errorInfo(code)?.hint ?? '')]),
+        API_ERRORS.map(([code, status]) => [
+          String(status),
+          h('code', null, code),
+          errorInfo(code)?.message ?? code,
+          h('span', { class: 'small' }, errorInfo(code)?.hint ?? ''),
+        ]),
       ),
     ),
   );

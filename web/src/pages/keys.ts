@@ -1,18 +1,22 @@
 // API keys: create (name and optional limits), the secret shown exactly once with a copy button, the list
 // with disable/enable and delete. The server never returns a secret again; this tab remembers the new one in
 // memory so the debugger can use it right away.
-import { h, clear, fieldValue } from '../dom.js';
-import { t } from '../i18n/index.js';
+
 import { api, get, post } from '../api.js';
-import { forgetSecret, rememberSecret } from '../session.js';
-import { link } from '../router.js';
-import { badge, button, busy, card, copyButton, field, input, messageSlot, notice, pageHeader, table } from '../ui.js';
+import { clear, fieldValue, h } from '../dom.js';
 import { dateTime, tokens } from '../format.js';
-import type { ApiKey, Operation } from '../types.js';
+import { t } from '../i18n/index.js';
+import { link } from '../router.js';
+import { forgetSecret, rememberSecret } from '../session.js';
 import { stackOnPhone } from '../stack-table.js';
+import type { ApiKey, Operation } from '../types.js';
+import { badge, busy, button, card, copyButton, field, input, messageSlot, notice, pageHeader, table } from '../ui.js';
 
 function lines(text: string): string[] | undefined {
-  const list = text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+  const list = text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   return list.length ? list : undefined;
 }
 
@@ -52,50 +56,102 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
       h(
         'div',
         { class: 'row-actions' },
-        button(k.status === 'disabled' ? t('keys.enable') : t('keys.disable'), async () => {
-          try {
-            await api('PATCH', `keys/${k.id}`, { disabled: k.status !== 'disabled' });
-            await refresh();
-          } catch (err) {
-            msg.error(err);
-          }
-        }, 'btn btn-small', { 'data-testid': `toggle-key-${k.id}` }),
-        button(t('keys.rotate'), async () => {
-          const hours = window.prompt(t('keys.rotatePrompt', { name: k.name }), '24');
-          if (hours === null) return;
-          try {
-            const r = await post<{ key: ApiKey; secret: string; old_secret_valid_until: string | null }>(`keys/${k.id}/rotate`, { grace_hours: Number(hours) });
-            rememberSecret(r.key.id, r.key.name, r.key.prefix, r.secret);
-            clear(
-              secretSlot,
-              notice(
-                'ok',
-                h('p', null, t('keys.rotated', { until: r.old_secret_valid_until ? dateTime(r.old_secret_valid_until) : t('keys.rotatedNow') })),
-                h('div', { class: 'secret-row' }, h('code', { class: 'secret' }, r.secret), copyButton(() => r.secret)),
-              ),
-            );
-            await refresh();
-          } catch (err) {
-            msg.error(err);
-          }
-        }, 'btn btn-small', { 'data-testid': `rotate-key-${k.id}` }),
-        button(t('keys.delete'), async () => {
-          if (!window.confirm(t('keys.confirmDelete', { name: k.name }))) return;
-          try {
-            await api('DELETE', `keys/${k.id}`);
-            forgetSecret(k.id);
-            await refresh();
-          } catch (err) {
-            msg.error(err);
-          }
-        }, 'btn btn-small btn-danger', { 'data-testid': `delete-key-${k.id}` }),
+        button(
+          k.status === 'disabled' ? t('keys.enable') : t('keys.disable'),
+          async () => {
+            try {
+              await api('PATCH', `keys/${k.id}`, { disabled: k.status !== 'disabled' });
+              await refresh();
+            } catch (err) {
+              msg.error(err);
+            }
+          },
+          'btn btn-small',
+          { 'data-testid': `toggle-key-${k.id}` },
+        ),
+        button(
+          t('keys.rotate'),
+          async () => {
+            const hours = window.prompt(t('keys.rotatePrompt', { name: k.name }), '24');
+            if (hours === null) return;
+            try {
+              const r = await post<{ key: ApiKey; secret: string; old_secret_valid_until: string | null }>(
+                `keys/${k.id}/rotate`,
+                { grace_hours: Number(hours) },
+              );
+              rememberSecret(r.key.id, r.key.name, r.key.prefix, r.secret);
+              clear(
+                secretSlot,
+                notice(
+                  'ok',
+                  h(
+                    'p',
+                    null,
+                    t('keys.rotated', {
+                      until: r.old_secret_valid_until ? dateTime(r.old_secret_valid_until) : t('keys.rotatedNow'),
+                    }),
+                  ),
+                  h(
+                    'div',
+                    { class: 'secret-row' },
+                    h('code', { class: 'secret' }, r.secret),
+                    copyButton(() => r.secret),
+                  ),
+                ),
+              );
+              await refresh();
+            } catch (err) {
+              msg.error(err);
+            }
+          },
+          'btn btn-small',
+          { 'data-testid': `rotate-key-${k.id}` },
+        ),
+        button(
+          t('keys.delete'),
+          async () => {
+            if (!window.confirm(t('keys.confirmDelete', { name: k.name }))) return;
+            try {
+              await api('DELETE', `keys/${k.id}`);
+              forgetSecret(k.id);
+              await refresh();
+            } catch (err) {
+              msg.error(err);
+            }
+          },
+          'btn btn-small btn-danger',
+          { 'data-testid': `delete-key-${k.id}` },
+        ),
       ),
     ]);
-    clear(listSlot, stackOnPhone(table([t('col.name'), t('col.prefix'), t('col.status'), t('col.limits'), t('col.created'), t('col.lastUsed'), ''], rows, t('keys.none'), 'keys-table')));
+    clear(
+      listSlot,
+      stackOnPhone(
+        table(
+          [t('col.name'), t('col.prefix'), t('col.status'), t('col.limits'), t('col.created'), t('col.lastUsed'), ''],
+          rows,
+          t('keys.none'),
+          'keys-table',
+        ),
+      ),
+    );
   };
 
-  const submit = h('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'create-key' } }, t('keys.create'));
-  const codeBoxes = ops.map((o) => h('label', { class: 'check' }, h('input', { attrs: { type: 'checkbox', name: 'code', value: o.code } }), h('code', null, o.code), ' ', o.name));
+  const submit = h(
+    'button',
+    { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'create-key' } },
+    t('keys.create'),
+  );
+  const codeBoxes = ops.map((o) =>
+    h(
+      'label',
+      { class: 'check' },
+      h('input', { attrs: { type: 'checkbox', name: 'code', value: o.code } }),
+      h('code', null, o.code),
+      ' ',
+      o.name,
+    ),
+  );
   const form: HTMLFormElement = h(
     'form',
     {
@@ -104,7 +160,8 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
         submit: (ev) => {
           ev.preventDefault();
           void busy(submit, async () => {
-            const num = (name: string): number | undefined => (fieldValue(form, name) === '' ? undefined : Number(fieldValue(form, name)));
+            const num = (name: string): number | undefined =>
+              fieldValue(form, name) === '' ? undefined : Number(fieldValue(form, name));
             const codes = [...form.querySelectorAll<HTMLInputElement>('input[name=code]:checked')].map((c) => c.value);
             const expires = fieldValue(form, 'expires_at');
             const body = {
@@ -128,7 +185,12 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
                   'ok',
                   h('strong', null, t('keys.createdTitle', { name: r.key.name })),
                   h('p', null, t('keys.secretOnce')),
-                  h('div', { class: 'secret-row' }, h('code', { class: 'secret', attrs: { 'data-testid': 'new-secret' } }, r.secret), copyButton(() => r.secret)),
+                  h(
+                    'div',
+                    { class: 'secret-row' },
+                    h('code', { class: 'secret', attrs: { 'data-testid': 'new-secret' } }, r.secret),
+                    copyButton(() => r.secret),
+                  ),
                   h('p', null, link(`debugger?key=${r.key.id}`, t('keys.tryIt'))),
                 ),
               );
@@ -145,8 +207,18 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
       'details',
       { class: 'advanced' },
       h('summary', null, t('keys.limits')),
-      h('div', { class: 'field' }, h('span', { class: 'field-label' }, t('keys.allowedCodes')), h('div', { class: 'checks' }, codeBoxes), h('span', { class: 'hint' }, t('keys.allowedCodesHint'))),
-      field(t('keys.ipAllow'), h('textarea', { attrs: { name: 'ip_allow', rows: 2, placeholder: '203.0.113.7, 10.0.0.0/8' } }), t('keys.ipAllowHint')),
+      h(
+        'div',
+        { class: 'field' },
+        h('span', { class: 'field-label' }, t('keys.allowedCodes')),
+        h('div', { class: 'checks' }, codeBoxes),
+        h('span', { class: 'hint' }, t('keys.allowedCodesHint')),
+      ),
+      field(
+        t('keys.ipAllow'),
+        h('textarea', { attrs: { name: 'ip_allow', rows: 2, placeholder: '203.0.113.7, 10.0.0.0/8' } }),
+        t('keys.ipAllowHint'),
+      ),
       h(
         'div',
         { class: 'grid-3' },
@@ -159,6 +231,11 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
     ),
     h('div', { class: 'form-actions' }, submit),
   );
-  main.append(pageHeader(t('keys.title'), t('keys.subtitle')), card(t('keys.new'), form, msg.el), secretSlot, card(t('keys.yourKeys'), listSlot));
+  main.append(
+    pageHeader(t('keys.title'), t('keys.subtitle')),
+    card(t('keys.new'), form, msg.el),
+    secretSlot,
+    card(t('keys.yourKeys'), listSlot),
+  );
   await refresh();
 }

@@ -1,13 +1,20 @@
 // Notifications: the low-balance alert line (fired by the charge that crosses it, once, re-armed by a top-up),
 // the mail switch, and the user's webhooks (signed JSON or WeCom / DingTalk / Feishu bots).
-import { h } from '../dom.js';
-import { t } from '../i18n/index.js';
+
 import { api, get } from '../api.js';
-import { actionForm, badge, card, field, input, messageSlot, pageHeader } from '../ui.js';
+import { h } from '../dom.js';
 import { dateTime } from '../format.js';
+import { t } from '../i18n/index.js';
+import { actionForm, badge, card, field, input, messageSlot, pageHeader } from '../ui.js';
 import { webhooksPanel } from './webhooks-panel.js';
 
-interface Alerts { balance_threshold: number | null; quota_percent: number | null; email: boolean; armed: boolean; last_fired_at: string | null }
+interface Alerts {
+  balance_threshold: number | null;
+  quota_percent: number | null;
+  email: boolean;
+  armed: boolean;
+  last_fired_at: string | null;
+}
 
 export async function renderNotify(main: HTMLElement): Promise<void> {
   const msg = messageSlot();
@@ -22,21 +29,46 @@ export async function renderNotify(main: HTMLElement): Promise<void> {
   };
   showState(alerts);
   const save = h('button', { class: 'btn btn-primary', attrs: { type: 'submit' } }, t('notify.save'));
-  const form = actionForm('form-grid grid-3', save, msg, async (form) => {
-    const line = (form.elements.namedItem('balance_threshold') as HTMLInputElement).value.trim();
-    const pct = (form.elements.namedItem('quota_percent') as HTMLInputElement).value.trim();
-    const r = await api<{ alerts: Alerts }>('PUT', 'alerts', {
-      balance_threshold: line === '' ? null : line,
-      quota_percent: pct === '' ? null : Number(pct),
-      email: (form.elements.namedItem('email') as HTMLInputElement).checked,
-    });
-    showState(r.alerts);
-    msg.ok(t('notify.saved'));
-  },
-    field(t('notify.threshold'), input('balance_threshold', { type: 'number', step: 'any', min: 0, value: alerts.balance_threshold ?? '' }), t('notify.thresholdHint')),
-    field(t('notify.quotaPercent'), input('quota_percent', { type: 'number', min: 1, max: 99, value: alerts.quota_percent ?? '' }), t('notify.quotaHint')),
-    field(t('notify.email'), h('label', { class: 'check' }, h('input', { attrs: { type: 'checkbox', name: 'email' }, checked: alerts.email }), ` ${t('notify.emailHint')}`)),
+  const form = actionForm(
+    'form-grid grid-3',
+    save,
+    msg,
+    async (form) => {
+      const line = (form.elements.namedItem('balance_threshold') as HTMLInputElement).value.trim();
+      const pct = (form.elements.namedItem('quota_percent') as HTMLInputElement).value.trim();
+      const r = await api<{ alerts: Alerts }>('PUT', 'alerts', {
+        balance_threshold: line === '' ? null : line,
+        quota_percent: pct === '' ? null : Number(pct),
+        email: (form.elements.namedItem('email') as HTMLInputElement).checked,
+      });
+      showState(r.alerts);
+      msg.ok(t('notify.saved'));
+    },
+    field(
+      t('notify.threshold'),
+      input('balance_threshold', { type: 'number', step: 'any', min: 0, value: alerts.balance_threshold ?? '' }),
+      t('notify.thresholdHint'),
+    ),
+    field(
+      t('notify.quotaPercent'),
+      input('quota_percent', { type: 'number', min: 1, max: 99, value: alerts.quota_percent ?? '' }),
+      t('notify.quotaHint'),
+    ),
+    field(
+      t('notify.email'),
+      h(
+        'label',
+        { class: 'check' },
+        h('input', { attrs: { type: 'checkbox', name: 'email' }, checked: alerts.email }),
+        ` ${t('notify.emailHint')}`,
+      ),
+    ),
     h('div', { class: 'form-actions' }, save),
   );
-  main.append(pageHeader(t('notify.title'), t('notify.subtitle')), msg.el, card(t('notify.alerts'), form, state), webhooksPanel('webhooks'));
+  main.append(
+    pageHeader(t('notify.title'), t('notify.subtitle')),
+    msg.el,
+    card(t('notify.alerts'), form, state),
+    webhooksPanel('webhooks'),
+  );
 }

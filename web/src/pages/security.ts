@@ -1,13 +1,26 @@
 // Security page: change the password, two-factor authentication (enrol, recovery codes, turn off), the
 // console sessions of this account, and the language of account mails.
-import { h, clear } from '../dom.js';
-import { t } from '../i18n/index.js';
+
 import { api, get, post } from '../api.js';
-import { card, pageHeader, table, field, input, select, button, messageSlot, notice, badge, copyButton } from '../ui.js';
+import { clear, h } from '../dom.js';
 import { dateTime } from '../format.js';
-import { clearSession } from '../session.js';
-import { navigate } from '../router.js';
+import { t } from '../i18n/index.js';
 import { forgetMe } from '../layout.js';
+import { navigate } from '../router.js';
+import { clearSession } from '../session.js';
+import {
+  badge,
+  button,
+  card,
+  copyButton,
+  field,
+  input,
+  messageSlot,
+  notice,
+  pageHeader,
+  select,
+  table,
+} from '../ui.js';
 
 interface Security {
   email_verified: boolean;
@@ -23,7 +36,8 @@ interface Session {
   current: boolean;
 }
 
-const value = (form: HTMLElement, name: string): string => (form.querySelector(`[name="${name}"]`) as HTMLInputElement).value;
+const value = (form: HTMLElement, name: string): string =>
+  (form.querySelector(`[name="${name}"]`) as HTMLInputElement).value;
 
 function codesBox(codes: string[]): HTMLElement {
   return h(
@@ -40,14 +54,27 @@ function passwordCard(): HTMLElement {
   const form = h(
     'div',
     { class: 'form-grid' },
-    field(t('security.currentPassword'), input('current_password', { type: 'password', autocomplete: 'current-password' }), undefined, true),
-    field(t('account.newPassword'), input('new_password', { type: 'password', autocomplete: 'new-password', minlength: 8 }), t('auth.passwordRule'), true),
+    field(
+      t('security.currentPassword'),
+      input('current_password', { type: 'password', autocomplete: 'current-password' }),
+      undefined,
+      true,
+    ),
+    field(
+      t('account.newPassword'),
+      input('new_password', { type: 'password', autocomplete: 'new-password', minlength: 8 }),
+      t('auth.passwordRule'),
+      true,
+    ),
   );
   const save = button(
     t('security.changePassword'),
     async () => {
       try {
-        const r = await post<{ signed_out_sessions: number }>('me/password', { current_password: value(form, 'current_password'), new_password: value(form, 'new_password') });
+        const r = await post<{ signed_out_sessions: number }>('me/password', {
+          current_password: value(form, 'current_password'),
+          new_password: value(form, 'new_password'),
+        });
         msg.ok(t('security.passwordChanged', { n: r.signed_out_sessions }));
         for (const el of form.querySelectorAll('input')) el.value = '';
       } catch (err) {
@@ -69,55 +96,92 @@ function twoFactorCard(sec: Security, reload: () => void): HTMLElement {
     body.append(
       h('p', { class: 'muted' }, t('security.twoFactorIntro')),
       field(t('auth.password'), pw, undefined, true),
-      button(t('security.setUp'), async () => {
-        try {
-          const r = await post<{ secret: string; otpauth_uri: string }>('me/2fa/setup', { password: pw.value });
-          const code = input('tf_code', { autocomplete: 'one-time-code', inputmode: 'numeric' });
-          clear(
-            body,
-            h('p', null, t('security.scan')),
-            h('pre', { class: 'code', attrs: { 'data-testid': 'totp-uri' } }, r.otpauth_uri),
-            h('p', null, t('security.secret'), ' ', h('code', null, r.secret), ' ', copyButton(() => r.secret)),
-            field(t('account.code'), code, undefined, true),
-            button(t('security.confirm'), async () => {
-              try {
-                const on = await post<{ recovery_codes: string[] }>('me/2fa/enable', { code: code.value });
-                clear(body, notice('ok', t('security.enabled')), codesBox(on.recovery_codes), button(t('security.done'), () => reload()));
-              } catch (err) {
-                msg.error(err);
-              }
-            }, 'btn btn-primary'),
-          );
-        } catch (err) {
-          msg.error(err);
-        }
-      }, 'btn btn-primary'),
+      button(
+        t('security.setUp'),
+        async () => {
+          try {
+            const r = await post<{ secret: string; otpauth_uri: string }>('me/2fa/setup', { password: pw.value });
+            const code = input('tf_code', { autocomplete: 'one-time-code', inputmode: 'numeric' });
+            clear(
+              body,
+              h('p', null, t('security.scan')),
+              h('pre', { class: 'code', attrs: { 'data-testid': 'totp-uri' } }, r.otpauth_uri),
+              h(
+                'p',
+                null,
+                t('security.secret'),
+                ' ',
+                h('code', null, r.secret),
+                ' ',
+                copyButton(() => r.secret),
+              ),
+              field(t('account.code'), code, undefined, true),
+              button(
+                t('security.confirm'),
+                async () => {
+                  try {
+                    const on = await post<{ recovery_codes: string[] }>('me/2fa/enable', { code: code.value });
+                    clear(
+                      body,
+                      notice('ok', t('security.enabled')),
+                      codesBox(on.recovery_codes),
+                      button(t('security.done'), () => reload()),
+                    );
+                  } catch (err) {
+                    msg.error(err);
+                  }
+                },
+                'btn btn-primary',
+              ),
+            );
+          } catch (err) {
+            msg.error(err);
+          }
+        },
+        'btn btn-primary',
+      ),
     );
   } else {
     const code = input('tf_code', { autocomplete: 'one-time-code' });
     const pw = input('tf_password', { type: 'password', autocomplete: 'current-password' });
     body.append(
-      h('p', null, badge(t('security.on'), 'ok'), ' ', t('security.codesLeft', { n: sec.two_factor.recovery_codes_left })),
+      h(
+        'p',
+        null,
+        badge(t('security.on'), 'ok'),
+        ' ',
+        t('security.codesLeft', { n: sec.two_factor.recovery_codes_left }),
+      ),
       field(t('account.code'), code, t('account.codeHint'), true),
-      h('div', { class: 'row' },
+      h(
+        'div',
+        { class: 'row' },
         button(t('security.newCodes'), async () => {
           try {
             const r = await post<{ recovery_codes: string[] }>('me/2fa/recovery-codes', { code: code.value });
-            clear(body, codesBox(r.recovery_codes), button(t('security.done'), () => reload()));
+            clear(
+              body,
+              codesBox(r.recovery_codes),
+              button(t('security.done'), () => reload()),
+            );
           } catch (err) {
             msg.error(err);
           }
         }),
       ),
       field(t('auth.password'), pw, t('security.offHint')),
-      button(t('security.turnOff'), async () => {
-        try {
-          await post('me/2fa/disable', { password: pw.value, code: code.value });
-          reload();
-        } catch (err) {
-          msg.error(err);
-        }
-      }, 'btn btn-danger'),
+      button(
+        t('security.turnOff'),
+        async () => {
+          try {
+            await post('me/2fa/disable', { password: pw.value, code: code.value });
+            reload();
+          } catch (err) {
+            msg.error(err);
+          }
+        },
+        'btn btn-danger',
+      ),
     );
   }
   return card(t('security.twoFactorTitle'), body, msg.el);
@@ -129,14 +193,20 @@ async function sessionsCard(reload: () => void): Promise<HTMLElement> {
   const rows = items.map((s) => [
     dateTime(s.created_at),
     dateTime(s.expires_at),
-    s.current ? badge(t('security.thisSession'), 'ok') : button(t('security.signOut'), async () => {
-      try {
-        await api('DELETE', `me/sessions/${s.id}`);
-        reload();
-      } catch (err) {
-        msg.error(err);
-      }
-    }, 'btn btn-small'),
+    s.current
+      ? badge(t('security.thisSession'), 'ok')
+      : button(
+          t('security.signOut'),
+          async () => {
+            try {
+              await api('DELETE', `me/sessions/${s.id}`);
+              reload();
+            } catch (err) {
+              msg.error(err);
+            }
+          },
+          'btn btn-small',
+        ),
   ]);
   const others = button(t('security.signOutOthers'), async () => {
     try {
@@ -162,12 +232,24 @@ async function sessionsCard(reload: () => void): Promise<HTMLElement> {
     'btn btn-danger',
     { 'data-testid': 'sign-out-everywhere' },
   );
-  return card(t('security.sessionsTitle'), table([t('security.signedIn'), t('security.expires'), ''], rows), msg.el, h('div', { class: 'row-actions' }, others, ' ', everywhere));
+  return card(
+    t('security.sessionsTitle'),
+    table([t('security.signedIn'), t('security.expires'), ''], rows),
+    msg.el,
+    h('div', { class: 'row-actions' }, others, ' ', everywhere),
+  );
 }
 
 function languageCard(sec: Security): HTMLElement {
   const msg = messageSlot();
-  const choice = select('mail_locale', [['zh', t('security.langZh')], ['en', t('security.langEn')]], sec.locale ?? 'en');
+  const choice = select(
+    'mail_locale',
+    [
+      ['zh', t('security.langZh')],
+      ['en', t('security.langEn')],
+    ],
+    sec.locale ?? 'en',
+  );
   return card(
     t('security.mailLanguage'),
     field(t('security.mailLanguageHint'), choice),
@@ -189,5 +271,12 @@ export async function renderSecurity(main: HTMLElement): Promise<void> {
   };
   const sec = await get<Security>('me/security');
   const sessions = await sessionsCard(reload);
-  clear(main, pageHeader(t('security.title'), t('security.subtitle')), passwordCard(), twoFactorCard(sec, reload), sessions, languageCard(sec));
+  clear(
+    main,
+    pageHeader(t('security.title'), t('security.subtitle')),
+    passwordCard(),
+    twoFactorCard(sec, reload),
+    sessions,
+    languageCard(sec),
+  );
 }

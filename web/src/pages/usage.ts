@@ -1,17 +1,18 @@
 // Usage and call log: 30-day chart and per-operation totals, then the call log with filters, paging and a
 // CSV export fetched with the Authorization header (the token never goes into a link).
-import { h, clear, fieldValue, type Child } from '../dom.js';
-import { t, tMaybe } from '../i18n/index.js';
+
 import { download, get, query } from '../api.js';
-import { badge, busy, card, errorText, field, input, messageSlot, notice, pageHeader, select, table } from '../ui.js';
 import { dailyChart } from '../chart.js';
+import { type Child, clear, fieldValue, h } from '../dom.js';
 import { dateTime, int, ms, tokens } from '../format.js';
-import { dailyUsage } from '../usage-data.js';
+import { t, tMaybe } from '../i18n/index.js';
 import { loadMe } from '../layout.js';
 import type { ApiKey, Call, Operation } from '../types.js';
+import { badge, busy, card, errorText, field, input, messageSlot, notice, pageHeader, select, table } from '../ui.js';
+import { dailyUsage } from '../usage-data.js';
 
 function callRow(c: Call): Child[] {
-  const free = c.free_reason ? tMaybe(`free.${c.free_reason}`) ?? c.free_reason : null;
+  const free = c.free_reason ? (tMaybe(`free.${c.free_reason}`) ?? c.free_reason) : null;
   return [
     h('span', { class: 'nowrap' }, dateTime(c.created_at)),
     h('code', null, c.operation ?? '—'),
@@ -25,7 +26,12 @@ function callRow(c: Call): Child[] {
 }
 
 export async function renderUsage(main: HTMLElement): Promise<void> {
-  const [series, ops, keys] = await Promise.all([dailyUsage(30), get<{ operations: Operation[] }>('operations'), get<{ keys: ApiKey[] }>('keys'), loadMe(true)]);
+  const [series, ops, keys] = await Promise.all([
+    dailyUsage(30),
+    get<{ operations: Operation[] }>('operations'),
+    get<{ keys: ApiKey[] }>('keys'),
+    loadMe(true),
+  ]);
   const msg = messageSlot();
   const logSlot = h('div');
   const more = h('div', { class: 'form-actions' });
@@ -34,8 +40,17 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
   const filterForm: HTMLFormElement = h(
     'form',
     { class: 'filters', on: { submit: (ev) => (ev.preventDefault(), void load(false), void drawChart()) } },
-    field(t('usage.operation'), select('code', [['', t('usage.all')], ...ops.operations.map((o) => [o.code, o.code] as [string, string])])),
-    field(t('usage.key'), select('key_id', [['', t('usage.all')], ...keys.keys.map((k) => [String(k.id), `${k.name} (${k.prefix}…)`] as [string, string])])),
+    field(
+      t('usage.operation'),
+      select('code', [['', t('usage.all')], ...ops.operations.map((o) => [o.code, o.code] as [string, string])]),
+    ),
+    field(
+      t('usage.key'),
+      select('key_id', [
+        ['', t('usage.all')],
+        ...keys.keys.map((k) => [String(k.id), `${k.name} (${k.prefix}…)`] as [string, string]),
+      ]),
+    ),
     field(
       t('usage.status'),
       select('status', [
@@ -48,23 +63,60 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
     ),
     field(t('usage.from'), input('from', { type: 'date' })),
     field(t('usage.to'), input('to', { type: 'date' })),
-    h('div', { class: 'filter-actions' }, h('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'apply-filters' } }, t('usage.apply'))),
+    h(
+      'div',
+      { class: 'filter-actions' },
+      h(
+        'button',
+        { class: 'btn btn-primary', attrs: { type: 'submit', 'data-testid': 'apply-filters' } },
+        t('usage.apply'),
+      ),
+    ),
   );
   const filters = (): Record<string, string | undefined> => {
     const to = fieldValue(filterForm, 'to');
     // The "to" date is inclusive for people and exclusive for the API: send the next midnight.
     const toNext = to ? new Date(new Date(`${to}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined;
     const from = fieldValue(filterForm, 'from');
-    return { code: fieldValue(filterForm, 'code') || undefined, key_id: fieldValue(filterForm, 'key_id') || undefined, status: fieldValue(filterForm, 'status') || undefined, from: from ? new Date(`${from}T00:00:00`).toISOString() : undefined, to: toNext };
+    return {
+      code: fieldValue(filterForm, 'code') || undefined,
+      key_id: fieldValue(filterForm, 'key_id') || undefined,
+      status: fieldValue(filterForm, 'status') || undefined,
+      from: from ? new Date(`${from}T00:00:00`).toISOString() : undefined,
+      to: toNext,
+    };
   };
   let nextBefore: number | null = null;
   const load = async (append: boolean): Promise<void> => {
     try {
-      const r = await get<{ calls: Call[]; next_before: number | null }>(`calls${query({ ...filters(), limit: 50, before: append ? nextBefore : undefined })}`);
+      const r = await get<{ calls: Call[]; next_before: number | null }>(
+        `calls${query({ ...filters(), limit: 50, before: append ? nextBefore : undefined })}`,
+      );
       rows = append ? [...rows, ...r.calls.map(callRow)] : r.calls.map(callRow);
       nextBefore = r.next_before;
-      clear(logSlot, table([t('col.time'), t('col.operation'), t('col.httpStatus'), t('col.error'), t('col.charged'), t('col.cached'), t('col.duration'), t('col.requestId')], rows, t('usage.noCalls'), 'calls-table'));
-      const moreBtn: HTMLButtonElement = h('button', { class: 'btn', attrs: { type: 'button' }, on: { click: () => void busy(moreBtn, () => load(true)) } }, t('usage.more'));
+      clear(
+        logSlot,
+        table(
+          [
+            t('col.time'),
+            t('col.operation'),
+            t('col.httpStatus'),
+            t('col.error'),
+            t('col.charged'),
+            t('col.cached'),
+            t('col.duration'),
+            t('col.requestId'),
+          ],
+          rows,
+          t('usage.noCalls'),
+          'calls-table',
+        ),
+      );
+      const moreBtn: HTMLButtonElement = h(
+        'button',
+        { class: 'btn', attrs: { type: 'button' }, on: { click: () => void busy(moreBtn, () => load(true)) } },
+        t('usage.more'),
+      );
       clear(more, nextBefore ? moreBtn : null);
       msg.clear();
     } catch (err) {
@@ -80,7 +132,10 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
         click: () =>
           void busy(exportBtn, async () => {
             try {
-              await download(`calls.csv${query(filters())}`, `tollgate-calls-${new Date().toISOString().slice(0, 10)}.csv`);
+              await download(
+                `calls.csv${query(filters())}`,
+                `tollgate-calls-${new Date().toISOString().slice(0, 10)}.csv`,
+              );
             } catch (err) {
               msg.error(err);
             }
@@ -97,18 +152,40 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
       t('usage.byOperation'),
       table(
         [t('col.operation'), t('col.calls'), t('col.successes'), t('col.charged')],
-        series.usage.by_operation.map((o) => [h('code', null, o.operation ?? '—'), int(o.calls), int(o.successes), tokens(o.charged)]),
+        series.usage.by_operation.map((o) => [
+          h('code', null, o.operation ?? '—'),
+          int(o.calls),
+          int(o.successes),
+          tokens(o.charged),
+        ]),
         t('usage.noCalls'),
       ),
     ),
-    card(null, h('div', { class: 'card-title-row' }, h('h2', { class: 'card-title' }, t('usage.callLog')), exportBtn), filterForm, msg.el, logSlot, more),
+    card(
+      null,
+      h('div', { class: 'card-title-row' }, h('h2', { class: 'card-title' }, t('usage.callLog')), exportBtn),
+      filterForm,
+      msg.el,
+      logSlot,
+      more,
+    ),
   );
   const drawChart = async (): Promise<void> => {
     try {
       // The chart follows the key filter; the other filters narrow the log only.
       const keyId = fieldValue(filterForm, 'key_id');
       const s = keyId ? await dailyUsage(30, keyId) : series;
-      clear(chartSlot, dailyChart({ days: s.days, bars: s.calls, line: s.spend, barLabel: t('chart.calls'), lineLabel: t('chart.spend'), emptyText: t('usage.noCalls') }));
+      clear(
+        chartSlot,
+        dailyChart({
+          days: s.days,
+          bars: s.calls,
+          line: s.spend,
+          barLabel: t('chart.calls'),
+          lineLabel: t('chart.spend'),
+          emptyText: t('usage.noCalls'),
+        }),
+      );
     } catch (err) {
       clear(chartSlot, notice('err', errorText(err)));
     }

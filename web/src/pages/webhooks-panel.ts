@@ -1,14 +1,43 @@
 // Webhook endpoints with their delivery log and replay, for a user (/console/api/webhooks) or the operator
 // (/console/api/admin/webhooks). The signing secret is shown once, right after creation.
-import { h, clear, fieldValue } from '../dom.js';
-import { t } from '../i18n/index.js';
-import type { MessageKey } from '../i18n/index.js';
-import { api, get, post } from '../api.js';
-import { actionForm, badge, button, card, copyButton, field, input, messageSlot, notice, select, table } from '../ui.js';
-import { dateTime } from '../format.js';
 
-interface Endpoint { id: number; url: string; kind: string; events: string[]; status: 'active' | 'disabled'; created_at: string }
-interface Delivery { id: number; event: string; status: 'pending' | 'delivered' | 'failed'; attempts: number; last_status: number | null; last_error: string | null; created_at: string; next_at: string | null }
+import { api, get, post } from '../api.js';
+import { clear, fieldValue, h } from '../dom.js';
+import { dateTime } from '../format.js';
+import type { MessageKey } from '../i18n/index.js';
+import { t } from '../i18n/index.js';
+import {
+  actionForm,
+  badge,
+  button,
+  card,
+  copyButton,
+  field,
+  input,
+  messageSlot,
+  notice,
+  select,
+  table,
+} from '../ui.js';
+
+interface Endpoint {
+  id: number;
+  url: string;
+  kind: string;
+  events: string[];
+  status: 'active' | 'disabled';
+  created_at: string;
+}
+interface Delivery {
+  id: number;
+  event: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  next_at: string | null;
+}
 
 const EVENTS = ['balance.low', 'order.paid', 'plan.expiring', 'key.expiring'];
 const STATUS_BADGE = { delivered: 'ok', pending: 'warn', failed: 'err' } as const;
@@ -34,15 +63,19 @@ export function webhooksPanel(base: 'webhooks' | 'admin/webhooks'): HTMLElement 
               badge(t(`notify.status.${d.status}` as MessageKey), STATUS_BADGE[d.status]),
               String(d.attempts),
               d.last_error ?? (d.last_status === null ? '—' : String(d.last_status)),
-              button(t('notify.replay'), async () => {
-                try {
-                  await post(`${base}/${e.id}/deliveries/${d.id}/replay`);
-                  msg.ok(t('notify.replayed'));
-                  await showLog(e);
-                } catch (err) {
-                  msg.error(err);
-                }
-              }, 'btn btn-small'),
+              button(
+                t('notify.replay'),
+                async () => {
+                  try {
+                    await post(`${base}/${e.id}/deliveries/${d.id}/replay`);
+                    msg.ok(t('notify.replayed'));
+                    await showLog(e);
+                  } catch (err) {
+                    msg.error(err);
+                  }
+                },
+                'btn btn-small',
+              ),
             ]),
             t('notify.noDeliveries'),
           ),
@@ -70,24 +103,32 @@ export function webhooksPanel(base: 'webhooks' | 'admin/webhooks'): HTMLElement 
               'span',
               { class: 'row-actions' },
               button(t('notify.log'), () => showLog(e), 'btn btn-small'),
-              button(e.status === 'active' ? t('keys.disable') : t('keys.enable'), async () => {
-                try {
-                  await api('PATCH', `${base}/${e.id}`, { status: e.status === 'active' ? 'disabled' : 'active' });
-                  await load();
-                } catch (err) {
-                  msg.error(err);
-                }
-              }, 'btn btn-small'),
-              button(t('keys.delete'), async () => {
-                if (!confirm(t('notify.confirmDelete'))) return;
-                try {
-                  await api('DELETE', `${base}/${e.id}`);
-                  clear(logSlot);
-                  await load();
-                } catch (err) {
-                  msg.error(err);
-                }
-              }, 'btn btn-small btn-danger'),
+              button(
+                e.status === 'active' ? t('keys.disable') : t('keys.enable'),
+                async () => {
+                  try {
+                    await api('PATCH', `${base}/${e.id}`, { status: e.status === 'active' ? 'disabled' : 'active' });
+                    await load();
+                  } catch (err) {
+                    msg.error(err);
+                  }
+                },
+                'btn btn-small',
+              ),
+              button(
+                t('keys.delete'),
+                async () => {
+                  if (!confirm(t('notify.confirmDelete'))) return;
+                  try {
+                    await api('DELETE', `${base}/${e.id}`);
+                    clear(logSlot);
+                    await load();
+                  } catch (err) {
+                    msg.error(err);
+                  }
+                },
+                'btn btn-small btn-danger',
+              ),
             ),
           ]),
           t('notify.noWebhooks'),
@@ -100,22 +141,66 @@ export function webhooksPanel(base: 'webhooks' | 'admin/webhooks'): HTMLElement 
 
   const submit = h('button', { class: 'btn btn-primary', attrs: { type: 'submit' } }, t('notify.add'));
   const eventBoxes = EVENTS.map((ev) =>
-    h('label', { class: 'check' }, h('input', { attrs: { type: 'checkbox', name: 'events', value: ev }, checked: ev === 'balance.low' }), ` ${ev}`),
+    h(
+      'label',
+      { class: 'check' },
+      h('input', { attrs: { type: 'checkbox', name: 'events', value: ev }, checked: ev === 'balance.low' }),
+      ` ${ev}`,
+    ),
   );
-  const form = actionForm('form-grid grid-3', submit, msg, async (form) => {
-    const events = [...form.querySelectorAll<HTMLInputElement>('input[name=events]:checked')].map((c) => c.value);
-    const botSecret = fieldValue(form, 'bot_secret');
-    const r = await post<{ webhook: Endpoint; secret: string }>(base, { url: fieldValue(form, 'url'), kind: fieldValue(form, 'kind'), events, ...(botSecret ? { bot_secret: botSecret } : {}) });
-    clear(secretSlot, notice('ok', h('p', null, t('notify.secretOnce')), h('div', { class: 'secret-row' }, h('code', { class: 'secret' }, r.secret), copyButton(() => r.secret))));
-    form.reset();
-    await load();
-  },
-    field(t('notify.url'), input('url', { type: 'url', required: true, placeholder: 'https://' }), t('notify.urlHint'), true),
-    field(t('notify.kind'), select('kind', ['standard', 'wecom', 'dingtalk', 'feishu'].map((k) => [k, t(`notify.kind.${k}` as MessageKey)]), 'standard')),
+  const form = actionForm(
+    'form-grid grid-3',
+    submit,
+    msg,
+    async (form) => {
+      const events = [...form.querySelectorAll<HTMLInputElement>('input[name=events]:checked')].map((c) => c.value);
+      const botSecret = fieldValue(form, 'bot_secret');
+      const r = await post<{ webhook: Endpoint; secret: string }>(base, {
+        url: fieldValue(form, 'url'),
+        kind: fieldValue(form, 'kind'),
+        events,
+        ...(botSecret ? { bot_secret: botSecret } : {}),
+      });
+      clear(
+        secretSlot,
+        notice(
+          'ok',
+          h('p', null, t('notify.secretOnce')),
+          h(
+            'div',
+            { class: 'secret-row' },
+            h('code', { class: 'secret' }, r.secret),
+            copyButton(() => r.secret),
+          ),
+        ),
+      );
+      form.reset();
+      await load();
+    },
+    field(
+      t('notify.url'),
+      input('url', { type: 'url', required: true, placeholder: 'https://' }),
+      t('notify.urlHint'),
+      true,
+    ),
+    field(
+      t('notify.kind'),
+      select(
+        'kind',
+        ['standard', 'wecom', 'dingtalk', 'feishu'].map((k) => [k, t(`notify.kind.${k}` as MessageKey)]),
+        'standard',
+      ),
+    ),
     field(t('notify.botSecret'), input('bot_secret', { maxlength: 200 }), t('notify.botSecretHint')),
     field(t('notify.events'), h('div', { class: 'checks' }, eventBoxes)),
     h('div', { class: 'form-actions' }, submit),
   );
   void load();
-  return h('div', null, msg.el, card(base === 'webhooks' ? t('notify.webhooks') : t('notify.operatorWebhooks'), form, secretSlot, listSlot), logSlot);
+  return h(
+    'div',
+    null,
+    msg.el,
+    card(base === 'webhooks' ? t('notify.webhooks') : t('notify.operatorWebhooks'), form, secretSlot, listSlot),
+    logSlot,
+  );
 }

@@ -1,0 +1,139 @@
+// Building blocks of the console API's request schemas (console-endpoints.ts and its sibling lists): what the
+// handlers enforce, published in the OpenAPI document and checked by Ajv before each handler runs.
+
+export type Schema = Record<string, unknown>;
+
+export interface ConsoleEndpoint {
+  id: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  summary: string;
+  auth: 'none' | 'user' | 'admin';
+  body?: Schema;
+  query?: Array<{ name: string; description: string; schema?: Schema }>;
+  status?: number;
+  produces?: 'application/json' | 'text/csv';
+}
+
+/** A string the handler reads with reqString: not blank. */
+export const str = { type: 'string', minLength: 1, pattern: '\\S' };
+/** The same, at most `maxLength` characters (the handler's limit). */
+export const text = (maxLength: number) => ({ ...str, maxLength });
+/** An id or id cursor in a query: a positive safe integer (queryInt(…, 1, MAX_SAFE_INTEGER)). */
+export const int = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
+/** An integer query value from 1 to `max`. */
+export const upTo = (max: number): Schema => ({ type: 'integer', minimum: 1, maximum: max });
+export const tokens = { type: ['number', 'string'], description: 'TOKEN amount, at most 6 decimals' };
+/** null allowed too; a type union (not oneOf) so a refusal names the field's own rule (request-validation.ts). */
+export const nullable = (s: Schema): Schema => ({ ...s, type: [...[s.type].flat(), 'null'] });
+export const obj = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
+  type: 'object',
+  additionalProperties: false,
+  properties,
+  ...(required.length ? { required } : {}),
+});
+
+export const email = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 254,
+  format: 'email',
+  description: 'normalised: NFKC, trimmed, lower-cased; no control characters',
+  'x-error': { maxLength: "'email' is not a valid email address (at most 254 characters)." },
+};
+export const remember = {
+  type: 'boolean',
+  description:
+    '"remember me": true gives a long-lived session (USER_TOKEN_REMEMBER_HOURS, default 30 days) instead of USER_TOKEN_TTL_HOURS',
+};
+/** A new password: 8-200 characters with letters and digits (checked by the handler). */
+export const NEW_PASSWORD = {
+  type: 'string',
+  minLength: 8,
+  maxLength: 200,
+  description: '8-200 characters, letters and digits',
+  'x-error': { minLength: 'Weak password: password must be at least 8 characters.' },
+};
+export const signUp = obj(
+  { email, password: NEW_PASSWORD, locale: { enum: ['zh', 'en'], 'x-error': "'locale' must be zh or en." }, remember },
+  ['email', 'password'],
+);
+// Login takes any password up to 200 characters: a short one is a wrong password (401), not a malformed request.
+export const login = obj({ email, password: { type: 'string', minLength: 1, maxLength: 200 }, remember }, [
+  'email',
+  'password',
+]);
+/** A list limit: null, or 1-100 non-empty strings (core/console/api/key-limits.ts). */
+export const codeList = (name: string, item: Schema): Schema => {
+  const message = `'${name}' must be null or a list of 1 to 100 non-empty strings.`;
+  return nullable({
+    type: 'array',
+    items: { type: 'string', minLength: 1, pattern: '\\S', ...item, 'x-error': message },
+    minItems: 1,
+    maxItems: 100,
+    'x-error': message,
+  });
+};
+export const keyLimits = {
+  allowed_codes: codeList('allowed_codes', {}),
+  ip_allow: codeList('ip_allow', { description: 'IP address or CIDR block' }),
+  expires_at: nullable({ type: 'string', format: 'date-time' }),
+  rate_limit_per_sec: nullable({ type: 'integer', minimum: 1, maximum: 10_000 }),
+  rate_limit_burst: nullable({ type: 'integer', minimum: 1, maximum: 100_000 }),
+  max_concurrency: nullable({ type: 'integer', minimum: 1, maximum: 1000 }),
+  daily_spend_cap: nullable(tokens),
+};
+/** limit (1-max) and the id cursor of a paged list; each route has its own maximum page size. */
+export const pageOf = (max: number) => [
+  { name: 'limit', description: `page size, 1-${max}`, schema: upTo(max) },
+  { name: 'before', description: 'id cursor: next_before of the previous page', schema: int },
+];
+export const callFilters = [
+  { name: 'code', description: 'operation code' },
+  { name: 'key_id', description: 'one API key (its id)', schema: int },
+  { name: 'status', description: 'success, error or an HTTP status' },
+  { name: 'from', description: 'ISO date/time or epoch ms (inclusive)' },
+  { name: 'to', description: 'ISO date/time or epoch ms (exclusive)' },
+  ...pageOf(500),
+];
+
+export const EVENTS = ['order.paid', 'balance.low', 'plan.expiring', 'key.expiring'];
+export const eventsError = `'events' must be a non-empty list of: ${EVENTS.join(', ')}.`;
+export const webhookEvents = {
+  type: 'array',
+  minItems: 1,
+  items: { enum: EVENTS, 'x-error': eventsError },
+  'x-error': eventsError,
+};
+export const newWebhook = obj(
+  {
+    url: { ...text(2000), description: 'public http(s) URL; private and reserved addresses are refused' },
+    kind: {
+      enum: ['standard', 'wecom', 'dingtalk', 'feishu'],
+      description: 'standard: Standard Webhooks signed JSON (default); the others post a chat-bot text message',
+    },
+    events: webhookEvents,
+    bot_secret: nullable({ ...text(200), description: 'DingTalk / Feishu bot signing secret' }),
+  },
+  ['url', 'events'],
+);
+/** Every CSV export: UTF-8 with a BOM, header labels in `lang`, times as YYYY-MM-DD HH:mm:ss in `tz`. */
+export const csvLocaleQuery = [
+  {
+    name: 'tz',
+    description: 'IANA time zone of the times, e.g. Europe/London (default Asia/Shanghai)',
+    schema: { type: 'string', maxLength: 64 },
+  },
+  {
+    name: 'lang',
+    description: 'header language: zh or en (default: Accept-Language, else zh)',
+    schema: { type: 'string', enum: ['zh', 'en'] },
+  },
+];
+export const exportQuery = [
+  { name: 'from', description: 'ISO date/time or epoch ms (inclusive)' },
+  { name: 'to', description: 'ISO date/time or epoch ms (exclusive)' },
+  { name: 'user_id', description: 'one user (orders, ledger)', schema: int },
+  { name: 'limit', description: 'rows, 1-1000000', schema: upTo(1_000_000) },
+  ...csvLocaleQuery,
+];
