@@ -8,14 +8,14 @@ import { findUserById } from '../../accounts/users.js';
 import { InsufficientBalanceError, postEntry } from '../../billing/ledger.js';
 import { listCalls } from '../../billing/usage.js';
 import { ApiError } from '../../http/errors.js';
-import { asMicro, toToken } from '../../kernel/money.js';
+import { toToken } from '../../kernel/money.js';
 import { listAudit } from '../../notify/audit-log.js';
 import type { Services } from '../../services.js';
 import { emailsOf, parseSearch, userIdsMatching } from './admin-lookup.js';
 import { audit, presentAudit } from './audit.js';
 import { requireAdmin, userOf } from './auth.js';
 import { bodyOf, idParam, invalid, queryInt, queryOf, reqEnum, reqString, reqTokens } from './input.js';
-import { iso, presentKey, presentOrder, presentUserWithBalance } from './present.js';
+import { iso, presentKey, presentLedgerEntry, presentOrder, presentUserWithBalance } from './present.js';
 import { presentCall } from './usage-routes.js';
 
 const RECENT = 50;
@@ -69,16 +69,7 @@ export function adminUserRoutes(router: Router, s: Services): void {
       user: presentUserWithBalance(user),
       keys: keys.map(presentKey),
       calls: calls.map(presentCall),
-      ledger: ledger.map((r) => ({
-        id: Number(r.id),
-        created_at: iso(r.created_at),
-        kind: r.kind,
-        amount: toToken(asMicro(r.amount)),
-        balance_after: toToken(asMicro(r.balance_after)),
-        ref: r.ref,
-        operation: r.operation,
-        note: r.note,
-      })),
+      ledger: ledger.map(presentLedgerEntry),
       orders: orders.map(presentOrder),
       subscriptions: subscriptions.map((r) => ({
         id: Number(r.id),

@@ -4,7 +4,7 @@ import type { Selectable } from 'kysely';
 import type { ApiKeyRow } from '../../accounts/api-keys.js';
 import type { User } from '../../accounts/users.js';
 import { asMicro, MAX_MICRO, toToken } from '../../kernel/money.js';
-import type { OrdersTable } from '../../store/schema.js';
+import type { LedgerTable, OrdersTable } from '../../store/schema.js';
 
 export function iso(ms: number | string | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
@@ -55,6 +55,20 @@ export function presentKey(k: ApiKeyRow): Record<string, unknown> {
     },
     // Only after a rotation with a grace period: until when the previous secret is still accepted.
     ...(k.prev_expires_at ? { previous_secret_valid_until: iso(k.prev_expires_at) } : {}),
+  };
+}
+
+/** One ledger row as the console shows it (the user's own ledger and the admin's user page). */
+export function presentLedgerEntry(r: Selectable<LedgerTable>): Record<string, unknown> {
+  return {
+    id: Number(r.id),
+    created_at: iso(r.created_at),
+    kind: r.kind,
+    amount: toToken(asMicro(r.amount)),
+    balance_after: toToken(asMicro(r.balance_after)),
+    ref: r.ref,
+    operation: r.operation,
+    note: r.note,
   };
 }
 

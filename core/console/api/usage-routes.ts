@@ -9,7 +9,7 @@ import type { Services } from '../../services.js';
 import { requireUser, userOf } from './auth.js';
 import { callsCsvRoute } from './calls-csv.js';
 import { invalid, queryInt, queryOf, queryTime } from './input.js';
-import { iso } from './present.js';
+import { iso, presentLedgerEntry } from './present.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -123,16 +123,7 @@ export function usageRoutes(router: Router, s: Services): void {
       queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
     const rows = await listLedger(db, userOf(ctx).id, limit, before);
     ctx.body = {
-      entries: rows.map((r) => ({
-        id: Number(r.id),
-        created_at: iso(r.created_at),
-        kind: r.kind,
-        amount: toToken(asMicro(r.amount)),
-        balance_after: toToken(asMicro(r.balance_after)),
-        ref: r.ref,
-        operation: r.operation,
-        note: r.note,
-      })),
+      entries: rows.map(presentLedgerEntry),
       next_before: rows.length === limit ? Number(rows[rows.length - 1].id) : null,
     };
   });
