@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import ivm from 'isolated-vm';
 import type { PluginManifest } from './contract.js';
+import { holdUntilExit, letGo } from './exit-guard.js';
 
 export class AssetError extends Error {}
 
@@ -37,7 +38,7 @@ export class AssetStore {
     if (!entry) {
       entry = readFile(path).then((buf) => {
         const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
-        return new ivm.ExternalCopy(ab, { transferOut: true });
+        return holdUntilExit(new ivm.ExternalCopy(ab, { transferOut: true }));
       });
       this.cache.set(path, entry);
       entry.catch(() => this.cache.delete(path));
@@ -46,7 +47,15 @@ export class AssetStore {
   }
 
   clear(): void {
-    for (const entry of this.cache.values()) entry.then((c) => c.release(), () => undefined);
+    for (const entry of this.cache.values()) {
+      entry.then(
+        (c) => {
+          c.release();
+          letGo(c);
+        },
+        () => undefined,
+      );
+    }
     this.cache.clear();
   }
 }

@@ -9,7 +9,7 @@ import type { Resolver } from './address-policy.js';
 import type { AssetStore } from './assets.js';
 import type { LogBudget } from './log-budget.js';
 import { CallTable, type CallState } from './calls.js';
-import { SlotFactory, type Attempt, type InvokeFn, type Slot } from './isolate-slot.js';
+import { SlotFactory, letGoOf, type Attempt, type InvokeFn, type Slot } from './isolate-slot.js';
 import { IVM, checkOutcome, errorDetail, errorText, internalOutcome, timeoutOutcome, type SandboxOutcome } from './outcome.js';
 
 /** After an UPSTREAM_TIMEOUT the aborted fetch rejects inside the isolate; if the call still has not settled
@@ -182,6 +182,7 @@ export class IsolatePool {
     } catch {
       // already disposed by isolated-vm itself (memory limit)
     }
+    letGoOf(slot);
     this.o.logger.warn('isolate disposed', { plugin: this.o.plugin, isolate: slot.id, reason });
     if (replace && !this.closed && this.slots.length < this.o.size) this.spawn(); // keep a warm one ready
     this.drain();

@@ -4,6 +4,7 @@ import ivm from 'isolated-vm';
 import type { Logger } from '../kernel/logger.js';
 import type { PluginManifest } from './contract.js';
 import { BOOTSTRAP, createBridge, type BridgeDeps } from './bridge.js';
+import { holdUntilExit, letGo } from './exit-guard.js';
 
 export type InvokeFn = (callId: number, input: unknown, options: unknown, operation: string) => Promise<unknown>;
 
@@ -25,6 +26,15 @@ export interface Slot {
   load: number;
   readonly attempts: Set<Attempt>;
   dead: boolean;
+  /** Its isolated-vm objects, held through process exit until the slot is killed (exit-guard.ts). */
+  readonly handles: { list: object[]; released: boolean };
+}
+
+/** After the isolate is disposed: its objects may now be collected (while isolated-vm is still whole). A boot
+ *  still under way holds nothing more. */
+export function letGoOf(slot: Slot): void {
+  slot.handles.released = true;
+  for (const h of slot.handles.list.splice(0)) letGo(h);
 }
 
 export interface SlotSpec extends BridgeDeps {
@@ -43,6 +53,7 @@ export class SlotFactory {
 
   create(): Slot {
     const { spec } = this;
+    const handles = { list: [] as object[], released: false };
     const isolate = new ivm.Isolate({
       memoryLimit: spec.manifest.memory_mb,
       onCatastrophicError: (message) => {
@@ -51,30 +62,37 @@ export class SlotFactory {
         (spec.onCatastrophic ?? (() => process.abort()))(message);
       },
     });
-    const ready = this.boot(isolate);
+    const hold = <T extends object>(h: T): T => {
+      if (handles.released) return h;
+      handles.list.push(h);
+      return holdUntilExit(h);
+    };
+    const ready = this.boot(hold(isolate), hold);
     ready.catch(() => undefined); // observed by whoever awaits the slot; never an unhandled rejection
-    return { id: this.nextId++, isolate, ready, load: 0, attempts: new Set(), dead: false };
+    return { id: this.nextId++, isolate, ready, load: 0, attempts: new Set(), dead: false, handles };
   }
 
   release(): void {
     this.cachedData?.release();
+    letGo(this.cachedData);
     this.cachedData = undefined;
   }
 
-  private async boot(isolate: ivm.Isolate): Promise<ivm.Reference<InvokeFn>> {
+  private async boot(isolate: ivm.Isolate, hold: <T extends object>(h: T) => T): Promise<ivm.Reference<InvokeFn>> {
     const { spec } = this;
-    const script = await isolate.compileScript(spec.code, {
+    const script = hold(await isolate.compileScript(spec.code, {
       filename: `file:///plugins/${spec.plugin}/handler.js`,
       ...(this.cachedData ? { cachedData: this.cachedData } : { produceCachedData: true }),
-    });
+    }));
     // The typings omit it, but with produceCachedData the Script carries `cachedData` (isolated-vm README).
     const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
-    if (!this.cachedData && produced) this.cachedData = produced;
-    const context = await isolate.createContext();
+    if (!this.cachedData && produced) this.cachedData = holdUntilExit(produced);
+    const context = hold(await isolate.createContext());
     await script.run(context, { timeout: BOOT_TIMEOUT_MS });
     script.release();
     const bridge = createBridge(spec);
+    for (const h of bridge) hold(h);
     const invoke: unknown = await context.evalClosure(BOOTSTRAP, bridge, { result: { reference: true }, timeout: BOOT_TIMEOUT_MS });
-    return invoke as ivm.Reference<InvokeFn>;
+    return hold(invoke as ivm.Reference<InvokeFn>);
   }
 }
