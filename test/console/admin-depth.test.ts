@@ -1,6 +1,7 @@
 // Admin depth: refunds and debits with a reason (exact ledger rows, never below what is available), the
 // drill-down of one user, the audit log (who, what, from which IP, exact rows) and streamed CSV exports.
 import t from 'tap';
+import { localClock } from '../../core/console/api/csv-locale.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { admin, consoleUser } from './support.js';
 
@@ -236,57 +237,126 @@ t.test('drill-down: keys, calls, ledger, orders, plans and audit of one user', a
   t.equal((await h.client.get('/console/api/admin/users/999999/overview', a.headers)).status, 404);
 });
 
-t.test('exports stream users, orders and ledger as CSV, newest first, filtered by user', async (t) => {
-  const u = await consoleUser(h, '2');
-  await adjust(u.userId, { kind: 'debit', amount: '0.5', reason: 'a, "quoted" reason' });
-  const res = await h.client.get(`/console/api/admin/exports/ledger.csv?user_id=${u.userId}&lang=en`, a.headers);
-  t.equal(res.status, 200);
-  t.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
-  t.equal(res.headers['content-disposition'], 'attachment; filename="ledger.csv"');
-  const lines = res.text.trim().split(/\r?\n/);
-  t.ok(res.text.startsWith('\uFEFFID,'), 'a UTF-8 BOM first (trim() below drops it)');
-  t.equal(
-    lines[0],
-    'ID,User ID,Time (Asia/Shanghai),Kind,Amount (TOKEN),Balance after (TOKEN),Reference,Operation,Note',
-  );
-  t.equal(lines.length, 3);
-  t.match(
-    lines[1],
-    new RegExp(
-      `^\\d+,${u.userId},[^,]+,adjustment,-0.5,1.5,debit:[^,]+,,"a, ""quoted"" reason \\(by admin ${a.userId}\\)"$`,
-    ),
-  );
-  t.match(lines[2], new RegExp(`^\\d+,${u.userId},[^,]+,grant,2,2,test-grant:${u.userId},,$`));
-  const users = await h.client.get('/console/api/admin/exports/users.csv?lang=en', a.headers);
-  const userLines = users.text.trim().split(/\r?\n/);
-  t.equal(userLines[0], 'ID,Email,Role,Status,Balance (TOKEN),Held (TOKEN),Time (Asia/Shanghai)');
-  t.ok(userLines.some((l) => l.startsWith(`${u.userId},${u.email},user,active,1.5,0,`)));
-  const ids = userLines.slice(1).map((l) => Number(l.split(',')[0]));
-  t.same(
-    ids,
-    [...ids].sort((x, y) => y - x),
-    'newest first',
-  );
-  const orders = await h.client.get('/console/api/admin/exports/orders.csv', {
-    ...a.headers,
-    'accept-language': 'zh-CN,zh;q=0.9',
-  });
-  t.equal(
-    orders.text.split(/\r?\n/)[0],
-    '\uFEFF编号,用户编号,类型,商品编号,商品名称,金额（TOKEN）,支付方式,状态,时间（Asia/Shanghai）,支付时间（Asia/Shanghai）',
-  );
-  t.equal((await h.client.get('/console/api/admin/exports/ledger.csv', u.headers)).status, 403);
-  const exportsAudited = await h.services.store.db
-    .selectFrom('audit_log')
-    .select(['action', 'target_type'])
-    .where('actor_id', '=', a.userId)
-    .where('action', '=', 'export')
-    .execute();
-  t.same(
-    exportsAudited.map((r) => r.target_type),
-    ['ledger', 'users', 'orders'],
-  );
-});
+t.test(
+  "exports stream users, orders and ledger as CSV with the user's email, newest first, filtered by user",
+  async (t) => {
+    const u = await consoleUser(h, '2', { email: 'csv.reader@example.com' });
+    await adjust(u.userId, { kind: 'debit', amount: '0.5', reason: 'a, "quoted" reason' });
+    const res = await h.client.get(`/console/api/admin/exports/ledger.csv?user_id=${u.userId}&lang=en`, a.headers);
+    t.equal(res.status, 200);
+    t.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
+    t.equal(res.headers['content-disposition'], 'attachment; filename="ledger.csv"');
+    t.ok(res.text.startsWith('\uFEFFID,'), 'a UTF-8 BOM first');
+    const local = localClock('Asia/Shanghai');
+    const ledger = await h.services.store.db
+      .selectFrom('ledger')
+      .select(['id', 'created_at', 'ref'])
+      .where('user_id', '=', u.userId)
+      .orderBy('id', 'desc')
+      .execute();
+    t.equal(ledger.length, 2);
+    t.equal(
+      res.text,
+      '\uFEFFID,User ID,User email,Time (Asia/Shanghai),Kind,Amount (TOKEN),Balance after (TOKEN),Reference,Operation,Note\r\n' +
+        `${ledger[0].id},${u.userId},csv.reader@example.com,${local(ledger[0].created_at)},adjustment,-0.5,1.5,${ledger[0].ref},,` +
+        `"a, ""quoted"" reason (by admin ${a.userId})"\r\n` +
+        `${ledger[1].id},${u.userId},csv.reader@example.com,${local(ledger[1].created_at)},grant,2,2,test-grant:${u.userId},,\r\n`,
+    );
+    const users = await h.client.get('/console/api/admin/exports/users.csv?lang=en', a.headers);
+    const userLines = users.text.trim().split(/\r?\n/);
+    t.equal(userLines[0], 'ID,Email,Role,Status,Balance (TOKEN),Held (TOKEN),Time (Asia/Shanghai)');
+    t.ok(userLines.some((l) => l.startsWith(`${u.userId},csv.reader@example.com,user,active,1.5,0,`)));
+    const ids = userLines.slice(1).map((l) => Number(l.split(',')[0]));
+    t.same(
+      ids,
+      [...ids].sort((x, y) => y - x),
+      'newest first',
+    );
+    const placed = await h.client.post('/console/api/orders', { kind: 'package', id: 'p10' }, u.headers);
+    t.equal(placed.status, 201);
+    const created = await h.services.store.db
+      .selectFrom('orders')
+      .select('created_at')
+      .where('id', '=', placed.body.order.id)
+      .executeTakeFirstOrThrow();
+    const orders = await h.client.get(`/console/api/admin/exports/orders.csv?user_id=${u.userId}`, {
+      ...a.headers,
+      'accept-language': 'zh-CN,zh;q=0.9',
+    });
+    t.equal(
+      orders.text,
+      '\uFEFF编号,用户编号,用户邮箱,类型,商品编号,商品名称,金额（TOKEN）,支付方式,状态,时间（Asia/Shanghai）,支付时间（Asia/Shanghai）\r\n' +
+        `${placed.body.order.id},${u.userId},csv.reader@example.com,package,p10,10 TOKEN,10,manual,pending,${local(created.created_at)},\r\n`,
+    );
+    t.equal((await h.client.get('/console/api/admin/exports/ledger.csv', u.headers)).status, 403);
+    const exportsAudited = await h.services.store.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_type'])
+      .where('actor_id', '=', a.userId)
+      .where('action', '=', 'export')
+      .execute();
+    t.same(
+      exportsAudited.map((r) => r.target_type),
+      ['ledger', 'users', 'orders'],
+    );
+  },
+);
+
+t.test(
+  'an export longer than one keyset chunk keeps every row once, newest first, each with its own email',
+  async (t) => {
+    // 2,500 pending orders (no money moves) of two buyers, alternating, in a window of their own (January 2020).
+    const ann = await consoleUser(h, 0, { email: 'ann@chunks.example' });
+    const bob = await consoleUser(h, 0, { email: 'bob@chunks.example' });
+    const base = Date.UTC(2020, 0, 1);
+    const rows = Array.from({ length: 2_500 }, (_, i) => ({
+      user_id: i % 2 ? bob.userId : ann.userId,
+      kind: 'package' as const,
+      item_id: 'p10',
+      item_name: '10 TOKEN',
+      amount: 10_000_000,
+      provider: 'manual',
+      status: 'pending' as const,
+      created_at: base + i * 1000,
+      paid_at: null,
+      confirmed_by: null,
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await h.services.store.db
+        .insertInto('orders')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    const res = await h.client.get(
+      `/console/api/admin/exports/orders.csv?lang=en&tz=UTC&from=${base}&to=${base + 2_500_000}`,
+      a.headers,
+    );
+    t.equal(res.status, 200);
+    t.ok(res.text.startsWith('\uFEFF'));
+    const lines = res.text.slice(1).split('\r\n');
+    t.equal(lines.pop(), '', 'ends with a line break');
+    t.equal(
+      lines.shift(),
+      'ID,User ID,User email,Kind,Item ID,Item,Amount (TOKEN),Payment method,Status,Time (UTC),Paid at (UTC)',
+    );
+    const clock = localClock('UTC');
+    const expected = await h.services.store.db
+      .selectFrom('orders')
+      .select(['id', 'user_id', 'created_at'])
+      .where('created_at', '>=', base)
+      .where('created_at', '<', base + 2_500_000)
+      .orderBy('id', 'desc')
+      .execute();
+    t.equal(expected.length, 2_500);
+    t.same(
+      lines,
+      expected.map(
+        (o) =>
+          `${o.id},${o.user_id},${Number(o.user_id) === ann.userId ? 'ann' : 'bob'}@chunks.example,package,p10,10 TOKEN,10,manual,pending,${clock(o.created_at)},`,
+      ),
+    );
+    t.equal(lines.filter((l) => l.includes(',ann@chunks.example,')).length, 1_250);
+  },
+);
 
 t.test('redeem-code batches and redemptions (plan changes) are audited', async (t) => {
   const u = await consoleUser(h, '0');

@@ -140,7 +140,7 @@ t.test('a zone or language that does not exist is a 400 before any export starts
 
 t.test('admin exports: Chinese text survives as UTF-8 after the BOM, times in the zone asked for', async (t) => {
   const a = await admin(h);
-  const u = await consoleUser(h, 0);
+  const u = await consoleUser(h, 0, { email: 'zhang.san@example.cn' });
   await postEntry(h.services.store.db, {
     userId: u.userId,
     amount: toMicro(3),
@@ -161,7 +161,8 @@ t.test('admin exports: Chinese text survives as UTF-8 after the BOM, times in th
   const local = localClock('Asia/Tokyo')(Number(row.created_at));
   t.equal(
     res.text,
-    `\uFEFF编号,用户编号,时间（Asia/Tokyo）,类型,金额（TOKEN）,变动后余额（TOKEN）,关联,接口,备注\r\n${row.id},${u.userId},${local},grant,3,3,csv-zh:${u.userId},,春节赠送，谢谢\r\n`,
+    '\uFEFF编号,用户编号,用户邮箱,时间（Asia/Tokyo）,类型,金额（TOKEN）,变动后余额（TOKEN）,关联,接口,备注\r\n' +
+      `${row.id},${u.userId},zhang.san@example.cn,${local},grant,3,3,csv-zh:${u.userId},,春节赠送，谢谢\r\n`,
   );
   t.ok(
     Math.abs(Date.parse(`${local!.replace(' ', 'T')}+09:00`) - Number(row.created_at)) < 1000,

@@ -2,6 +2,7 @@
 // it (core/console/api/calls-csv.ts): keyset chunks by id, newest first, an event-loop turn between chunks so
 // one export never stalls the other callers, one export per admin at a time. Like every console CSV it starts
 // with a UTF-8 BOM and has its header in the reader's language and its times in their zone (csv-locale.ts).
+// Orders and ledger rows carry the user's email next to the id: an admin reads people, not numbers (issue 17).
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Router from '@koa/router';
@@ -56,30 +57,46 @@ const EXPORTS: Record<string, { header: string[]; read: ChunkReader }> = {
     },
   },
   orders: {
-    header: ['id', 'user_id', 'kind', 'item_id', 'item_name', 'amount', 'provider', 'status', 'created_at', 'paid_at'],
+    header: [
+      'id',
+      'user_id',
+      'user_email',
+      'kind',
+      'item_id',
+      'item_name',
+      'amount',
+      'provider',
+      'status',
+      'created_at',
+      'paid_at',
+    ],
     read: async (db, before, limit, w, time) => {
+      // The email by the user's primary key, per row of the chunk: still one keyset query on orders.id.
       let q = db
-        .selectFrom('orders')
+        .selectFrom('orders as o')
+        .leftJoin('users as u', 'u.id', 'o.user_id')
         .select([
-          'id',
-          'user_id',
-          'kind',
-          'item_id',
-          'item_name',
-          'amount',
-          'provider',
-          'status',
-          'created_at',
-          'paid_at',
+          'o.id',
+          'o.user_id',
+          'u.email',
+          'o.kind',
+          'o.item_id',
+          'o.item_name',
+          'o.amount',
+          'o.provider',
+          'o.status',
+          'o.created_at',
+          'o.paid_at',
         ]);
-      if (before !== undefined) q = q.where('id', '<', before);
-      if (w.userId !== undefined) q = q.where('user_id', '=', w.userId);
-      if (w.from !== undefined) q = q.where('created_at', '>=', w.from);
-      if (w.to !== undefined) q = q.where('created_at', '<', w.to);
-      const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+      if (before !== undefined) q = q.where('o.id', '<', before);
+      if (w.userId !== undefined) q = q.where('o.user_id', '=', w.userId);
+      if (w.from !== undefined) q = q.where('o.created_at', '>=', w.from);
+      if (w.to !== undefined) q = q.where('o.created_at', '<', w.to);
+      const rows = await q.orderBy('o.id', 'desc').limit(limit).execute();
       return rows.map((r) => [
         Number(r.id),
         Number(r.user_id),
+        r.email,
         r.kind,
         r.item_id,
         r.item_name,
@@ -92,19 +109,43 @@ const EXPORTS: Record<string, { header: string[]; read: ChunkReader }> = {
     },
   },
   ledger: {
-    header: ['id', 'user_id', 'created_at', 'kind', 'amount', 'balance_after', 'ref', 'operation', 'note'],
+    header: [
+      'id',
+      'user_id',
+      'user_email',
+      'created_at',
+      'kind',
+      'amount',
+      'balance_after',
+      'ref',
+      'operation',
+      'note',
+    ],
     read: async (db, before, limit, w, time) => {
       let q = db
-        .selectFrom('ledger')
-        .select(['id', 'user_id', 'created_at', 'kind', 'amount', 'balance_after', 'ref', 'operation', 'note']);
-      if (before !== undefined) q = q.where('id', '<', before);
-      if (w.userId !== undefined) q = q.where('user_id', '=', w.userId);
-      if (w.from !== undefined) q = q.where('created_at', '>=', w.from);
-      if (w.to !== undefined) q = q.where('created_at', '<', w.to);
-      const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+        .selectFrom('ledger as l')
+        .leftJoin('users as u', 'u.id', 'l.user_id')
+        .select([
+          'l.id',
+          'l.user_id',
+          'u.email',
+          'l.created_at',
+          'l.kind',
+          'l.amount',
+          'l.balance_after',
+          'l.ref',
+          'l.operation',
+          'l.note',
+        ]);
+      if (before !== undefined) q = q.where('l.id', '<', before);
+      if (w.userId !== undefined) q = q.where('l.user_id', '=', w.userId);
+      if (w.from !== undefined) q = q.where('l.created_at', '>=', w.from);
+      if (w.to !== undefined) q = q.where('l.created_at', '<', w.to);
+      const rows = await q.orderBy('l.id', 'desc').limit(limit).execute();
       return rows.map((r) => [
         Number(r.id),
         Number(r.user_id),
+        r.email,
         time(r.created_at),
         r.kind,
         money(r.amount),
