@@ -29,7 +29,10 @@ export class AssetStore {
   async exists(path: string | null): Promise<boolean> {
     if (path === null) return false;
     if (this.cache.has(path)) return true;
-    return stat(path).then((s) => s.isFile(), () => false);
+    return stat(path).then(
+      (s) => s.isFile(),
+      () => false,
+    );
   }
 
   /** The cached bytes of `path`. A failed read is not cached, so a file that appears later is found. */

@@ -40,7 +40,10 @@ export function heldCount(): number {
 /** A full, synchronous collection. `gc` is exposed for new contexts only once asked for, as Jest does. */
 function collectGarbage(): void {
   const exposed = (globalThis as { gc?: () => void }).gc;
-  if (typeof exposed === 'function') return exposed();
+  if (typeof exposed === 'function') {
+    exposed();
+    return;
+  }
   v8.setFlagsFromString('--expose-gc');
   (vm.runInNewContext('gc') as () => void)();
 }

@@ -4,13 +4,21 @@
 // `timeout` covers only synchronous execution, never awaited promises (research/stack.md 1(a), 1(e)).
 import type ivm from 'isolated-vm';
 import type { Logger } from '../kernel/logger.js';
-import type { PluginManifest } from './contract.js';
 import type { Resolver } from './address-policy.js';
 import type { AssetStore } from './assets.js';
+import { type CallState, CallTable } from './calls.js';
+import type { PluginManifest } from './contract.js';
+import { type Attempt, type InvokeFn, letGoOf, type Slot, SlotFactory } from './isolate-slot.js';
 import type { LogBudget } from './log-budget.js';
-import { CallTable, type CallState } from './calls.js';
-import { SlotFactory, letGoOf, type Attempt, type InvokeFn, type Slot } from './isolate-slot.js';
-import { IVM, checkOutcome, errorDetail, errorText, internalOutcome, timeoutOutcome, type SandboxOutcome } from './outcome.js';
+import {
+  checkOutcome,
+  errorDetail,
+  errorText,
+  IVM,
+  internalOutcome,
+  type SandboxOutcome,
+  timeoutOutcome,
+} from './outcome.js';
 
 /** After an UPSTREAM_TIMEOUT the aborted fetch rejects inside the isolate; if the call still has not settled
  *  this long after, it is stuck (e.g. caught the abort and looped) and its isolate is replaced. */
@@ -84,7 +92,9 @@ export class IsolatePool {
       const r = await this.execute(slot, call);
       if (r.kind === 'done') return r.outcome;
       if (attempt >= 2 || Date.now() >= call.deadlineAt || this.closed) {
-        call.log.error('plugin call failed', { reason: attempt >= 2 ? `isolate lost twice: ${r.reason}` : `isolate lost at the deadline: ${r.reason}` });
+        call.log.error('plugin call failed', {
+          reason: attempt >= 2 ? `isolate lost twice: ${r.reason}` : `isolate lost at the deadline: ${r.reason}`,
+        });
         return internalOutcome(this.o.plugin);
       }
       // Plugins are read-only lookups, so running an innocent call again is safe.
@@ -142,11 +152,14 @@ export class IsolatePool {
     return new Promise((resolve) => {
       const waiter = {
         resolve,
-        timer: setTimeout(() => {
-          const i = this.waiters.indexOf(waiter);
-          if (i >= 0) this.waiters.splice(i, 1);
-          resolve(null);
-        }, Math.max(0, deadlineAt - Date.now())),
+        timer: setTimeout(
+          () => {
+            const i = this.waiters.indexOf(waiter);
+            if (i >= 0) this.waiters.splice(i, 1);
+            resolve(null);
+          },
+          Math.max(0, deadlineAt - Date.now()),
+        ),
       };
       this.waiters.push(waiter);
     });
@@ -175,7 +188,7 @@ export class IsolatePool {
     slot.dead = true;
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
-    for (const a of [...slot.attempts]) (a === culprit ? a.forget() : a.victimize(reason));
+    for (const a of [...slot.attempts]) a === culprit ? a.forget() : a.victimize(reason);
     slot.attempts.clear();
     try {
       slot.isolate.dispose();
@@ -208,7 +221,8 @@ export class IsolatePool {
         finished = true;
         clearTimeout(timer);
         this.calls.close(state); // aborts whatever the call still has in flight
-        if (state.logDropped > 0) call.log.warn('plugin log lines dropped', { dropped: state.logDropped, written: state.logLines });
+        if (state.logDropped > 0)
+          call.log.warn('plugin log lines dropped', { dropped: state.logDropped, written: state.logLines });
         resolve(r);
       };
       const settle = (): boolean => {
@@ -239,12 +253,17 @@ export class IsolatePool {
           call.log.warn('deadline passed while a fetch was pending', { deadline_ms: call.deadlineMs });
           finish({ kind: 'done', outcome: timeoutOutcome(this.o.plugin, call.deadlineMs) });
           if (!settled) {
-            grace = setTimeout(() => this.kill(slot, `call still running ${ZOMBIE_GRACE_MS} ms after its deadline`, attempt), ZOMBIE_GRACE_MS);
+            grace = setTimeout(
+              () => this.kill(slot, `call still running ${ZOMBIE_GRACE_MS} ms after its deadline`, attempt),
+              ZOMBIE_GRACE_MS,
+            );
           }
           return;
         }
         // Computing or stuck with nothing to wait for: only disposing the isolate stops it.
-        call.log.error('plugin call failed', { reason: `still running at the ${call.deadlineMs} ms deadline with no fetch pending; isolate disposed` });
+        call.log.error('plugin call failed', {
+          reason: `still running at the ${call.deadlineMs} ms deadline with no fetch pending; isolate disposed`,
+        });
         this.kill(slot, 'call overran its deadline', attempt);
         finish({ kind: 'done', outcome: internalOutcome(this.o.plugin) });
       };
@@ -283,7 +302,10 @@ export class IsolatePool {
     if (IVM.memoryLimit(message)) {
       // Synchronous OOM: this call was the one executing, so it is the culprit.
       this.kill(slot, 'memory limit exceeded', attempt);
-      call.log.error('plugin call failed', { reason: `memory limit of ${this.o.manifest.memory_mb} MB exceeded`, detail: message });
+      call.log.error('plugin call failed', {
+        reason: `memory limit of ${this.o.manifest.memory_mb} MB exceeded`,
+        detail: message,
+      });
       return { kind: 'done', outcome: internalOutcome(this.o.plugin) };
     }
     // Died on its own (an OOM after an await loses its reason, isolated-vm #113): the culprit is unknown, so
@@ -300,8 +322,13 @@ export class IsolatePool {
       return { kind: 'done', outcome: internalOutcome(this.o.plugin) };
     }
     const kind = state.fetchErrors.get(message);
-    if (kind === 'timeout') return { kind: 'done', outcome: { ok: false, code: 'UPSTREAM_TIMEOUT', message: `${this.o.plugin}: ${message}` } };
-    if (kind) return { kind: 'done', outcome: { ok: false, code: 'UPSTREAM_FAILED', message: `${this.o.plugin}: ${message}` } };
+    if (kind === 'timeout')
+      return {
+        kind: 'done',
+        outcome: { ok: false, code: 'UPSTREAM_TIMEOUT', message: `${this.o.plugin}: ${message}` },
+      };
+    if (kind)
+      return { kind: 'done', outcome: { ok: false, code: 'UPSTREAM_FAILED', message: `${this.o.plugin}: ${message}` } };
     call.log.error('plugin call failed', { reason: 'run() threw', detail: errorDetail(err) });
     return { kind: 'done', outcome: internalOutcome(this.o.plugin) };
   }

@@ -2,8 +2,8 @@
 // one persistent context (module-scope caches survive between calls), and the bootstrap that returns `invoke`.
 import ivm from 'isolated-vm';
 import type { Logger } from '../kernel/logger.js';
+import { BOOTSTRAP, type BridgeDeps, createBridge } from './bridge.js';
 import type { PluginManifest } from './contract.js';
-import { BOOTSTRAP, createBridge, type BridgeDeps } from './bridge.js';
 import { holdUntilExit, letGo } from './exit-guard.js';
 
 export type InvokeFn = (callId: number, input: unknown, options: unknown, operation: string) => Promise<unknown>;
@@ -57,7 +57,10 @@ export class SlotFactory {
     const isolate = new ivm.Isolate({
       memoryLimit: spec.manifest.memory_mb,
       onCatastrophicError: (message) => {
-        spec.logger.error('isolated-vm catastrophic error; aborting the process', { plugin: spec.plugin, reason: message });
+        spec.logger.error('isolated-vm catastrophic error; aborting the process', {
+          plugin: spec.plugin,
+          reason: message,
+        });
         spec.logger.flushSync(); // abort() runs no exit handlers: the buffered line would be lost
         (spec.onCatastrophic ?? (() => process.abort()))(message);
       },
@@ -80,10 +83,12 @@ export class SlotFactory {
 
   private async boot(isolate: ivm.Isolate, hold: <T extends object>(h: T) => T): Promise<ivm.Reference<InvokeFn>> {
     const { spec } = this;
-    const script = hold(await isolate.compileScript(spec.code, {
-      filename: `file:///plugins/${spec.plugin}/handler.js`,
-      ...(this.cachedData ? { cachedData: this.cachedData } : { produceCachedData: true }),
-    }));
+    const script = hold(
+      await isolate.compileScript(spec.code, {
+        filename: `file:///plugins/${spec.plugin}/handler.js`,
+        ...(this.cachedData ? { cachedData: this.cachedData } : { produceCachedData: true }),
+      }),
+    );
     // The typings omit it, but with produceCachedData the Script carries `cachedData` (isolated-vm README).
     const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
     if (!this.cachedData && produced) this.cachedData = holdUntilExit(produced);
@@ -92,7 +97,10 @@ export class SlotFactory {
     script.release();
     const bridge = createBridge(spec);
     for (const h of bridge) hold(h);
-    const invoke: unknown = await context.evalClosure(BOOTSTRAP, bridge, { result: { reference: true }, timeout: BOOT_TIMEOUT_MS });
+    const invoke: unknown = await context.evalClosure(BOOTSTRAP, bridge, {
+      result: { reference: true },
+      timeout: BOOT_TIMEOUT_MS,
+    });
     return hold(invoke as ivm.Reference<InvokeFn>);
   }
 }

@@ -1,8 +1,6 @@
 // Runs the migrations in order with Kysely's Migrator. Migrations are imported statically (no file scanning),
 // so they work the same under tsx, in tests and in a bundled build.
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { migrationContext } from './migrations/context.js';
-import { schemaScopedMigratorDb } from './schema-scoped-migrator-db.js';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_billing.js';
 import * as m003 from './migrations/003_claim_owner.js';
@@ -10,8 +8,18 @@ import * as m004 from './migrations/004_login_attempts.js';
 import * as m005 from './migrations/005_payments.js';
 import * as m006 from './migrations/006_account_security.js';
 import * as m007 from './migrations/007_notifications.js';
+import { migrationContext } from './migrations/context.js';
+import { schemaScopedMigratorDb } from './schema-scoped-migrator-db.js';
 
-const MIGRATIONS = { '001_initial': m001, '002_billing': m002, '003_claim_owner': m003, '004_login_attempts': m004, '005_payments': m005, '006_account_security': m006, '007_notifications': m007 };
+const MIGRATIONS = {
+  '001_initial': m001,
+  '002_billing': m002,
+  '003_claim_owner': m003,
+  '004_login_attempts': m004,
+  '005_payments': m005,
+  '006_account_security': m006,
+  '007_notifications': m007,
+};
 
 /** Every migration this build knows, in order: `tollgate doctor` compares them with the applied ones. */
 export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
@@ -27,7 +35,9 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: 'sqlite' | '
   // On PostgreSQL the Migrator looks for its own tables in every schema unless told which: with several
   // deployments (or test runs) in one database it would find another schema's tables and skip creating its own.
   const migrationTableSchema =
-    dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+    dialect === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
+      : undefined;
   // It also looks only there: its stock PostgreSQL check reads every schema and fails when another one is dropped
   // meanwhile (schema-scoped-migrator-db.ts).
   const migratorDb = migrationTableSchema ? schemaScopedMigratorDb(db, migrationTableSchema) : db;
