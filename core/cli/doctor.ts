@@ -4,6 +4,7 @@ import { accessSync, constants, existsSync, readFileSync, rmSync, writeFileSync 
 import { dirname, join, resolve } from 'node:path';
 import { readSettings, type Settings } from '../config/env.js';
 import { createMemoryLogger } from '../kernel/logger.js';
+import { holdUntilExit, letGo } from '../sandbox/exit-guard.js';
 import { createSandbox } from '../sandbox/sandbox.js';
 import { openStore } from '../store/database.js';
 import { MIGRATION_NAMES } from '../store/migrate.js';
@@ -52,12 +53,14 @@ async function nativeModules(snapshotOff: boolean): Promise<[Status, string]> {
   if (!snapshotOff)
     return ['FAIL', `better-sqlite3 ok (SQLite ${sqliteVersion}); isolated-vm not tried without --no-node-snapshot`];
   const { default: ivm } = await import('isolated-vm');
-  const isolate = new ivm.Isolate({ memoryLimit: 16 });
+  // Through the sandbox's exit guard: isolated-vm objects left for a GC during Node's teardown abort the process.
+  const isolate = holdUntilExit(new ivm.Isolate({ memoryLimit: 16 }));
   try {
     const two = isolate.compileScriptSync('1 + 1').runSync(isolate.createContextSync());
     if (two !== 2) return ['FAIL', 'isolated-vm loaded but computed wrongly'];
   } finally {
     isolate.dispose();
+    letGo(isolate);
   }
   return ['ok', `better-sqlite3 (SQLite ${sqliteVersion}), isolated-vm`];
 }
