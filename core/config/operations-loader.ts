@@ -105,6 +105,24 @@ function textOf(op: RawOperation): OperationText {
   return { zh: lang('zh'), en: lang('en') };
 }
 
+/**
+ * The input schema as Ajv, the OpenAPI document and MCP read it: a property's description { zh, en } becomes the
+ * plain English `description`, with the Chinese beside it as `x-description-zh` (as the response schemas carry
+ * it), which the console shows in its Chinese UI.
+ */
+function inputOf(raw: InputSchema): InputSchema {
+  const input: InputSchema = { additionalProperties: false, ...raw };
+  if (!raw.properties) return input;
+  input.properties = Object.fromEntries(
+    Object.entries(raw.properties).map(([name, s]) => {
+      const d = s.description as RawText | undefined;
+      if (d === undefined || typeof d === 'string') return [name, s];
+      return [name, { ...s, description: d.en, 'x-description-zh': d.zh }];
+    }),
+  );
+  return input;
+}
+
 /** The declared `data` fields; a response_example that does not match them is a config error. */
 function responseOf(file: string, raw: RawFile, op: RawOperation, at: string): ResponseFields | null {
   if (!op.response) return null;
@@ -117,7 +135,7 @@ function toOperation(file: string, raw: RawFile, op: RawOperation, i: number, en
   const at = `/operations/${i}`;
   const missing = new Set<string>();
   const options = substituteEnv(op.options ?? {}, env, missing) as Record<string, unknown>;
-  const input: InputSchema = { additionalProperties: false, ...op.input };
+  const input = inputOf(op.input);
   const text = textOf(op);
   return {
     code: op.code,

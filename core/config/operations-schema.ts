@@ -46,7 +46,14 @@ export const operationsMetaSchema = {
           input: {
             type: 'object',
             required: ['type'],
-            properties: { type: { const: 'object' }, properties: { type: 'object' } },
+            properties: {
+              type: { const: 'object' },
+              properties: {
+                type: 'object',
+                // A property's description is customer text too (docs page, debugger): one string or { zh, en }.
+                additionalProperties: { type: 'object', properties: { description: text(500) } },
+              },
+            },
           },
           example: { type: 'object' },
           response_example: { type: 'object' },

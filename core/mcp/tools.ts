@@ -41,11 +41,23 @@ function outputSchemaOf(op: Operation): Record<string, unknown> | undefined {
   return openUp(objectSchema(op.response, 'en')) as Record<string, unknown>;
 }
 
+/** The operation's input schema with its fields described in English only (the Chinese `x-description-zh` the
+ * console reads is left out): the tool's own description already carries both languages. */
+function inputSchemaOf(op: Operation): Record<string, unknown> {
+  const schema: Record<string, unknown> = { ...op.input };
+  if (op.input.properties) {
+    schema.properties = Object.fromEntries(
+      Object.entries(op.input.properties).map(([name, { 'x-description-zh': _zh, ...rest }]) => [name, rest]),
+    );
+  }
+  return schema;
+}
+
 export function toolOf(op: Operation): ToolDefinition {
   const { zh, en } = op.text;
   const title = zh.name === en.name ? en.name : `${zh.name} ${en.name}`;
   const description = [zh.description, en.description].filter((d, i, all) => d && all.indexOf(d) === i).join('\n');
-  const inputSchema: Record<string, unknown> = { ...op.input };
+  const inputSchema = inputSchemaOf(op);
   // The operation's example call, in the schema's own keyword, so a model sees a valid argument object.
   if (op.example && inputSchema.examples === undefined) inputSchema.examples = [op.example];
   const tool: ToolDefinition = { name: op.code, title, description: `${description}\n${priceLine(op)}`, inputSchema };

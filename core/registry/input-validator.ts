@@ -20,6 +20,8 @@ function makeAjv(coerce: boolean): Ajv {
   });
   ajv.addKeyword({ keyword: 'example' });
   ajv.addKeyword({ keyword: 'x-label' });
+  // The Chinese text of a property's description (operations-loader.ts), for readers, not for validation.
+  ajv.addKeyword({ keyword: 'x-description-zh' });
   return ajv;
 }
 

@@ -38,6 +38,43 @@ t.test('meta-schema errors name the file, the code and the JSON pointer', async 
   });
 });
 
+t.test(
+  'an input description is one string or { zh, en }: English for Ajv and OpenAPI, the Chinese beside it',
+  async (t) => {
+    const MSG = 'msg: { type: string, maxLength: 100, description: any text }';
+    const both = base.replace(
+      MSG,
+      'msg: { type: string, maxLength: 100, description: { zh: 任意文字, en: any text } }',
+    );
+    const echo = parseOperationsConfig('/x/o.yaml', both).operations[0];
+    t.same(echo.input.properties?.msg, {
+      type: 'string',
+      maxLength: 100,
+      description: 'any text',
+      'x-description-zh': '任意文字',
+    });
+    t.same(echo.input.properties?.n, { type: 'number' }, 'a property without a description is left as it is');
+    t.same(
+      parseOperationsConfig('/x/o.yaml', base).operations[0].input.properties?.msg,
+      { type: 'string', maxLength: 100, description: 'any text' },
+      'one string serves both languages',
+    );
+    const zhOnly = base.replace(MSG, 'msg: { type: string, description: { zh: 任意文字 } }');
+    t.throws(() => parseOperationsConfig('/x/ops.yaml', zhOnly), {
+      message:
+        /^ops\.yaml: operation "echo" at \/operations\/0\/input\/properties\/msg\/description: must be string\n.*description: must have required property 'en'/,
+    });
+    const empty = base.replace(MSG, "msg: { type: string, description: { zh: '', en: any text } }");
+    t.throws(() => parseOperationsConfig('/x/ops.yaml', empty), {
+      message: /at \/operations\/0\/input\/properties\/msg\/description\/zh: must NOT have fewer than 1 characters/,
+    });
+    const number = base.replace(MSG, 'msg: { type: string, description: 42 }');
+    t.throws(() => parseOperationsConfig('/x/ops.yaml', number), {
+      message: /at \/operations\/0\/input\/properties\/msg\/description: must be string/,
+    });
+  },
+);
+
 t.test('${ENV} and ${ENV:-default} are substituted in options', async (t) => {
   const cfg = parseOperationsConfig('/x/o.yaml', base, { TEST_SECRET: 's3cret' });
   t.same(cfg.operations[0].options, { greeting: 'hi', secret: 's3cret' });

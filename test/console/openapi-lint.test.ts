@@ -59,6 +59,20 @@ t.test(
       'x-description-zh': /精确/,
     });
 
+    // Input parameters: English description, the Chinese beside it as x-description-zh (as the data schemas).
+    const phoneParam = doc.paths['/api/phone'].get.parameters[0];
+    t.match(phoneParam, {
+      name: 'phone',
+      in: 'query',
+      description: /^Mainland mobile number, 11 digits/,
+      'x-description-zh': /^中国大陆手机号，11 位/,
+      schema: { description: /^Mainland mobile number/, 'x-description-zh': /^中国大陆手机号/ },
+    });
+    t.match(doc.paths['/api/kuaid'].post.requestBody.content['application/json'].schema.properties.phone, {
+      description: "sender's or receiver's phone or its last 4 digits; required for SF and ZTO",
+      'x-description-zh': '寄件人或收件人的手机号，或其后 4 位；查顺丰和中通时必填',
+    });
+
     const byId = doc.paths['/api/video/{id}'].get;
     t.same(
       byId.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`),

@@ -47,7 +47,15 @@ t.test('tools/list: every available operation, priced, with its input schema', a
     `${op.text.zh.description}\n${op.text.en.description}\n价格：每次成功调用 0.005 TOKEN，失败不扣费；套餐额度内免费。` +
       "Price: 0.005 TOKEN per successful call; failed calls are free; free within a plan's quota.",
   );
-  t.same(phone.inputSchema, { ...op.input, examples: [{ phone: '13800138000' }] });
+  // The operation's input schema with English field descriptions only (the Chinese is for the console).
+  const { 'x-description-zh': zh, ...phoneField } = op.input.properties!.phone;
+  t.match(zh, /^中国大陆手机号/);
+  t.same(phone.inputSchema, {
+    ...op.input,
+    properties: { phone: phoneField },
+    examples: [{ phone: '13800138000' }],
+  });
+  t.match(phoneField.description, /^Mainland mobile number/);
   // outputSchema from operations.yaml `response:`: every declared field, typed and required, English descriptions;
   // open to added fields so a client never rejects a paid result for one.
   const out = phone.outputSchema as {

@@ -125,6 +125,7 @@ export function operationObject(
         in: 'query',
         required: required.has(name),
         ...(schema.description ? { description: schema.description } : {}),
+        ...(schema['x-description-zh'] ? { 'x-description-zh': schema['x-description-zh'] } : {}),
         schema,
       });
     }
