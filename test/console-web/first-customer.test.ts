@@ -145,12 +145,23 @@ if (haveChromium(t, 'first-customer journeys')) {
           await page.isVisible(`td:has-text("${lang === 'zh' ? '归属地精确到哪一级' : 'How far the location goes'}")`),
           'the precision field is described in the UI language',
         );
+        t.ok(
+          await page.isVisible(
+            `td:has-text("${lang === 'zh' ? '中国大陆手机号，11 位' : 'Mainland mobile number, 11 digits'}")`,
+          ),
+          'the phone parameter is described in the UI language',
+        );
         await shot('5-docs-phone');
 
         // Try it: the docs link opens the debugger on that operation with the new key.
         await page.click(`a:has-text("${d['docs.tryIt']}")`);
         await page.waitForSelector('[data-testid=dbg-op]');
         t.equal(await page.inputValue('[data-testid=dbg-op]'), 'phone');
+        t.match(
+          await page.textContent('.field:has(#p-phone) .hint'),
+          lang === 'zh' ? /^中国大陆手机号，11 位/ : /^Mainland mobile number, 11 digits/,
+          "the debugger's hint is in the UI language",
+        );
         await page.fill('#p-phone', '13800138000');
         await page.click('[data-testid=dbg-send]');
         await page.waitForSelector('[data-testid=dbg-status]', { state: 'attached' });

@@ -1,9 +1,10 @@
 // A form generated from an operation's input JSON Schema: one control per property, required marks, the
-// schema's descriptions and constraints as hints, and the operation's example filled in.
+// schema's descriptions (in the UI language) and constraints as hints, and the operation's example filled in.
 
 import type { Json } from './codegen.js';
 import { h } from './dom.js';
 import { t } from './i18n/index.js';
+import { paramText } from './op-text.js';
 import type { JsonSchema } from './types.js';
 
 export interface SchemaForm {
@@ -123,7 +124,7 @@ export function schemaForm(schema: JsonSchema, example: { [k: string]: Json } | 
   const rows = Object.entries(props).map(([name, s]) => {
     const req = required.has(name);
     const ctl = control(name, s, example?.[name], req);
-    const hint = [s.description, constraintText(s)].filter(Boolean).join(' · ');
+    const hint = [paramText(s), constraintText(s)].filter(Boolean).join(' · ');
     return h(
       'div',
       { class: ctl instanceof HTMLInputElement && ctl.type === 'checkbox' ? 'field field-check' : 'field' },

@@ -5,7 +5,9 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: s
 
 export interface JsonSchema {
   type?: string | string[];
+  /** English; an operation's input property may carry its Chinese text beside it (web/src/op-text.ts picks). */
   description?: string;
+  'x-description-zh'?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
   enum?: JsonValue[];
