@@ -7,15 +7,16 @@ import t from 'tap';
 import { loadOperationsConfig } from '../../core/config/operations-loader.js';
 import { presentOperation } from '../../core/console/api/catalogue.js';
 import { buildRegistry } from '../../core/registry/registry.js';
-import { paramText } from '../../web/src/op-text.js';
-import type { JsonSchema } from '../../web/src/types.js';
+import { paramText } from '../../web/src/param-text.js';
+
+type Input = { properties: Record<string, { description?: string; 'x-description-zh'?: string }> };
 
 const cfg = loadOperationsConfig(resolve('operations.yaml'), {});
 const registry = buildRegistry(cfg, (name) => existsSync(resolve('plugins', name, 'plugin.json')), 1);
 
 t.test('the catalogue carries both texts and the console picks the UI language', async (t) => {
-  const phone = presentOperation(registry.get('phone')!) as { input: JsonSchema };
-  const field = phone.input.properties!.phone;
+  const phone = presentOperation(registry.get('phone')!) as { input: Input };
+  const field = phone.input.properties.phone;
   t.equal(
     paramText(field, 'zh'),
     '中国大陆手机号，11 位（物联网号 13 位）；可含空格和短横线，开头的 +86、0086 或 86 也可以',
@@ -24,8 +25,8 @@ t.test('the catalogue carries both texts and the console picks the UI language',
     paramText(field, 'en'),
     'Mainland mobile number, 11 digits (13 for IoT numbers); spaces, dashes and a leading +86, 0086 or 86 are accepted',
   );
-  const kuaid = presentOperation(registry.get('kuaid')!) as { input: JsonSchema };
-  t.equal(paramText(kuaid.input.properties!.phone, 'zh'), '寄件人或收件人的手机号，或其后 4 位；查顺丰和中通时必填');
+  const kuaid = presentOperation(registry.get('kuaid')!) as { input: Input };
+  t.equal(paramText(kuaid.input.properties.phone, 'zh'), '寄件人或收件人的手机号，或其后 4 位；查顺丰和中通时必填');
 });
 
 t.test('one string serves both languages; no description is an empty hint', async (t) => {
@@ -38,7 +39,7 @@ t.test('one string serves both languages; no description is an empty hint', asyn
 t.test('the docs page and the debugger form take their hints from paramText, not description', async (t) => {
   for (const f of ['web/src/pages/docs.ts', 'web/src/schema-form.ts']) {
     const src = readFileSync(f, 'utf8');
-    t.match(src, /paramText\(s\)/, f);
+    t.match(src, /paramText\(s, getLang\(\)\)/, f);
     t.notMatch(src, /s\.description/, `${f} reads no description directly`);
   }
 });

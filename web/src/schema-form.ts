@@ -3,8 +3,8 @@
 
 import type { Json } from './codegen.js';
 import { h } from './dom.js';
-import { t } from './i18n/index.js';
-import { paramText } from './op-text.js';
+import { getLang, t } from './i18n/index.js';
+import { paramText } from './param-text.js';
 import type { JsonSchema } from './types.js';
 
 export interface SchemaForm {
@@ -124,7 +124,7 @@ export function schemaForm(schema: JsonSchema, example: { [k: string]: Json } | 
   const rows = Object.entries(props).map(([name, s]) => {
     const req = required.has(name);
     const ctl = control(name, s, example?.[name], req);
-    const hint = [paramText(s), constraintText(s)].filter(Boolean).join(' · ');
+    const hint = [paramText(s, getLang()), constraintText(s)].filter(Boolean).join(' · ');
     return h(
       'div',
       { class: ctl instanceof HTMLInputElement && ctl.type === 'checkbox' ? 'field field-check' : 'field' },

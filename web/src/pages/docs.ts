@@ -8,7 +8,8 @@ import { h } from '../dom.js';
 import { prettyJson, tokens } from '../format.js';
 import { errorInfo, getLang, t } from '../i18n/index.js';
 import { jsonView } from '../json-view.js';
-import { opDescription, opName, paramText } from '../op-text.js';
+import { opDescription, opName } from '../op-text.js';
+import { paramText } from '../param-text.js';
 import type { Route } from '../router.js';
 import { link } from '../router.js';
 import { constraintText, requiredInfo, typeOf } from '../schema-form.js';
@@ -115,7 +116,12 @@ function renderOperation(main: HTMLElement, op: Operation): void {
     h('code', null, name),
     typeOf(s),
     required.has(name) ? badge(t('docs.required'), 'warn') : h('span', { class: 'muted' }, t('docs.optional')),
-    h('div', null, paramText(s), constraintText(s) ? h('div', { class: 'muted small' }, constraintText(s)) : null),
+    h(
+      'div',
+      null,
+      paramText(s, getLang()),
+      constraintText(s) ? h('div', { class: 'muted small' }, constraintText(s)) : null,
+    ),
   ]);
   const example = (op.example ?? {}) as { [k: string]: Json };
   const response = {
