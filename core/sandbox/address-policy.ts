@@ -1,15 +1,28 @@
 // Which network addresses a plugin may reach. Checked on every hop, after DNS resolution,
 // so a public name that resolves to a private address (DNS rebinding, SSRF) is refused too.
-import { BlockList, isIP } from 'node:net';
+
 import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
 
 // Every special-purpose range of the IANA IPv4 and IPv6 registries that is not plain global unicast.
 const V4_BLOCKED: ReadonlyArray<readonly [string, number]> = [
   // "this" network, private, CGNAT, loopback, link-local (incl. cloud metadata 169.254.169.254), IETF protocol
   // assignments, documentation, 6to4 relay anycast, benchmarking, multicast, reserved and broadcast.
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16],
-  ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ];
 const V6_BLOCKED: ReadonlyArray<readonly [string, number]> = [
   ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d (RFC 4291)

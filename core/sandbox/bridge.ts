@@ -3,14 +3,14 @@
 // plugin code reach host objects (isolated-vm README, SECURITY). Every callback takes the call id first.
 import { createHash } from 'node:crypto';
 import ivm from 'isolated-vm';
+import { scrubSecrets } from '../kernel/redact.js';
+import type { Resolver } from './address-policy.js';
+import { AssetError, type AssetStore, assetPath } from './assets.js';
+import { BUNDLE_GLOBAL } from './bundle.js';
+import type { CallTable } from './calls.js';
 import type { HostFetchInit, HostFetchResponse, LogLevel, PluginManifest } from './contract.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, HostFetchError, hostFetch } from './host-fetch.js';
-import type { Resolver } from './address-policy.js';
-import type { CallTable } from './calls.js';
-import { AssetError, assetPath, type AssetStore } from './assets.js';
-import { BUNDLE_GLOBAL } from './bundle.js';
 import type { LogBudget } from './log-budget.js';
-import { scrubSecrets } from '../kernel/redact.js';
 
 /** A call that fires more requests than this is looping, not looking something up. */
 export const MAX_FETCHES_PER_CALL = 64;
@@ -62,28 +62,30 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
   // Async callbacks never reject: isolated-vm attaches its handler to the returned promise late, so a promise
   // that rejects early is reported as an unhandled rejection on the host (which ends the process). Failures
   // travel as values ({error} / a string) and the bootstrap throws them inside the isolate.
-  const fetchRef = new ivm.Reference(async (callId: unknown, url: unknown, init: unknown): Promise<HostFetchResponse | { error: string }> => {
-    const call = calls.get(callId);
-    if (!call) return { error: 'fetch refused: this call is over' };
-    if (++call.fetchCount > MAX_FETCHES_PER_CALL) {
-      return { error: `fetch refused: more than ${MAX_FETCHES_PER_CALL} fetches in one call` };
-    }
-    try {
-      return await hostFetch(String(url), sanitizeInit(init), {
-        plugin,
-        allowHosts: manifest.allow_hosts,
-        maxResponseBytes,
-        resolver: deps.resolver,
-        signal: call.controller.signal,
-        onPending: (delta) => void (call.pendingFetches += delta),
-        fetchImpl: deps.fetchImpl,
-      });
-    } catch (err) {
-      const e = err instanceof HostFetchError ? err : new HostFetchError('failed', (err as Error).message);
-      call.fetchErrors.set(e.message, e.kind);
-      return { error: e.message };
-    }
-  });
+  const fetchRef = new ivm.Reference(
+    async (callId: unknown, url: unknown, init: unknown): Promise<HostFetchResponse | { error: string }> => {
+      const call = calls.get(callId);
+      if (!call) return { error: 'fetch refused: this call is over' };
+      if (++call.fetchCount > MAX_FETCHES_PER_CALL) {
+        return { error: `fetch refused: more than ${MAX_FETCHES_PER_CALL} fetches in one call` };
+      }
+      try {
+        return await hostFetch(String(url), sanitizeInit(init), {
+          plugin,
+          allowHosts: manifest.allow_hosts,
+          maxResponseBytes,
+          resolver: deps.resolver,
+          signal: call.controller.signal,
+          onPending: (delta) => void (call.pendingFetches += delta),
+          fetchImpl: deps.fetchImpl,
+        });
+      } catch (err) {
+        const e = err instanceof HostFetchError ? err : new HostFetchError('failed', (err as Error).message);
+        call.fetchErrors.set(e.message, e.kind);
+        return { error: e.message };
+      }
+    },
+  );
 
   // Sync, so a line is written before the call that logged it completes (and while its state still exists).
   const logCb = new ivm.Callback((callId: unknown, level: unknown, message: unknown, fields: unknown) => {
@@ -91,7 +93,8 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
     if (!call) return;
     const lvl = typeof level === 'string' && LEVELS.has(level) ? (level as LogLevel) : 'info';
     // Scrubbed here, at any depth: a plugin logging its upstream request would otherwise write the upstream's key.
-    const extra: Record<string, unknown> = typeof fields === 'object' && fields !== null ? scrubSecrets({ ...fields }) : {};
+    const extra: Record<string, unknown> =
+      typeof fields === 'object' && fields !== null ? scrubSecrets({ ...fields }) : {};
     for (const k of RESERVED_LOG_FIELDS) delete extra[k]; // a plugin cannot pose as another plugin or request
     const text = String(message).slice(0, MAX_LOG_MESSAGE);
     const fieldsText = Object.keys(extra).length ? JSON.stringify(extra) : '';
@@ -101,17 +104,19 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
   });
 
   // Resolves to the bytes (copied out of the cached ExternalCopy) or to a string: the reason it failed.
-  const assetRef = new ivm.Reference(async (callId: unknown, name: unknown): Promise<ivm.Copy<ArrayBuffer> | string> => {
-    const call = calls.get(callId);
-    if (!call) return 'asset refused: this call is over';
-    try {
-      const path = assetPath(manifest, deps.pluginDir, String(name), call.options);
-      if (path === null || !(await deps.assets.exists(path))) return `asset ${String(name)} is not available`;
-      return (await deps.assets.bytes(path)).copyInto();
-    } catch (err) {
-      return err instanceof AssetError ? err.message : `asset ${String(name)} cannot be read`;
-    }
-  });
+  const assetRef = new ivm.Reference(
+    async (callId: unknown, name: unknown): Promise<ivm.Copy<ArrayBuffer> | string> => {
+      const call = calls.get(callId);
+      if (!call) return 'asset refused: this call is over';
+      try {
+        const path = assetPath(manifest, deps.pluginDir, String(name), call.options);
+        if (path === null || !(await deps.assets.exists(path))) return `asset ${String(name)} is not available`;
+        return (await deps.assets.bytes(path)).copyInto();
+      } catch (err) {
+        return err instanceof AssetError ? err.message : `asset ${String(name)} cannot be read`;
+      }
+    },
+  );
 
   const hasAssetRef = new ivm.Reference(async (callId: unknown, name: unknown): Promise<boolean> => {
     const call = calls.get(callId);
@@ -129,7 +134,8 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
     if (algorithm !== 'md5' && algorithm !== 'sha1' && algorithm !== 'sha256') {
       throw isolateError(`digest: unsupported algorithm ${String(algorithm)}`);
     }
-    if (encoding !== 'hex' && encoding !== 'base64') throw isolateError(`digest: unsupported encoding ${String(encoding)}`);
+    if (encoding !== 'hex' && encoding !== 'base64')
+      throw isolateError(`digest: unsupported encoding ${String(encoding)}`);
     return createHash(algorithm).update(String(data), 'utf8').digest(encoding);
   });
 

@@ -1,8 +1,9 @@
 // Bundles a plugin's handler.ts (and whatever it imports) into one script for the isolate. Platform neutral
 // keeps Node built-ins out at build time, so `import 'node:fs'` fails here, with the plugin's name, rather
 // than at run time inside the isolate.
-import { build, type Message } from 'esbuild';
+
 import { join } from 'node:path';
+import { build, type Message } from 'esbuild';
 
 export const HANDLER_FILE = 'handler.ts';
 /** The iife's global: the bootstrap reads `__plugin.plugin` and then clears it. */

@@ -1,8 +1,8 @@
 // host.fetch: the plugins' only way out. Enforces the manifest's host allow-list and the address policy on
 // every redirect hop, caps the response size, honours the call's abort signal (deadline) and an optional proxy.
 import { isIP } from 'node:net';
-import type { HostFetchInit, HostFetchResponse } from './contract.js';
 import { isAllowedHost, isForbiddenAddress, type Resolver } from './address-policy.js';
+import type { HostFetchInit, HostFetchResponse } from './contract.js';
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 const MAX_REDIRECTS = 8;
@@ -78,7 +78,11 @@ async function readCapped(res: Response, cap: number, signal: AbortSignal): Prom
   }
 }
 
-async function readChunks(reader: ReadableStreamDefaultReader<Uint8Array>, cap: number, signal: AbortSignal): Promise<string> {
+async function readChunks(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  cap: number,
+  signal: AbortSignal,
+): Promise<string> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -137,10 +141,16 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal, onAbort: () => HostFet
   });
 }
 
-export async function hostFetch(rawUrl: string, init: HostFetchInit | undefined, policy: FetchPolicy): Promise<HostFetchResponse> {
+export async function hostFetch(
+  rawUrl: string,
+  init: HostFetchInit | undefined,
+  policy: FetchPolicy,
+): Promise<HostFetchResponse> {
   const follow = (init?.redirect ?? 'follow') === 'follow';
   const doFetch = policy.fetchImpl ?? fetch;
-  const signal = init?.timeout_ms ? AbortSignal.any([policy.signal, AbortSignal.timeout(init.timeout_ms)]) : policy.signal;
+  const signal = init?.timeout_ms
+    ? AbortSignal.any([policy.signal, AbortSignal.timeout(init.timeout_ms)])
+    : policy.signal;
   let method = (init?.method ?? 'GET').toUpperCase();
   let body = init?.body;
   const redirects: string[] = [];
@@ -151,8 +161,10 @@ export async function hostFetch(rawUrl: string, init: HostFetchInit | undefined,
       const url = await checkUrl(current, policy);
       let res: Response;
       try {
-        res = await raceAbort(doFetch(url, { method, headers: init?.headers, body, redirect: 'manual', signal }), signal, () =>
-          new HostFetchError('timeout', `${url.host} did not answer in time`),
+        res = await raceAbort(
+          doFetch(url, { method, headers: init?.headers, body, redirect: 'manual', signal }),
+          signal,
+          () => new HostFetchError('timeout', `${url.host} did not answer in time`),
         );
       } catch (err) {
         if (signal.aborted) throw new HostFetchError('timeout', `${url.host} did not answer in time`);
@@ -162,7 +174,8 @@ export async function hostFetch(rawUrl: string, init: HostFetchInit | undefined,
       const location = res.headers.get('location');
       if (follow && res.status >= 300 && res.status < 400 && location) {
         await res.body?.cancel().catch(() => undefined);
-        if (redirects.length >= MAX_REDIRECTS) throw new HostFetchError('failed', `more than ${MAX_REDIRECTS} redirects`);
+        if (redirects.length >= MAX_REDIRECTS)
+          throw new HostFetchError('failed', `more than ${MAX_REDIRECTS} redirects`);
         redirects.push(url.href);
         current = new URL(location, url).href;
         if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {

@@ -30,7 +30,11 @@ export class LogBudget {
 
   /** May this call write a line of `bytes` bytes now? Counts the line either way. */
   admit(call: LogMeter, bytes: number, now = Date.now()): boolean {
-    if (call.logLines >= LOG_LIMITS.perCallLines || call.logBytes + bytes > LOG_LIMITS.perCallBytes || !this.take(call.logScope, now)) {
+    if (
+      call.logLines >= LOG_LIMITS.perCallLines ||
+      call.logBytes + bytes > LOG_LIMITS.perCallBytes ||
+      !this.take(call.logScope, now)
+    ) {
       call.logDropped++;
       return false;
     }

@@ -1,13 +1,14 @@
 // plugin.json loading. A manifest is the plugin's whole grant of power (hosts, time, memory, files), so it is
 // validated strictly at load: a typo such as `allowed_hosts` must fail loudly, not silently grant nothing.
 import { readFile, stat } from 'node:fs/promises';
-import { basename, join, relative, resolve, isAbsolute } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import type { PluginManifest } from './contract.js';
 
 export const MANIFEST_FILE = 'plugin.json';
 
-const HOST_PATTERN = '^(\\*\\.)?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$';
+const HOST_PATTERN =
+  '^(\\*\\.)?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$';
 
 export const manifestSchema = {
   type: 'object',
@@ -59,7 +60,9 @@ export class ManifestError extends Error {
 function firstError(errors: ErrorObject[]): ErrorObject {
   // With allErrors, a bad asset yields the two oneOf branch failures and then the oneOf summary; the summary
   // ("must match exactly one schema") is the one a human can act on.
-  return errors.find((e) => e.keyword === 'oneOf') ?? errors.find((e) => e.keyword === 'additionalProperties') ?? errors[0];
+  return (
+    errors.find((e) => e.keyword === 'oneOf') ?? errors.find((e) => e.keyword === 'additionalProperties') ?? errors[0]
+  );
 }
 
 function describe(e: ErrorObject): string {
@@ -107,7 +110,10 @@ export async function loadManifest(dir: string): Promise<PluginManifest> {
   const manifest = validateManifest(parsed, file, basename(resolve(dir)));
   for (const [i, a] of (manifest.assets ?? []).entries()) {
     if (a.path === undefined || a.optional) continue;
-    const ok = await stat(join(dir, a.path)).then((s) => s.isFile(), () => false);
+    const ok = await stat(join(dir, a.path)).then(
+      (s) => s.isFile(),
+      () => false,
+    );
     if (!ok) throw new ManifestError(file, `/assets/${i}/path`, `names ${a.path}, which is not a file in ${dir}`);
   }
   return manifest;

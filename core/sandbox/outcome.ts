@@ -30,14 +30,17 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 /** A valid outcome as is, or the reason it is not one (logged; the caller gets INTERNAL). */
 export function checkOutcome(value: unknown): { outcome: PluginOutcome<unknown> } | { invalid: string } {
-  if (!isRecord(value)) return { invalid: `run() returned ${value === null ? 'null' : typeof value}, not an outcome object` };
+  if (!isRecord(value))
+    return { invalid: `run() returned ${value === null ? 'null' : typeof value}, not an outcome object` };
   if (value.ok === true) {
     if (!('data' in value) || value.data === undefined) return { invalid: 'outcome {ok:true} has no data' };
     const ttl = value.cache_ttl;
     if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 0)) {
       return { invalid: 'outcome cache_ttl must be a non-negative integer' };
     }
-    return { outcome: ttl === undefined ? { ok: true, data: value.data } : { ok: true, data: value.data, cache_ttl: ttl } };
+    return {
+      outcome: ttl === undefined ? { ok: true, data: value.data } : { ok: true, data: value.data, cache_ttl: ttl },
+    };
   }
   if (value.ok === false) {
     const { code, message } = value;
@@ -67,7 +70,10 @@ export function serialiseResult(data: unknown, maxBytes: number): SerialisedResu
   if (json === undefined) return { invalid: 'result is not JSON-serialisable', tooLarge: false };
   // UTF-16 length is a lower bound of the UTF-8 size (and exact for ASCII): only compute bytes when it matters.
   if (json.length > maxBytes || (json.length * 3 > maxBytes && Buffer.byteLength(json) > maxBytes)) {
-    return { invalid: `result of ${Buffer.byteLength(json)} bytes exceeds MAX_RESULT_BYTES (${maxBytes})`, tooLarge: true };
+    return {
+      invalid: `result of ${Buffer.byteLength(json)} bytes exceeds MAX_RESULT_BYTES (${maxBytes})`,
+      tooLarge: true,
+    };
   }
   return { json };
 }
@@ -75,7 +81,7 @@ export function serialiseResult(data: unknown, maxBytes: number): SerialisedResu
 /** How an isolate-side rejection reads, for classification: isolated-vm reports its own failures by message. */
 export function errorText(err: unknown): string {
   if (err instanceof Error) return err.message;
-  return typeof err === 'string' ? err : JSON.stringify(err) ?? String(err);
+  return typeof err === 'string' ? err : (JSON.stringify(err) ?? String(err));
 }
 
 export function errorDetail(err: unknown): string {
@@ -87,5 +93,6 @@ export function errorDetail(err: unknown): string {
 export const IVM = {
   syncTimeout: (m: string) => m.includes('Script execution timed out'),
   memoryLimit: (m: string) => m.includes('due to memory limit'),
-  gone: (m: string) => m.includes('Promise was abandoned') || m.includes('Isolate is disposed') || m.includes('was disposed'),
+  gone: (m: string) =>
+    m.includes('Promise was abandoned') || m.includes('Isolate is disposed') || m.includes('was disposed'),
 };

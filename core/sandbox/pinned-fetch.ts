@@ -12,8 +12,15 @@ function guardedLookup(hostname: string, options: LookupOptions, callback: Looku
     if (err) return callback(err, '');
     const list = addresses as LookupAddress[];
     const bad = list.find((a) => isForbiddenAddress(a.address));
-    if (bad) return callback(Object.assign(new Error(`${hostname} resolves to private or reserved address ${bad.address}`), { code: 'EFORBIDDEN' }), '');
-    if (list.length === 0) return callback(Object.assign(new Error(`${hostname} has no addresses`), { code: 'ENOTFOUND' }), '');
+    if (bad)
+      return callback(
+        Object.assign(new Error(`${hostname} resolves to private or reserved address ${bad.address}`), {
+          code: 'EFORBIDDEN',
+        }),
+        '',
+      );
+    if (list.length === 0)
+      return callback(Object.assign(new Error(`${hostname} has no addresses`), { code: 'ENOTFOUND' }), '');
     if (options.all) return callback(null, list);
     return callback(null, list[0].address, list[0].family);
   });
@@ -22,6 +29,9 @@ function guardedLookup(hostname: string, options: LookupOptions, callback: Looku
 export function pinnedFetch(): typeof fetch {
   const dispatcher = new Agent({ connect: { lookup: guardedLookup } });
   const impl = (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher });
+    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher,
+    });
   return impl as unknown as typeof fetch;
 }

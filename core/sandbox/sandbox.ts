@@ -6,16 +6,16 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ProxyAgent, fetch as undiciFetch } from 'undici';
-import { lazyChild, type Logger } from '../kernel/logger.js';
-import type { PluginManifest } from './contract.js';
-import { systemResolver, type Resolver } from './address-policy.js';
+import { type Logger, lazyChild } from '../kernel/logger.js';
+import { type Resolver, systemResolver } from './address-policy.js';
 import { AssetStore } from './assets.js';
 import { bundlePlugin } from './bundle.js';
-import { LogBudget } from './log-budget.js';
+import type { PluginManifest } from './contract.js';
 import { IsolatePool } from './isolate-pool.js';
-import { pinnedFetch } from './pinned-fetch.js';
-import { MANIFEST_FILE, loadManifest } from './manifest.js';
+import { LogBudget } from './log-budget.js';
+import { loadManifest, MANIFEST_FILE } from './manifest.js';
 import type { SandboxOutcome } from './outcome.js';
+import { pinnedFetch } from './pinned-fetch.js';
 
 export type { SandboxOutcome } from './outcome.js';
 
@@ -72,7 +72,13 @@ export async function discover(pluginDirs: string[]): Promise<Map<string, string
     for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       if (!e.isDirectory()) continue;
       const dir = join(root, e.name);
-      if (!(await stat(join(dir, MANIFEST_FILE)).then((s) => s.isFile(), () => false))) continue;
+      if (
+        !(await stat(join(dir, MANIFEST_FILE)).then(
+          (s) => s.isFile(),
+          () => false,
+        ))
+      )
+        continue;
       const other = found.get(e.name);
       if (other) throw new Error(`plugin ${e.name} is defined twice: ${other} and ${dir}`);
       found.set(e.name, dir);
@@ -85,7 +91,10 @@ function proxyFetch(proxyUrl: string): typeof fetch {
   const dispatcher = new ProxyAgent(proxyUrl);
   // undici's fetch is the implementation behind the global one; the types differ only nominally.
   const impl = (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher });
+    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher,
+    });
   return impl as unknown as typeof fetch;
 }
 
@@ -105,10 +114,26 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
   async function load(name: string, dir: string): Promise<Loaded> {
     const manifest = await loadManifest(dir);
     const bundle = await bundlePlugin(name, dir);
-    const fingerprint = createHash('sha256').update(JSON.stringify(manifest)).update('\0').update(bundle.code).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify(manifest))
+      .update('\0')
+      .update(bundle.code)
+      .digest('hex');
     const prev = plugins.get(name);
     if (prev && prev.fingerprint === fingerprint && prev.dir === dir) return prev;
-    const pool = new IsolatePool({ plugin: name, pluginDir: dir, manifest, code: bundle.code, size, maxPerIsolate, logger, assets, resolver, fetchImpl, logBudget });
+    const pool = new IsolatePool({
+      plugin: name,
+      pluginDir: dir,
+      manifest,
+      code: bundle.code,
+      size,
+      maxPerIsolate,
+      logger,
+      assets,
+      resolver,
+      fetchImpl,
+      logBudget,
+    });
     await pool.start();
     return { dir, manifest, fingerprint, pool };
   }
@@ -155,11 +180,15 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
           if (prev) void prev.pool.close(prev.manifest.timeout_ms + 1000);
         } catch (err) {
           // A bad edit keeps the last good build serving.
-          logger.error('plugin reload failed; keeping the previous build', { plugin: name, reason: (err as Error).message });
+          logger.error('plugin reload failed; keeping the previous build', {
+            plugin: name,
+            reason: (err as Error).message,
+          });
         }
       }
       for (const name of plugins.keys()) {
-        if (!found.has(name)) logger.warn('plugin folder is gone; its loaded build keeps serving until restart', { plugin: name });
+        if (!found.has(name))
+          logger.warn('plugin folder is gone; its loaded build keeps serving until restart', { plugin: name });
       }
     },
 

@@ -2,14 +2,14 @@
 // Both go through Kysely with the same migrations; bigint columns come back as exact JS integers on both.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CompiledQuery, Kysely, SqliteDialect, PostgresDialect, sql } from 'kysely';
 import SQLite from 'better-sqlite3';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { asMicro } from '../kernel/money.js';
+import { guardPool } from './pg-pool-guard.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
-import { asMicro } from '../kernel/money.js';
-import { createFaultFlag, storeStatus, withDeadline, type DatabaseStatus } from './store-health.js';
-import { guardPool } from './pg-pool-guard.js';
+import { createFaultFlag, type DatabaseStatus, storeStatus, withDeadline } from './store-health.js';
 
 export interface Store {
   db: Kysely<Database>;
@@ -55,7 +55,12 @@ function openSqlite(opts: StoreOptions, onFault: (err: unknown) => void): Kysely
 /** Errors PostgreSQL raises when two connections create the same schema at once: both mean "it exists". */
 const SCHEMA_RACE = new Set(['42P06', '23505']);
 
-function openPostgres(url: string, schema: string | null, connectTimeoutMs: number, statementTimeoutMs: number | undefined): Kysely<Database> {
+function openPostgres(
+  url: string,
+  schema: string | null,
+  connectTimeoutMs: number,
+  statementTimeoutMs: number | undefined,
+): Kysely<Database> {
   // int8 (bigint, count(*)) and numeric (sum(bigint)) arrive as strings; money must stay exact, so parse and
   // refuse anything unsafe. A fractional numeric (an average) is not money and stays an ordinary number.
   pg.types.setTypeParser(20, (v: string) => asMicro(v));
@@ -66,7 +71,11 @@ function openPostgres(url: string, schema: string | null, connectTimeoutMs: numb
   const deadlines =
     statementTimeoutMs === undefined
       ? {}
-      : { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 1000, idle_in_transaction_session_timeout: statementTimeoutMs * 2 };
+      : {
+          statement_timeout: statementTimeoutMs,
+          query_timeout: statementTimeoutMs + 1000,
+          idle_in_transaction_session_timeout: statementTimeoutMs * 2,
+        };
   const pool = new pg.Pool({
     connectionString: url,
     max: 20,

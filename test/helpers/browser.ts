@@ -2,8 +2,8 @@
 // the console bundle built from the current sources, a screenshots folder, and page errors / CSP refusals collected.
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Test } from 'tap';
 import type { Browser, Page } from 'playwright-core';
+import type { Test } from 'tap';
 import { buildConsoleBundle } from '../../core/build/console-bundle.js';
 import type { TestApp } from './create-test-app.js';
 
@@ -26,7 +26,10 @@ export async function prepareConsole(): Promise<void> {
 
 export async function launchBrowser(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 }
 
 export interface ConsoleInBrowser {

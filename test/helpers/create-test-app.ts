@@ -1,23 +1,23 @@
 // createTestApp: the production wiring (composeServices + createApp) on an in-memory SQLite database, the
 // test plugins and fake DNS, plus shortcuts to make users with keys and read their money back.
-import { mkdtempSync, copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Koa from 'koa';
-import { readSettings, type Settings } from '../../core/config/env.js';
-import { composeServices, closeServices } from '../../core/compose.js';
-import { createApp } from '../../core/app.js';
-import { createMemoryLogger } from '../../core/kernel/logger.js';
-import type { Services } from '../../core/services.js';
-import { createUser } from '../../core/accounts/users.js';
-import { hashPassword } from '../../core/accounts/passwords.js';
 import { createApiKey, type KeyLimits } from '../../core/accounts/api-keys.js';
-import { postEntry, balanceOf } from '../../core/billing/ledger.js';
+import { hashPassword } from '../../core/accounts/passwords.js';
+import { createUser } from '../../core/accounts/users.js';
+import { createApp } from '../../core/app.js';
+import { balanceOf, postEntry } from '../../core/billing/ledger.js';
 import { reconcile } from '../../core/billing/reconcile.js';
+import { closeServices, composeServices } from '../../core/compose.js';
+import { readSettings, type Settings } from '../../core/config/env.js';
+import { createMemoryLogger } from '../../core/kernel/logger.js';
 import { toMicro } from '../../core/kernel/money.js';
+import type { Services } from '../../core/services.js';
 import type { SharedState } from '../../core/state/shared-state.js';
-import { startClient, type TestClient } from './http.js';
 import { openTestBackend } from '../scale/backend.js';
+import { startClient, type TestClient } from './http.js';
 
 export interface TestAppOptions {
   /** operations.yaml text; default test/fixtures/operations.test.yaml */
@@ -37,9 +37,14 @@ export interface TestApp {
   client: TestClient;
   logs: Array<Record<string, unknown>>;
   /** A user with `balance` TOKEN (as a grant ledger row) and one key. */
-  user(balance: number | string, limits?: KeyLimits & { email?: string }): Promise<{ userId: number; key: string; keyId: number; email: string }>;
+  user(
+    balance: number | string,
+    limits?: KeyLimits & { email?: string },
+  ): Promise<{ userId: number; key: string; keyId: number; email: string }>;
   balance(userId: number): Promise<{ balance: number; held: number }>;
-  ledger(userId: number): Promise<Array<{ amount: number; kind: string; ref: string; balance_after: number; operation: string | null }>>;
+  ledger(
+    userId: number,
+  ): Promise<Array<{ amount: number; kind: string; ref: string; balance_after: number; operation: string | null }>>;
   callLog(userId?: number): Promise<Array<Record<string, unknown>>>;
   /** Throws when any balance differs from its ledger sum or any held from its holds. */
   assertReconciled(): Promise<void>;
@@ -61,7 +66,14 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   }
   // TOLLGATE_TEST_BACKEND=pg-redis: a fresh PostgreSQL schema and Redis prefix instead of SQLite + memory.
   const backend = await openTestBackend();
-  const settings: Settings = { ...readSettings({}), dataDir: dir, operationsFile, sandboxPoolSize: 2, ...backend?.settings, ...opts.settings };
+  const settings: Settings = {
+    ...readSettings({}),
+    dataDir: dir,
+    operationsFile,
+    sandboxPoolSize: 2,
+    ...backend?.settings,
+    ...opts.settings,
+  };
   const logger = createMemoryLogger('debug');
   const services = await composeServices(settings, {
     logger,
@@ -86,13 +98,19 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       const { email = `user${++seq}-${Date.now()}@example.com`, ...keyLimits } = limits;
       const user = await createUser(db, email, 'password123', 'user', await testPasswordHash());
       const micro = toMicro(balance);
-      if (micro > 0) await postEntry(db, { userId: user.id, amount: micro, kind: 'grant', ref: `test-grant:${user.id}` });
+      if (micro > 0)
+        await postEntry(db, { userId: user.id, amount: micro, kind: 'grant', ref: `test-grant:${user.id}` });
       const { key, secret } = await createApiKey(db, user.id, 'test', keyLimits);
       return { userId: user.id, key: secret, keyId: key.id, email: user.email };
     },
     balance: (userId) => balanceOf(db, userId),
     async ledger(userId) {
-      const rows = await db.selectFrom('ledger').select(['amount', 'kind', 'ref', 'balance_after', 'operation']).where('user_id', '=', userId).orderBy('id').execute();
+      const rows = await db
+        .selectFrom('ledger')
+        .select(['amount', 'kind', 'ref', 'balance_after', 'operation'])
+        .where('user_id', '=', userId)
+        .orderBy('id')
+        .execute();
       return rows.map((r) => ({ ...r, amount: Number(r.amount), balance_after: Number(r.balance_after) }));
     },
     async callLog(userId) {

@@ -2,10 +2,10 @@
 // host.fetch policy (allow-list from plugin.json, redirect checks, size cap), so nock fixtures exercise the
 // same code path as production. DNS is faked: every name resolves to a public address unless told otherwise.
 import { createHash } from 'node:crypto';
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Host, LogLevel, PluginManifest } from '../../core/sandbox/contract.js';
-import { hostFetch, DEFAULT_MAX_RESPONSE_BYTES } from '../../core/sandbox/host-fetch.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, hostFetch } from '../../core/sandbox/host-fetch.js';
 
 export interface DirectHostOptions {
   plugin: string;

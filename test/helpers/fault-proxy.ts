@@ -32,7 +32,11 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-export async function startFaultProxy(targetHost: string, targetPort: number, initial: FaultMode = 'pass'): Promise<FaultProxy> {
+export async function startFaultProxy(
+  targetHost: string,
+  targetPort: number,
+  initial: FaultMode = 'pass',
+): Promise<FaultProxy> {
   let mode: FaultMode = initial;
   let accepted = 0;
   const pairs = new Set<Pair>();

@@ -41,22 +41,26 @@ export async function startClient(app: Koa): Promise<TestClient> {
         if (typeof opts.body !== 'string') headers['content-type'] ??= 'application/json';
         headers['content-length'] = String(Buffer.byteLength(payload));
       }
-      const req = httpRequest({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers, agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = undefined;
-          }
-          const flat: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
-          resolve({ status: res.statusCode ?? 0, headers: flat, text, body });
-        });
-      });
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers, agent: false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: unknown;
+            try {
+              body = JSON.parse(text);
+            } catch {
+              body = undefined;
+            }
+            const flat: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers))
+              if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+            resolve({ status: res.statusCode ?? 0, headers: flat, text, body });
+          });
+        },
+      );
       req.on('error', reject);
       if (payload !== undefined) req.write(payload);
       req.end();

@@ -2,8 +2,8 @@
 // and a Redis key prefix of its own (both removed on close); unset, tests run on in-memory SQLite + memory state.
 // Also the reachability probe the scale suites use to decide whether to run or skip.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import type { Settings } from '../../core/config/env.js';
 
 export const PG_URL = process.env.TOLLGATE_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -17,7 +17,8 @@ export interface TestBackend {
 /** This environment without what tap sets for its own children, so a spawned process (or a nested tap) starts clean. */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('TAP') || k.startsWith('_TAPJS_') || k === 'TOLLGATE_TEST_BACKEND') delete env[k];
+  for (const k of Object.keys(env))
+    if (k.startsWith('TAP') || k.startsWith('_TAPJS_') || k === 'TOLLGATE_TEST_BACKEND') delete env[k];
   if (env.NODE_OPTIONS?.includes('@tapjs/')) delete env.NODE_OPTIONS;
   return { ...env, ...extra };
 }
@@ -35,7 +36,12 @@ export async function unreachable(): Promise<string | null> {
   } finally {
     await client.end().catch(() => undefined);
   }
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
