@@ -1,6 +1,6 @@
 // Account-security endpoints (passwords, email verification, 2FA, sessions, admin mail tools) as data for the
 // OpenAPI document; spread into CONSOLE_ENDPOINTS (console-endpoints.ts).
-import type { ConsoleEndpoint } from './console-endpoints.js';
+import type { ConsoleEndpoint } from './endpoint-schemas.js';
 
 type Schema = Record<string, unknown>;
 /** A string the handler reads with reqString: not blank. */

@@ -14,9 +14,9 @@ import type { Services } from '../../services.js';
 import { emailsOf, parseSearch, userIdsMatching } from './admin-lookup.js';
 import { audit, presentAudit } from './audit.js';
 import { requireAdmin, userOf } from './auth.js';
+import { presentCall } from './calls-query.js';
 import { bodyOf, idParam, invalid, queryInt, queryOf, reqEnum, reqString, reqTokens } from './input.js';
 import { iso, presentKey, presentLedgerEntry, presentOrder, presentUserWithBalance } from './present.js';
-import { presentCall } from './usage-routes.js';
 
 const RECENT = 50;
 

@@ -12,11 +12,11 @@ import { type CallFilter, listCalls } from '../../billing/usage.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { requireUser, userOf } from './auth.js';
+import { CALL_CSV_HEADER, callFilter, presentCall } from './calls-query.js';
 import { type CsvLocale, csvHeader, csvLocaleOf, localClock, UTF8_BOM } from './csv-locale.js';
 import { takeExportSlot } from './export-slot.js';
 import { invalid, queryInt } from './input.js';
 import { csvLine } from './present.js';
-import { CALL_CSV_HEADER, callFilter, presentCall } from './usage-routes.js';
 
 export const CSV_LIMITS = {
   maxRows: 100_000,

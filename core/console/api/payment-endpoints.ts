@@ -1,5 +1,5 @@
 // Payment endpoints (issue 15) as data for the OpenAPI document; spread into CONSOLE_ENDPOINTS.
-import type { ConsoleEndpoint } from './console-endpoints.js';
+import type { ConsoleEndpoint } from './endpoint-schemas.js';
 
 type Schema = Record<string, unknown>;
 /** A string the handler reads with reqString: not blank. */
