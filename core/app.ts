@@ -1,5 +1,6 @@
 // createApp(services): the Koa app without listen(), so tests drive app.callback() in-process.
 
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -16,6 +17,7 @@ import { requestContext } from './http/request-context.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
 import { BALANCE_PATH, handleBalanceByKey } from './pipeline/balance-by-key.js';
 import { handleApiCall } from './pipeline/index.js';
+import { leanApiEntry } from './pipeline/lean-entry.js';
 import type { Services } from './services.js';
 
 /**
@@ -40,9 +42,29 @@ function refuseHead(router: Router, path: string): void {
   }
 }
 
+/**
+ * The gateway's Koa app, whose request listener first offers each request to the lean /api entry (body-less calls,
+ * core/pipeline/lean-entry.ts) and hands Koa the rest. Everything that serves the app (the server, the tests) goes
+ * through callback(), so both entries are always the ones in use.
+ */
+class GatewayApp extends Koa {
+  constructor(
+    trustProxy: boolean,
+    private readonly lean: ReturnType<typeof leanApiEntry>,
+  ) {
+    super({ proxy: trustProxy });
+  }
+
+  override callback(): ReturnType<Koa['callback']> {
+    const koa = super.callback();
+    return (req, res) => (this.lean(req as IncomingMessage, res as ServerResponse) ? Promise.resolve() : koa(req, res));
+  }
+}
+
 export function createApp(s: Services): Koa {
+  const clientIp = compileClientIp(s.settings.trustProxy);
   // Koa's own proxy mode believes the left-most X-Forwarded-For entry; the client IP is set by clientIpMiddleware.
-  const app = new Koa({ proxy: s.settings.trustProxy !== null });
+  const app = new GatewayApp(s.settings.trustProxy !== null, leanApiEntry(s, clientIp));
   const router = new Router();
 
   router.get('/api/health', (ctx) => health(ctx, s));
@@ -55,7 +77,7 @@ export function createApp(s: Services): Koa {
   refuseHead(router, '/api/{*rest}');
 
   app.use(requestContext(s.logger));
-  app.use(clientIpMiddleware(compileClientIp(s.settings.trustProxy)));
+  app.use(clientIpMiddleware(clientIp));
   // Payment notifications are verified over their raw bytes, so they are answered before the body parser runs.
   app.use(paymentNotifyMiddleware(s));
   // POST /mcp reads its own body, so a malformed one is a JSON-RPC parse error rather than the /api envelope.

@@ -57,6 +57,7 @@ export async function composeServices(settings: Settings, opts: ComposeOptions =
     schema: settings.databaseSchema,
     connectTimeoutMs: settings.dbConnectTimeoutMs,
     statementTimeoutMs: settings.dbStatementTimeoutMs,
+    checkpointLogger: logger,
   });
   // A failed start (bad operations file, missing plugin) must close what it opened: a PostgreSQL pool or a Redis
   // connection left open would keep the process alive.

@@ -6,7 +6,8 @@ import type { Logger } from '../kernel/logger.js';
 import { callerLocale } from './envelope.js';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode, localizedMessage } from './errors.js';
 
-const SECURITY_HEADERS: Record<string, string> = {
+/** On every answer, the lean /api entry's too (core/pipeline/lean-entry.ts). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',

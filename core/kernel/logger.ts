@@ -46,16 +46,46 @@ function wrap(p: PinoLogger, flushSync: () => void): Logger {
  * 10 us, measured), and most calls it is made for (a sandboxed plugin call) never log.
  */
 export function lazyChild(parent: Logger, fields: Record<string, unknown>): Logger {
-  let built: Logger | undefined;
-  const get = (): Logger => (built ??= parent.child(fields));
-  return {
-    debug: (m, f) => get().debug(m, f),
-    info: (m, f) => get().info(m, f),
-    warn: (m, f) => get().warn(m, f),
-    error: (m, f) => get().error(m, f),
-    child: (more) => lazyChild(parent, { ...fields, ...more }),
-    flushSync: () => parent.flushSync(),
-  };
+  return new LazyChild(parent, fields);
+}
+
+/** A class, not an object of closures: one allocation per sandboxed call instead of eight functions. */
+class LazyChild implements Logger {
+  private built: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly fields: Record<string, unknown>,
+  ) {}
+
+  private get logger(): Logger {
+    this.built ??= this.parent.child(this.fields);
+    return this.built;
+  }
+
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.logger.debug(message, fields);
+  }
+
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.logger.info(message, fields);
+  }
+
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.logger.warn(message, fields);
+  }
+
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.logger.error(message, fields);
+  }
+
+  child(more: Record<string, unknown>): Logger {
+    return new LazyChild(this.parent, { ...this.fields, ...more });
+  }
+
+  flushSync(): void {
+    this.parent.flushSync();
+  }
 }
 
 function flusher(destination: DestinationStream): () => void {

@@ -8,6 +8,7 @@ import { callerLocale } from '../http/envelope.js';
 import { ERROR_TEXT, type ErrorCode, type TextLocale } from '../http/errors.js';
 import { beginCall } from '../pipeline/begin-call.js';
 import { runCall } from '../pipeline/index.js';
+import { answerHeader } from '../pipeline/respond.js';
 import type { Services } from '../services.js';
 
 interface TextContent {
@@ -78,6 +79,9 @@ function resultOf(env: Envelope, replayed: boolean, retryAfter: string, locale: 
   return result;
 }
 
+/** Headers of the /api answer that become fields of the tool result instead. */
+const MOVED_INTO_RESULT = new Set(['Retry-After', 'Idempotent-Replayed']);
+
 export async function callTool(ctx: Context, s: Services, req: ToolCallRequest): Promise<ToolResult> {
   const call = beginCall(ctx, s);
   call.method = 'POST';
@@ -89,12 +93,15 @@ export async function callTool(ctx: Context, s: Services, req: ToolCallRequest):
   if (req.idempotencyKey !== undefined && headers['idempotency-key'] === undefined)
     headers['idempotency-key'] = req.idempotencyKey;
   call.headers = headers;
-  const { body } = await runCall(call, ctx, s);
-  // runCall's respond wrote the /api envelope to this response; the caller replaces status and body with the
-  // JSON-RPC answer. The rate-limit and timing headers stay; the call-specific ones move into the result.
-  const retryAfter = ctx.response.get('Retry-After');
-  const replayed = ctx.response.get('Idempotent-Replayed') === 'true';
-  ctx.remove('Retry-After');
-  ctx.remove('Idempotent-Replayed');
-  return resultOf(JSON.parse(body) as Envelope, replayed, retryAfter, callerLocale(call.headers['accept-language']));
+  const answer = await runCall(call, s);
+  // The JSON-RPC answer replaces the /api envelope. The rate-limit and timing headers go on the HTTP response; the
+  // call-specific ones move into the result.
+  for (let i = 0; i < answer.headers.length; i += 2)
+    if (!MOVED_INTO_RESULT.has(answer.headers[i])) ctx.set(answer.headers[i], answer.headers[i + 1]);
+  return resultOf(
+    JSON.parse(answer.body) as Envelope,
+    answerHeader(answer, 'Idempotent-Replayed') === 'true',
+    answerHeader(answer, 'Retry-After') ?? '',
+    callerLocale(call.headers['accept-language']),
+  );
 }

@@ -12,7 +12,7 @@ import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
 import { authenticate } from './authenticate.js';
 import { beginCall } from './begin-call.js';
-import { respond } from './respond.js';
+import { respond, writeAnswer } from './respond.js';
 
 export const BALANCE_PATH = '/api/_balance';
 /** Per key: 5 requests a second, bursts of 20. */
@@ -24,14 +24,13 @@ export async function handleBalanceByKey(ctx: Context, s: Services): Promise<voi
   const call = beginCall(ctx, s);
   const denied = await authenticate(call, s);
   if (denied) {
-    await respond(ctx, call, s, denied);
+    writeAnswer(ctx, await respond(call, s, denied));
     return;
   }
   const key = call.identity!;
   const budget = await s.state.takeToken(`balance:key:${key.keyId}`, BUDGET.perSecond, BUDGET.burst);
   if (!budget.allowed) {
-    await respond(
-      ctx,
+    const answer = await respond(
       call,
       s,
       deny(
@@ -40,6 +39,7 @@ export async function handleBalanceByKey(ctx: Context, s: Services): Promise<voi
         Math.max(1, Math.ceil(budget.retryAfterSeconds)),
       ),
     );
+    writeAnswer(ctx, answer);
     return;
   }
   const now = Date.now();
@@ -81,5 +81,5 @@ export async function handleBalanceByKey(ctx: Context, s: Services): Promise<voi
   };
   call.dataJson = JSON.stringify(data);
   call.balanceAfter = money.balance;
-  await respond(ctx, call, s, undefined);
+  writeAnswer(ctx, await respond(call, s, undefined));
 }

@@ -19,7 +19,7 @@ import { beginIdempotency } from './idempotency.js';
 import { price } from './price.js';
 import { settleReservations } from './reservations.js';
 import { resolveOperation } from './resolve-operation.js';
-import { respond } from './respond.js';
+import { type ApiAnswer, respond, writeAnswer } from './respond.js';
 import { runPlugin } from './run-plugin.js';
 import { capture } from './settle.js';
 import { validateInput } from './validate-input.js';
@@ -46,15 +46,16 @@ async function runStages(call: ApiCall, s: Services): Promise<Denial | undefined
   return capture(call, s);
 }
 
+/** The Koa route of /api/{code}: calls with a body (the lean entry, lean-entry.ts, answers the others). */
 export async function handleApiCall(ctx: Context, s: Services): Promise<void> {
-  await runCall(beginCall(ctx, s), ctx, s);
+  writeAnswer(ctx, await runCall(beginCall(ctx, s), s));
 }
 
 /**
- * A begun call through every stage to its call-log row; the envelope is written to ctx and also returned. POST /mcp
- * enters here too, with a call begun from its own request (core/mcp/tool-call.ts), so a tool call is an /api call.
+ * A begun call through every stage to its call-log row, and its answer. POST /mcp enters here too, with a call
+ * begun from its own request (core/mcp/tool-call.ts), so a tool call is an /api call.
  */
-export async function runCall(call: ApiCall, ctx: Context, s: Services): Promise<{ status: number; body: string }> {
+export async function runCall(call: ApiCall, s: Services): Promise<ApiAnswer> {
   let denial: Denial | undefined;
   try {
     denial = await runStages(call, s);
@@ -75,8 +76,9 @@ export async function runCall(call: ApiCall, ctx: Context, s: Services): Promise
   } catch (err) {
     s.logger.error('quota headers failed', { request_id: call.requestId, reason: (err as Error).message });
   }
-  const { status, body } = await respond(ctx, call, s, denial);
+  const answer = await respond(call, s, denial);
+  const { status, body } = answer;
   await settleReservations(call, s, { ok: !denial, charged: call.charged, status, body }, true);
   logCall(call, s, status, denial);
-  return { status, body };
+  return answer;
 }

@@ -1,4 +1,5 @@
-// Stage: the only place that writes status, headers and body of an /api call.
+// Stage: the only place that decides status, headers and body of an /api call. The answer is a plain value: the
+// Koa route (writeAnswer) and the lean entry for body-less calls (core/pipeline/lean-entry.ts) both send it as is.
 import type { Context } from 'koa';
 import { balanceOf } from '../billing/ledger.js';
 import { memoryHoldsOf } from '../billing/memory-holds.js';
@@ -32,41 +33,64 @@ export function successText(call: ApiCall, remainingMicro: number): string {
   );
 }
 
-export async function respond(
-  ctx: Context,
-  call: ApiCall,
-  s: Services,
-  denial: Denial | undefined,
-): Promise<{ status: number; body: string }> {
+/**
+ * What an /api call answers: the envelope and the headers that belong to this call (not the edge's own), as one
+ * flat list name, value, name, value... — the form Node's writeHead takes without building an object per answer.
+ */
+export interface ApiAnswer {
+  status: number;
+  headers: string[];
+  body: string;
+}
+
+/** One header of an answer, or undefined. */
+export function answerHeader(answer: ApiAnswer, name: string): string | undefined {
+  for (let i = 0; i < answer.headers.length; i += 2) if (answer.headers[i] === name) return answer.headers[i + 1];
+  return undefined;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+export async function respond(call: ApiCall, s: Services, denial: Denial | undefined): Promise<ApiAnswer> {
   let status: number;
   let body: string;
+  const headers: string[] = [];
   if (call.idempotency?.replay) {
     ({ status, body } = call.idempotency.replay);
-    ctx.set('Idempotent-Replayed', 'true');
+    headers.push('Idempotent-Replayed', 'true');
   } else if (denial) {
     status = statusOf(denial.code);
     body = JSON.stringify(
       failureBody(denial, call.requestId, await remainingOf(call, s), callerLocale(call.headers['accept-language'])),
     );
-    if (denial.retryAfter !== undefined) ctx.set('Retry-After', String(denial.retryAfter));
+    if (denial.retryAfter !== undefined) headers.push('Retry-After', String(denial.retryAfter));
   } else {
     status = 200;
     body = call.bodyOut ?? successText(call, (await remainingOf(call, s)) ?? 0);
   }
   if (call.rate) {
-    ctx.set('X-RateLimit-Limit', String(call.rate.limit));
-    ctx.set('X-RateLimit-Remaining', String(call.rate.remaining));
-    ctx.set('X-RateLimit-Reset', String(call.rate.resetSeconds));
+    headers.push(
+      'X-RateLimit-Limit',
+      String(call.rate.limit),
+      'X-RateLimit-Remaining',
+      String(call.rate.remaining),
+      'X-RateLimit-Reset',
+      String(call.rate.resetSeconds),
+    );
   }
-  for (const [name, value] of Object.entries(call.headersOut)) ctx.set(name, value);
+  for (const name in call.headersOut) headers.push(name, call.headersOut[name]);
   const totalMs = Number(process.hrtime.bigint() - call.startedNs) / 1e6;
-  const timing = [`total;dur=${totalMs.toFixed(2)}`];
-  if (call.pluginMs !== undefined) timing.push(`plugin;dur=${call.pluginMs.toFixed(2)}`);
-  if (call.cached) timing.push('cache;desc="hit"');
-  ctx.set('Server-Timing', timing.join(', '));
-  ctx.set('Cache-Control', 'no-store');
-  ctx.status = status;
-  ctx.type = 'application/json; charset=utf-8';
-  ctx.body = body;
-  return { status, body };
+  let timing = `total;dur=${totalMs.toFixed(2)}`;
+  if (call.pluginMs !== undefined) timing += `, plugin;dur=${call.pluginMs.toFixed(2)}`;
+  if (call.cached) timing += ', cache;desc="hit"';
+  headers.push('Server-Timing', timing, 'Cache-Control', 'no-store');
+  return { status, headers, body };
+}
+
+/** The answer onto a Koa response (the console's Koa routes that answer in the /api envelope). */
+export function writeAnswer(ctx: Context, answer: ApiAnswer): void {
+  for (let i = 0; i < answer.headers.length; i += 2) ctx.set(answer.headers[i], answer.headers[i + 1]);
+  ctx.status = answer.status;
+  ctx.type = JSON_TYPE;
+  ctx.body = answer.body;
 }

@@ -11,7 +11,7 @@ import { InsufficientBalanceError, postEntry } from '../billing/ledger.js';
 import { memoryHoldsOf } from '../billing/memory-holds.js';
 import { type Denial, deny } from '../http/errors.js';
 import type { Services } from '../services.js';
-import type { CallLogRow } from '../store/call-log-writer.js';
+import { type CallLogRow, insertCallLogRows } from '../store/call-log-rows.js';
 import { inTransaction } from '../store/group-commit.js';
 import type { Database } from '../store/schema.js';
 import type { ApiCall } from './call.js';
@@ -23,37 +23,13 @@ import { successText } from './respond.js';
 class ClaimLostError extends Error {}
 
 /** This call's log row, after the rows of calls that ended before it (so the log stays in call order). */
-async function writeLogRows(
+function writeLogRows(
   db: Kysely<Database> | Transaction<Database>,
   call: ApiCall,
   earlier: CallLogRow[],
   now: number,
 ): Promise<void> {
-  await writeEarlier(db, earlier);
-  const r = callLogRow(call, 200, undefined, now);
-  await runBilling(db, 'insertCallLog', [
-    r.request_id,
-    r.user_id ?? null,
-    r.key_id ?? null,
-    r.operation ?? null,
-    r.status,
-    null,
-    r.charged ?? 0,
-    r.cached ?? 0,
-    r.free_reason ?? null,
-    r.duration_ms,
-    r.plugin_ms ?? null,
-    r.ip ?? null,
-    r.created_at,
-  ]);
-}
-
-async function writeEarlier(db: Kysely<Database> | Transaction<Database>, earlier: CallLogRow[]): Promise<void> {
-  for (let i = 0; i < earlier.length; i += 60)
-    await db
-      .insertInto('call_log')
-      .values(earlier.slice(i, i + 60))
-      .execute();
+  return insertCallLogRows(db, [...earlier, callLogRow(call, 200, undefined, now)]);
 }
 
 /** The writes that commit with the charge. `ownRow` false: the capture statement wrote the log rows itself. */
@@ -96,7 +72,7 @@ function capturePg(call: ApiCall, s: Services, earlier: CallLogRow[]): Promise<n
     createdAt: r.created_at,
   };
   const after = call.idempotency ? withCharge(call, [], false) : undefined;
-  const before = earlier.length > 0 ? (trx: Transaction<Database>) => writeEarlier(trx, earlier) : undefined;
+  const before = earlier.length > 0 ? (trx: Transaction<Database>) => insertCallLogRows(trx, earlier) : undefined;
   return captureHoldPg(s.store.db, call.hold!.id, call.operation!.code, log, after, before);
 }
 

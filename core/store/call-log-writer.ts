@@ -1,13 +1,15 @@
-// Call log rows of uncharged calls are buffered and written in batches: one multi-row INSERT per flush instead
-// of one write per call keeps the hot path off the database. (A charged call's row is written with its charge,
+// Call log rows of uncharged calls are buffered and written in batches: one transaction per flush instead of one
+// write per call keeps the hot path off the database. (A charged call's row is written with its charge,
 // in the capture transaction.) Keys' last_used_at is refreshed in the same flush. A batch that fails (disk full,
 // database down) stays queued and is retried on the next flush instead of being dropped; only beyond
 // MAX_QUEUED rows are the oldest given up, so an outage cannot exhaust memory.
-import type { Insertable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from '../kernel/logger.js';
-import type { CallLogTable, Database } from './schema.js';
+import { type CallLogRow, insertCallLogRows } from './call-log-rows.js';
+import { inTransaction } from './group-commit.js';
+import type { Database } from './schema.js';
 
-export type CallLogRow = Insertable<CallLogTable>;
+export type { CallLogRow } from './call-log-rows.js';
 
 export interface CallLogWriter {
   add(row: CallLogRow): void;
@@ -41,14 +43,14 @@ export function createCallLogWriter(
     if (rows.length === 0 && uses.size === 0) return;
     let written = 0;
     try {
-      // SQLite caps bound parameters per statement; 14 columns x 60 rows stays well below it.
-      for (; written < rows.length; written += 60)
-        await db
-          .insertInto('call_log')
-          .values(rows.slice(written, written + 60))
-          .execute();
-      for (const [keyId, at] of uses)
-        await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+      // One transaction for the rows and the key times (on SQLite the group commit: shared with the captures of
+      // the same turn), not one commit per statement.
+      await inTransaction(db, async (trx) => {
+        await insertCallLogRows(trx, rows);
+        for (const [keyId, at] of uses)
+          await trx.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+      });
+      written = rows.length;
       if (failing) logger.info('call log writes work again');
       failing = false;
     } catch (err) {

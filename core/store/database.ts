@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Logger } from '../kernel/logger.js';
 import { asMicro } from '../kernel/money.js';
+import { type Checkpointer, startCheckpointer } from './checkpointer.js';
+import { registerDirectSqlite } from './direct-sqlite.js';
 import { guardPool } from './pg-pool-guard.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
@@ -33,9 +36,15 @@ export interface StoreOptions {
   /** PostgreSQL statement_timeout, and (plus a second) the client's own read deadline (DB_STATEMENT_TIMEOUT_MS);
    *  none when absent (CLI commands). */
   statementTimeoutMs?: number;
+  /** SQLite file: checkpoint from a worker thread (checkpointer.ts), reporting to this logger (the gateway). Absent:
+   *  SQLite checkpoints inside its own commits (CLI commands, short-lived processes). */
+  checkpointLogger?: Logger;
 }
 
-function openSqlite(opts: StoreOptions, onFault: (err: unknown) => void): Kysely<Database> {
+function openSqlite(
+  opts: StoreOptions,
+  onFault: (err: unknown) => void,
+): { db: Kysely<Database>; checkpointer?: Checkpointer } {
   const file = opts.sqliteFile ?? 'tollgate.db';
   let path = file;
   if (file !== ':memory:') {
@@ -49,7 +58,11 @@ function openSqlite(opts: StoreOptions, onFault: (err: unknown) => void): Kysely
   // Every SQLite call has a deadline: a lock held by another process is waited on this long, then 503.
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, onFault) }) });
+  const statements = withStatementCache(sqlite, onFault);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  registerDirectSqlite(db, statements);
+  if (file === ':memory:' || !opts.checkpointLogger) return { db };
+  return { db, checkpointer: startCheckpointer(sqlite, path, opts.checkpointLogger, onFault) };
 }
 
 /** Errors PostgreSQL raises when two connections create the same schema at once: both mean "it exists". */
@@ -105,8 +118,15 @@ export function openStore(opts: StoreOptions): Store {
   const isPg = !!opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl);
   if (opts.databaseUrl && !isPg) throw new Error('DATABASE_URL must start with postgres:// (or be unset for SQLite)');
   const faults = createFaultFlag();
-  const db = isPg
-    ? openPostgres(opts.databaseUrl!, opts.schema ?? null, opts.connectTimeoutMs ?? 10_000, opts.statementTimeoutMs)
+  const { db, checkpointer } = isPg
+    ? {
+        db: openPostgres(
+          opts.databaseUrl!,
+          opts.schema ?? null,
+          opts.connectTimeoutMs ?? 10_000,
+          opts.statementTimeoutMs,
+        ),
+      }
     : openSqlite(opts, faults.raise);
   // The health ping answers within this even when the database hangs (the driver's own deadlines are longer).
   const pingMs = Math.min(2000, opts.statementTimeoutMs ?? 2000);
@@ -115,7 +135,10 @@ export function openStore(opts: StoreOptions): Store {
     db,
     dialect: isPg ? 'postgres' : 'sqlite',
     ping,
-    status: () => storeStatus(db, ping, faults, pingMs),
-    close: () => db.destroy(),
+    status: () => storeStatus(db, ping, faults, pingMs, !isPg),
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
   };
 }

@@ -7,7 +7,8 @@
 //
 // PostgreSQL keeps one transaction per call (its captures are single statements already), so `inTransaction`
 // passes straight through there.
-import { type Kysely, SqliteAdapter, sql, type Transaction } from 'kysely';
+import { type Kysely, SqliteAdapter, type Transaction } from 'kysely';
+import { directSqlite, runDirect } from './direct-sqlite.js';
 import type { Database } from './schema.js';
 
 type Work<T> = (trx: Transaction<Database>) => Promise<T>;
@@ -67,15 +68,16 @@ class GroupCommitter {
 
 /** One job inside the shared transaction, behind a savepoint so its failure undoes only its own writes. */
 async function runIsolated(trx: Transaction<Database>, work: Work<unknown>): Promise<Outcome> {
-  await sql`savepoint job`.execute(trx);
+  const direct = directSqlite(trx)!; // the committer runs on SQLite only
+  runDirect(direct, 'savepoint job', []);
   try {
     const value = await work(trx);
-    await sql`release savepoint job`.execute(trx);
+    runDirect(direct, 'release savepoint job', []);
     return { ok: true, value };
   } catch (err) {
     try {
-      await sql`rollback to savepoint job`.execute(trx);
-      await sql`release savepoint job`.execute(trx);
+      runDirect(direct, 'rollback to savepoint job', []);
+      runDirect(direct, 'release savepoint job', []);
     } catch {
       // A storage fault (disk full, I/O error) can end the whole transaction, savepoints included: the group
       // fails with the job's real error (503 material), not with "no such savepoint".

@@ -45,11 +45,17 @@ export function withDeadline<T>(work: Promise<T>, ms: number): Promise<void> {
 /** Bigger than a page, so the write needs new pages just as a real call's writes would. */
 const PROBE_FILLER = 'x'.repeat(16 * 1024);
 
-async function writeProbe(db: Kysely<Database>): Promise<void> {
+/**
+ * A small real write. On SQLite also a checkpoint: with checkpoints on a worker thread (checkpointer.ts) the
+ * write-ahead log is reused, so a small write can land in space the log already has even with the disk full; the
+ * copy into the database file is what then needs new space, and is what must work for the next writes to.
+ */
+async function writeProbe(db: Kysely<Database>, sqlite: boolean): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`insert into health_probe (filler, created_at) values (${PROBE_FILLER}, ${Date.now()})`.execute(trx);
     await sql`delete from health_probe`.execute(trx);
   });
+  if (sqlite) await sql`pragma wal_checkpoint(PASSIVE)`.execute(db);
 }
 
 export async function storeStatus(
@@ -57,6 +63,7 @@ export async function storeStatus(
   ping: () => Promise<void>,
   faults: FaultFlag,
   deadlineMs: number,
+  sqlite = false,
 ): Promise<DatabaseStatus> {
   try {
     await ping();
@@ -66,7 +73,7 @@ export async function storeStatus(
   }
   if (!faults.raised) return 'ok';
   try {
-    await withDeadline(writeProbe(db), deadlineMs);
+    await withDeadline(writeProbe(db, sqlite), deadlineMs);
     faults.clear();
     return 'ok';
   } catch (err) {

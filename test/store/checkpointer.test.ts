@@ -1,0 +1,72 @@
+// The gateway's SQLite checkpoints run on a worker thread (core/store/checkpointer.ts), not inside its commits.
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import t from 'tap';
+import { createMemoryLogger } from '../../core/kernel/logger.js';
+import { startCheckpointer } from '../../core/store/checkpointer.js';
+import { openStore } from '../../core/store/database.js';
+
+const sizeOf = (file: string): number => statSync(file).size;
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return check();
+}
+
+t.test('the gateway connection never checkpoints itself; the worker copies the log into the database', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-ckpt-'));
+  const logger = createMemoryLogger('debug');
+  const store = openStore({ databaseUrl: null, dataDir: dir, checkpointLogger: logger });
+  t.teardown(() => store.close());
+  const auto = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(store.db);
+  t.equal(auto.rows[0].wal_autocheckpoint, 0, 'automatic checkpoints are off on the gateway connection');
+  await sql`create table blobs (id integer primary key, b blob)`.execute(store.db);
+  const dbFile = join(dir, 'tollgate.db');
+  const before = sizeOf(dbFile);
+  // ~8 MB in one commit: far past the 1000 pages at which SQLite would have checkpointed inside this commit.
+  await store.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < 2000; i++) await sql`insert into blobs (b) values (randomblob(4000))`.execute(trx);
+  });
+  t.ok(sizeOf(`${dbFile}-wal`) > 8_000_000, 'the commit went to the log');
+  t.ok(await until(() => sizeOf(dbFile) > before + 8_000_000, 5000), 'the worker copied it into the database file');
+  t.same(
+    logger.lines.filter((l) => l.level === 'warn'),
+    [],
+    'no fallback',
+  );
+});
+
+t.test('a worker that cannot run hands checkpoints back to the connection, and says so', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-ckpt-'));
+  const sqlite = new SQLite(join(dir, 'real.db'));
+  sqlite.pragma('journal_mode = WAL');
+  t.teardown(() => sqlite.close());
+  const logger = createMemoryLogger('debug');
+  const checkpointer = startCheckpointer(sqlite, join(dir, 'missing.db'), logger); // fileMustExist: the worker fails
+  t.equal(sqlite.pragma('wal_autocheckpoint', { simple: true }), 0);
+  t.ok(
+    await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }) === 1000, 5000),
+    'SQLite’s own automatic checkpoints are back',
+  );
+  t.match(logger.lines, [{ level: 'warn', message: /background checkpoints stopped/ }]);
+  await checkpointer.stop(); // already gone: returns at once
+});
+
+t.test('close() ends the worker after a last pass; the file is whole', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-ckpt-'));
+  const store = openStore({ databaseUrl: null, dataDir: dir, checkpointLogger: createMemoryLogger('debug') });
+  await sql`create table t (x integer)`.execute(store.db);
+  await sql`insert into t values (1), (2), (3)`.execute(store.db);
+  await store.close();
+  const check = new SQLite(join(dir, 'tollgate.db'), { readonly: true });
+  t.teardown(() => check.close());
+  t.equal(check.pragma('quick_check', { simple: true }), 'ok');
+  t.same(check.prepare('select x from t order by x').pluck().all(), [1, 2, 3]);
+});
