@@ -8,6 +8,7 @@ import type { Resolver } from './address-policy.js';
 import type { AssetStore } from './assets.js';
 import { type CallState, CallTable } from './calls.js';
 import type { PluginManifest } from './contract.js';
+import { inBurst } from './dispatch-burst.js';
 import { type Attempt, type InvokeFn, letGoOf, type Slot, SlotFactory } from './isolate-slot.js';
 import type { LogBudget } from './log-budget.js';
 import {
@@ -270,25 +271,25 @@ export class IsolatePool {
       const remaining = Math.max(1, Math.ceil(call.deadlineAt - Date.now()));
       const timer = setTimeout(onDeadline, remaining);
 
-      invoke
-        .apply(undefined, [state.id, call.input, call.options, call.operation], {
+      inBurst(() =>
+        invoke.apply(undefined, [state.id, call.input, call.options, call.operation], {
           arguments: { copy: true },
           result: { promise: true, copy: true },
           timeout: remaining, // covers the synchronous part; the timer above covers the rest
-        })
-        .then(
-          (value: unknown) => {
-            if (!settle()) return;
-            const checked = checkOutcome(value);
-            if ('outcome' in checked) return finish({ kind: 'done', outcome: checked.outcome });
-            call.log.error('plugin call failed', { reason: checked.invalid });
-            finish({ kind: 'done', outcome: internalOutcome(this.o.plugin) });
-          },
-          (err: unknown) => {
-            if (!settle()) return;
-            finish(this.classify(err, slot, attempt, state, call));
-          },
-        );
+        }),
+      ).then(
+        (value: unknown) => {
+          if (!settle()) return;
+          const checked = checkOutcome(value);
+          if ('outcome' in checked) return finish({ kind: 'done', outcome: checked.outcome });
+          call.log.error('plugin call failed', { reason: checked.invalid });
+          finish({ kind: 'done', outcome: internalOutcome(this.o.plugin) });
+        },
+        (err: unknown) => {
+          if (!settle()) return;
+          finish(this.classify(err, slot, attempt, state, call));
+        },
+      );
     });
   }
 
