@@ -3,10 +3,21 @@
 import { deny } from '../http/errors.js';
 import type { Stage } from './call.js';
 
+/** An own property, whatever its name: plain assignment of "__proto__" would set the object's prototype instead. */
+function put(target: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__')
+    Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  else target[name] = value;
+}
+
+/** The parameters without the key. A loop rather than a rest spread: the query object has no prototype, which
+ *  sends the spread down V8's slow path on every call. */
 function withoutKey(source: unknown): Record<string, unknown> {
-  if (!source || typeof source !== 'object' || Array.isArray(source)) return {};
-  const { api_key: _ignored, ...rest } = source as Record<string, unknown>;
-  return rest;
+  const out: Record<string, unknown> = {};
+  if (!source || typeof source !== 'object' || Array.isArray(source)) return out;
+  for (const name of Object.keys(source))
+    if (name !== 'api_key') put(out, name, (source as Record<string, unknown>)[name]);
+  return out;
 }
 
 export const validateInput: Stage = async (call) => {
@@ -21,12 +32,14 @@ export const validateInput: Stage = async (call) => {
   }
   const input: Record<string, unknown> = withoutKey(call.query);
   for (const [name, value] of Object.entries(withoutKey(call.body))) {
-    if (name in input) return deny('INVALID_INPUT', `parameter '${name}' is given in both the query and the body`);
-    input[name] = value;
+    if (Object.hasOwn(input, name))
+      return deny('INVALID_INPUT', `parameter '${name}' is given in both the query and the body`);
+    put(input, name, value);
   }
   for (const [name, value] of Object.entries(call.pathParams)) {
-    if (name in input) return deny('INVALID_INPUT', `parameter '${name}' is given in both the path and the request`);
-    input[name] = value;
+    if (Object.hasOwn(input, name))
+      return deny('INVALID_INPUT', `parameter '${name}' is given in both the path and the request`);
+    put(input, name, value);
   }
   const problem = call.operation!.validator.validate(input, call.bodyKind === 'json' ? 'json' : 'strings');
   if (problem) return deny('INVALID_INPUT', `Invalid input for ${call.operation!.code}: ${problem}.`);

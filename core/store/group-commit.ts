@@ -7,7 +7,7 @@
 //
 // PostgreSQL keeps one transaction per call (its captures are single statements already), so `inTransaction`
 // passes straight through there.
-import { type Kysely, SqliteAdapter, type Transaction } from 'kysely';
+import { type Kysely, SqliteAdapter, sql, type Transaction } from 'kysely';
 import { directSqlite, runDirect } from './direct-sqlite.js';
 import type { Database } from './schema.js';
 
@@ -68,16 +68,15 @@ class GroupCommitter {
 
 /** One job inside the shared transaction, behind a savepoint so its failure undoes only its own writes. */
 async function runIsolated(trx: Transaction<Database>, work: Work<unknown>): Promise<Outcome> {
-  const direct = directSqlite(trx)!; // the committer runs on SQLite only
-  runDirect(direct, 'savepoint job', []);
+  await statement(trx, 'savepoint job');
   try {
     const value = await work(trx);
-    runDirect(direct, 'release savepoint job', []);
+    await statement(trx, 'release savepoint job');
     return { ok: true, value };
   } catch (err) {
     try {
-      runDirect(direct, 'rollback to savepoint job', []);
-      runDirect(direct, 'release savepoint job', []);
+      await statement(trx, 'rollback to savepoint job');
+      await statement(trx, 'release savepoint job');
     } catch {
       // A storage fault (disk full, I/O error) can end the whole transaction, savepoints included: the group
       // fails with the job's real error (503 material), not with "no such savepoint".
@@ -85,6 +84,13 @@ async function runIsolated(trx: Transaction<Database>, work: Work<unknown>): Pro
     }
     return { ok: false, err };
   }
+}
+
+/** Straight on the connection the transaction holds (direct-sqlite.ts), or through Kysely when there is no handle. */
+async function statement(trx: Transaction<Database>, text: string): Promise<void> {
+  const direct = directSqlite(trx);
+  if (direct) runDirect(direct, text, []);
+  else await sql.raw(text).execute(trx);
 }
 
 const committers = new WeakMap<Kysely<Database>, GroupCommitter | null>();

@@ -181,3 +181,23 @@ t.test('an unknown console API path is a JSON 404, not the web page', async (t) 
   t.equal(res.body.error.code, 'RESOURCE_NOT_FOUND');
   t.match(res.body.request_id, /^req_/);
 });
+
+t.test('parameter names are own names: "__proto__" is an unknown parameter, "toString" is no clash', async (t) => {
+  const u = await h.user('1');
+  const key = { 'X-API-Key': u.key };
+  const proto = await h.client.request('/api/echo', {
+    method: 'POST',
+    body: '{"msg":"hi","__proto__":{"polluted":true}}',
+    headers: { ...key, 'content-type': 'application/json' },
+  });
+  t.equal(proto.status, 400, 'refused by the schema like any other unknown parameter');
+  t.equal(proto.body.error.code, 'INVALID_INPUT');
+  t.equal(({} as Record<string, unknown>).polluted, undefined);
+  const inQuery = await h.client.get('/api/echo?msg=hi&__proto__=x', key);
+  t.equal(inQuery.status, 400);
+  t.equal(inQuery.body.error.code, 'INVALID_INPUT');
+  const inherited = await h.client.post('/api/echo?msg=hi', { toString: 'x' }, key);
+  t.equal(inherited.status, 400);
+  t.notMatch(inherited.body.error.message, /both the query and the body/, 'an inherited name is not a clash');
+  t.same(await h.ledger(u.userId).then((rows) => rows.map((r) => r.kind)), ['grant'], 'nothing charged');
+});

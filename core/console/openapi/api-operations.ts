@@ -87,7 +87,7 @@ function envelopeExample(op: Operation): Json | undefined {
     deducted,
     remaining: 9.99,
     cached: false,
-    request_id: 'Hk3v9Qd2TnWb8aLz',
+    request_id: 'req_1M86R6AQKMtkdYmFmeE6d',
   };
 }
 

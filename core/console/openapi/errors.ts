@@ -65,7 +65,7 @@ export function errorResponses(codes: ErrorCode[]): Json {
             success: false,
             error: { code: list[0], message: ERROR_CATALOGUE[list[0]].message },
             deducted: 0,
-            request_id: 'Hk3v9Qd2TnWb8aLz',
+            request_id: 'req_1M86R6AQKMtkdYmFmeE6d',
           },
         },
       },
