@@ -11,6 +11,7 @@ import type { ClientIpResolver } from '../http/client-ip.js';
 import { callerLocale, failureBody } from '../http/envelope.js';
 import { deny } from '../http/errors.js';
 import { SECURITY_HEADERS } from '../http/request-context.js';
+import { atTurnEnd } from '../kernel/turn-end.js';
 import type { Services } from '../services.js';
 import { BALANCE_PATH } from './balance-by-key.js';
 import { newCall } from './begin-call.js';
@@ -69,7 +70,19 @@ function isLean(req: IncomingMessage): boolean {
   return !OWN_ROUTES.has(path.endsWith('/') ? path.slice(0, -1) : path);
 }
 
-function send(res: ServerResponse, requestId: string, answer: ApiAnswer): void {
+/** Written at the end of the turn with the other answers of it (kernel/turn-end.ts: one wake-up of the reader). */
+function send(res: ServerResponse, requestId: string, answer: ApiAnswer, s: Services): void {
+  atTurnEnd(() => {
+    try {
+      writeAnswer(res, requestId, answer);
+    } catch (err) {
+      s.logger.error('answer could not be written', { request_id: requestId, reason: (err as Error).message });
+      res.destroy();
+    }
+  });
+}
+
+function writeAnswer(res: ServerResponse, requestId: string, answer: ApiAnswer): void {
   res.writeHead(answer.status, [
     ...EDGE_HEADERS,
     'X-Request-Id',
@@ -105,13 +118,13 @@ async function answer(req: IncomingMessage, res: ServerResponse, s: Services, ip
       },
       s,
     );
-    send(res, requestId, await runCall(call, s));
+    send(res, requestId, await runCall(call, s), s);
   } catch (err) {
     // runCall turns stage failures into answers itself; this is the last line, as requestContext is for Koa.
     s.logger.error('request failed', { request_id: requestId, path: url.slice(0, 200), reason: (err as Error).stack });
     const locale = callerLocale(req.headers['accept-language']);
     const body = JSON.stringify(failureBody(deny('INTERNAL'), requestId, undefined, locale));
-    if (!res.headersSent) send(res, requestId, { status: 500, headers: [], body });
+    send(res, requestId, { status: 500, headers: [], body }, s);
   }
 }
 

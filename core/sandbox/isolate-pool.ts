@@ -4,11 +4,11 @@
 // `timeout` covers only synchronous execution, never awaited promises (research/stack.md 1(a), 1(e)).
 import type ivm from 'isolated-vm';
 import type { Logger } from '../kernel/logger.js';
+import { startAtTurnEnd } from '../kernel/turn-end.js';
 import type { Resolver } from './address-policy.js';
 import type { AssetStore } from './assets.js';
 import { type CallState, CallTable } from './calls.js';
 import type { PluginManifest } from './contract.js';
-import { inBurst } from './dispatch-burst.js';
 import { type Attempt, type InvokeFn, letGoOf, type Slot, SlotFactory } from './isolate-slot.js';
 import type { LogBudget } from './log-budget.js';
 import {
@@ -271,7 +271,8 @@ export class IsolatePool {
       const remaining = Math.max(1, Math.ceil(call.deadlineAt - Date.now()));
       const timer = setTimeout(onDeadline, remaining);
 
-      inBurst(() =>
+      // Started with the other isolate calls of this turn (kernel/turn-end.ts): one wake-up of the thread for all.
+      startAtTurnEnd(() =>
         invoke.apply(undefined, [state.id, call.input, call.options, call.operation], {
           arguments: { copy: true },
           result: { promise: true, copy: true },

@@ -1,6 +1,7 @@
 // The lean /api entry (core/pipeline/lean-entry.ts): body-less calls are answered ahead of the Koa stack, with the
 // same answer the Koa route gives; everything else still reaches Koa.
 import { createRequire } from 'node:module';
+import { connect } from 'node:net';
 import type Koa from 'koa';
 import nock from 'nock';
 import t from 'tap';
@@ -165,4 +166,23 @@ t.test('a fault outside the pipeline is the INTERNAL envelope with the request i
     else delete (registry as { current?: unknown }).current;
   }
   t.same(await h.ledger(u.userId).then((rows) => rows.map((r) => r.kind)), ['grant']);
+});
+
+t.test('a client gone before its answer breaks nothing; answers of one turn all arrive', async (t) => {
+  const u = await h.user('1');
+  await new Promise<void>((resolve) => {
+    const socket = connect(client.port, '127.0.0.1', () => {
+      socket.write(`GET /api/echo?msg=gone HTTP/1.1\r\nHost: x\r\nX-API-Key: ${u.key}\r\n\r\n`);
+      socket.destroy();
+      resolve();
+    });
+  });
+  const together = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => client.get(`/api/echo?msg=m${i}`, { 'X-API-Key': u.key })),
+  );
+  t.same(
+    together.map((r) => [r.status, r.body.data.input.msg]),
+    Array.from({ length: 20 }, (_, i) => [200, `m${i}`]),
+    'each answer went to its own caller',
+  );
 });
