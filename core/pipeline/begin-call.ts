@@ -1,23 +1,15 @@
 // Stage: request id and the call's starting state, from what the request says (the Koa route and the lean entry
 // for body-less calls, core/pipeline/lean-entry.ts, both describe it the same way).
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'koa';
 import { clientIpOf } from '../http/client-ip.js';
 import type { Services } from '../services.js';
 import type { ApiCall } from './call.js';
 
-/** The facts of the request a call starts from. */
-export interface CallRequest {
-  requestId: string;
-  startedNs: bigint;
-  method: string;
-  path: string;
-  ip: string;
-  headers: IncomingHttpHeaders;
-  query: Record<string, unknown>;
-  body: unknown;
-  bodyKind: ApiCall['bodyKind'];
-}
+/** The facts of the request a call starts from: the first fields of the call itself. */
+export type CallRequest = Pick<
+  ApiCall,
+  'requestId' | 'startedNs' | 'method' | 'path' | 'ip' | 'headers' | 'query' | 'body' | 'bodyKind'
+>;
 
 export function newCall(r: CallRequest, s: Services): ApiCall {
   // Field by field, not a spread: every call object then has one shape (the spread was a measurable cost per call).
