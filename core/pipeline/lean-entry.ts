@@ -1,8 +1,9 @@
 // The lean entry of /api: a call without a body (GET, or POST with nothing to read — what almost every caller
-// sends) is answered straight from Node's request, ahead of the Koa stack. The stack costs a billed call more than
-// the rest of its HTTP handling (measured in issue 14: an unrouted Koa 404 ~60 us of CPU against ~20 us for a bare
-// handler) and none of it applies here: no body to parse, no console route, no payment notification, no MCP. The
-// call itself runs through the same pipeline (runCall) and answers the same bytes and headers as the Koa route.
+// sends) is answered straight from Node's request, ahead of the Koa stack, whose per-request work (context objects,
+// the middleware chain, the router walking every console route) does not apply to it: no body to parse, no console
+// route, no payment notification, no MCP. It is also where answers can be written at the end of the turn
+// (kernel/turn-end.ts). The call itself runs through the same pipeline (runCall) and answers the same bytes and
+// headers as the Koa route.
 // Everything else — calls with a body, HEAD (refused 405 by the router), /api/health, the balance look-up, odd
 // request targets — is left to Koa, which still routes every /api path too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
