@@ -177,12 +177,13 @@ t.test('a client gone before its answer breaks nothing; answers of one turn all 
       resolve();
     });
   });
+  // Ten at once: with the call of the client that left perhaps still in flight, well inside the per-key cap (20).
   const together = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => client.get(`/api/echo?msg=m${i}`, { 'X-API-Key': u.key })),
+    Array.from({ length: 10 }, (_, i) => client.get(`/api/echo?msg=m${i}`, { 'X-API-Key': u.key })),
   );
   t.same(
-    together.map((r) => [r.status, r.body.data.input.msg]),
-    Array.from({ length: 20 }, (_, i) => [200, `m${i}`]),
+    together.map((r) => [r.status, r.body?.data?.input?.msg ?? r.body?.error?.code]),
+    Array.from({ length: 10 }, (_, i) => [200, `m${i}`]),
     'each answer went to its own caller',
   );
 });
