@@ -55,8 +55,10 @@ function connectionOwners(port: number): Map<number, number> {
   return owners;
 }
 
+// Workers only: the primary's other short-lived children (esbuild's transform processes while tsx compiles a
+// file on a cold cache) are not workers.
 const workersOf = (pid: number): number[] =>
-  execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+  execFileSync('pgrep', ['-P', String(pid), '-f', 'core/cluster.ts'], { encoding: 'utf8' })
     .trim()
     .split('\n')
     .filter(Boolean)

@@ -15,9 +15,11 @@ const freePort = (): Promise<number> =>
     });
   });
 
+// Workers only: the primary's other short-lived children (esbuild's transform processes while tsx compiles a
+// file on a cold cache) are not workers.
 const workersOf = (pid: number): number[] => {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    return execFileSync('pgrep', ['-P', String(pid), '-f', 'core/cluster.ts'], { encoding: 'utf8' })
       .trim()
       .split('\n')
       .filter(Boolean)
