@@ -47,8 +47,16 @@ export function createCallLogWriter(
       // the same turn), not one commit per statement.
       await inTransaction(db, async (trx) => {
         await insertCallLogRows(trx, rows);
-        for (const [keyId, at] of uses)
-          await trx.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+        // Ascending key id: the one order every process locks these rows in. Two PostgreSQL workers flushing the
+        // same keys in the order each happened to see them deadlocked (`npm run bench`, cluster rows). A time
+        // older than the stored one (another worker's later flush) changes nothing.
+        for (const [keyId, at] of [...uses].sort((a, b) => a[0] - b[0]))
+          await trx
+            .updateTable('api_keys')
+            .set({ last_used_at: at })
+            .where('id', '=', keyId)
+            .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+            .execute();
       });
       written = rows.length;
       if (failing) logger.info('call log writes work again');
