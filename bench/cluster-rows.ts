@@ -15,6 +15,7 @@ import { toToken } from '../core/kernel/money.js';
 import { openStore } from '../core/store/database.js';
 import { migrateToLatest } from '../core/store/migrate.js';
 import { drive, type LoadResult } from './load.js';
+import { addTicks, type CpuTicks, machineTicks } from './machine-cpu.js';
 
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -74,6 +75,8 @@ async function stop(child: ChildProcess): Promise<void> {
 export interface ClusterRow {
   workers: number;
   result: LoadResult;
+  /** The whole machine during the row: the workers share it with PostgreSQL, Redis and the load generator. */
+  machine: CpuTicks;
 }
 
 /** Lines to print; `line` formats one load result like the SQLite rows. */
@@ -117,7 +120,11 @@ export async function benchCluster(
       const child = await startCluster(workers, env);
       try {
         await drive(p, keys, 2, connections); // warm-up
-        rows.push({ workers, result: await drive(p, keys, seconds, connections) });
+        const machine = { busy: 0, total: 0 };
+        const from = machineTicks();
+        const result = await drive(p, keys, seconds, connections);
+        addTicks(machine, from);
+        rows.push({ workers, result, machine });
       } finally {
         await stop(child);
       }

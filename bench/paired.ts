@@ -5,6 +5,7 @@
 // threads): the figure other load moves least, and what the throughput ratio tends to when the CPU is the limit.
 import { readFileSync } from 'node:fs';
 import { drive, type LoadResult } from './load.js';
+import { addTicks, type CpuTicks, machineTicks } from './machine-cpu.js';
 
 export interface Side {
   port: number;
@@ -17,13 +18,20 @@ export interface PairedResult {
   /** CPU microseconds per answered request, when /proc is there. */
   gatewayCpuUs?: number;
   bareCpuUs?: number;
+  /** The whole machine while the gateway's slices ran (with the load generator on it too). */
+  gatewayMachine: CpuTicks;
+  /** Share of the gateway's slices its main thread (the event loop) was on a CPU: near 1, it is the limit. */
+  gatewayThreadBusy?: number;
 }
 
-/** utime + stime of a process in microseconds, or undefined off Linux. */
-function cpuMicros(pid: number | undefined): number | undefined {
+/** utime + stime of a process (all threads; or with `thread`, its main thread only) in microseconds, or undefined
+ *  off Linux. */
+function cpuMicros(pid: number | undefined, thread = false): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(thread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
+      .split(') ')[1]
+      .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // USER_HZ is 100 on Linux
   } catch {
     return undefined;
@@ -58,13 +66,23 @@ export async function paired(
   const b: LoadResult[] = [];
   let gCpu = 0;
   let bCpu = 0;
+  const gatewayMachine = { busy: 0, total: 0 };
+  let threadCpu = 0;
+  let gatewayWallUs = 0;
   for (let i = 0; i < seconds; i++) {
     const b0 = cpuMicros(bare.pid);
     b.push(await drive(bare.port, keys, 1, connections, repeat));
     const b1 = cpuMicros(bare.pid);
     const g0 = cpuMicros(gateway.pid);
+    const t0 = cpuMicros(gateway.pid, true);
+    const m0 = machineTicks();
+    const w0 = performance.now();
     g.push(await drive(gateway.port, keys, 1, connections, repeat));
+    gatewayWallUs += (performance.now() - w0) * 1000;
+    addTicks(gatewayMachine, m0);
+    const t1 = cpuMicros(gateway.pid, true);
     const g1 = cpuMicros(gateway.pid);
+    if (t0 !== undefined && t1 !== undefined) threadCpu += t1 - t0;
     if (b0 !== undefined && b1 !== undefined) bCpu += b1 - b0;
     if (g0 !== undefined && g1 !== undefined) gCpu += g1 - g0;
   }
@@ -74,6 +92,8 @@ export async function paired(
   return {
     gateway: gateway_,
     bare: bare_,
+    gatewayMachine,
+    ...(known ? { gatewayThreadBusy: threadCpu / gatewayWallUs } : {}),
     ...(known ? { gatewayCpuUs: gCpu / Math.max(1, gateway_.total), bareCpuUs: bCpu / Math.max(1, bare_.total) } : {}),
   };
 }

@@ -17,6 +17,7 @@ import { openStore } from '../core/store/database.js';
 import { migrateToLatest } from '../core/store/migrate.js';
 import { benchCluster } from './cluster-rows.js';
 import { drive, type LoadResult } from './load.js';
+import { machineBusyText } from './machine-cpu.js';
 import { type PairedResult, paired } from './paired.js';
 import { benchPhoneLookup } from './phone-lookup.js';
 import { summariseProfile } from './profile-summary.js';
@@ -116,13 +117,15 @@ async function main(): Promise<void> {
       ['quota', quota, 'new number each call inside the Pro plan count quota', 0.4],
       ['cache hit', cacheHits, `${CACHED_NUMBERS} numbers repeated, Pro plan (cache hits free)`, 0.6],
     ];
+    const threadBusy = (share: number | undefined): string =>
+      share === undefined ? '' : `event loop ${(100 * share).toFixed(0)}% busy, `;
     const cpu = (us: number | undefined): string => (us === undefined ? '' : `  cpu ${us.toFixed(0)} us/call`);
     for (const [name, r, what, goal] of rows) {
       const ratio = r.gateway.requestsPerSecond / r.bare.requestsPerSecond;
       const cpuRatio = r.gatewayCpuUs && r.bareCpuUs ? `, cpu ratio ${(r.bareCpuUs / r.gatewayCpuUs).toFixed(3)}` : '';
       console.log(`${line('bare koa', r.bare)}${cpu(r.bareCpuUs)}`);
       console.log(
-        `${line(name, r.gateway)}${cpu(r.gatewayCpuUs)}  ratio ${ratio.toFixed(3)}${cpuRatio} (goal ${goal})  ${what}`,
+        `${line(name, r.gateway)}${cpu(r.gatewayCpuUs)}  ratio ${ratio.toFixed(3)}${cpuRatio} (goal ${goal})  ${threadBusy(r.gatewayThreadBusy)}${machineBusyText(r.gatewayMachine)}  ${what}`,
       );
     }
     bareRps = tollgate.bare.requestsPerSecond;
@@ -159,9 +162,9 @@ async function main(): Promise<void> {
 
   // PostgreSQL + Redis, one worker then two, against the bare Koa figure of this run.
   const cluster = await benchCluster(SECONDS, CONNECTIONS, freePort);
-  for (const { workers, result } of cluster.rows) {
+  for (const { workers, result, machine } of cluster.rows) {
     console.log(
-      `${line(`pg ${workers}w`, result)}  ratio ${(result.requestsPerSecond / bareRps).toFixed(3)}  billed, ${workers} worker${workers > 1 ? 's' : ''} (npm run cluster), 16 users`,
+      `${line(`pg ${workers}w`, result)}  ratio ${(result.requestsPerSecond / bareRps).toFixed(3)}  ${machineBusyText(machine)}  billed, ${workers} worker${workers > 1 ? 's' : ''} (npm run cluster), 16 users`,
     );
   }
   for (const note of cluster.notes) console.log(note);
