@@ -1,11 +1,13 @@
 // Call log rows of uncharged calls are buffered and written in batches: one transaction per flush instead of one
-// write per call keeps the hot path off the database. (A charged call's row is written with its charge,
+// write per call keeps the hot path off the database (and on the gateway's SQLite file, off the event loop:
+// call-log-thread.ts). (A charged call's row is written with its charge,
 // in the capture transaction.) Keys' last_used_at is refreshed in the same flush. A batch that fails (disk full,
 // database down) stays queued and is retried on the next flush instead of being dropped; only beyond
 // MAX_QUEUED rows are the oldest given up, so an outage cannot exhaust memory.
 import type { Kysely } from 'kysely';
 import type { Logger } from '../kernel/logger.js';
-import { type CallLogRow, insertCallLogRows } from './call-log-rows.js';
+import { type CallLogRow, insertCallLogRows, touchKeys } from './call-log-rows.js';
+import type { CallLogThread } from './call-log-thread.js';
 import { inTransaction } from './group-commit.js';
 import type { Database } from './schema.js';
 
@@ -28,11 +30,19 @@ export interface CallLogWriter {
 
 const MAX_QUEUED = 100_000;
 
+export interface CallLogWriterOptions {
+  /** How often buffered rows are written. */
+  intervalMs?: number;
+  /** A flush starts at once when this many rows are buffered. */
+  maxBatch?: number;
+  /** SQLite file of the gateway: batches are written by this thread while it runs (call-log-thread.ts). */
+  thread?: CallLogThread;
+}
+
 export function createCallLogWriter(
   db: Kysely<Database>,
   logger: Logger,
-  intervalMs = 200,
-  maxBatch = 500,
+  { intervalMs = 200, maxBatch = 500, thread }: CallLogWriterOptions = {},
 ): CallLogWriter {
   let buffer: CallLogRow[] = [];
   let lastUse = new Map<number, number>();
@@ -43,21 +53,14 @@ export function createCallLogWriter(
     if (rows.length === 0 && uses.size === 0) return;
     let written = 0;
     try {
+      if (thread?.alive) await thread.write(rows, uses);
       // One transaction for the rows and the key times (on SQLite the group commit: shared with the captures of
       // the same turn), not one commit per statement.
-      await inTransaction(db, async (trx) => {
-        await insertCallLogRows(trx, rows);
-        // Ascending key id: the one order every process locks these rows in. Two PostgreSQL workers flushing the
-        // same keys in the order each happened to see them deadlocked (`npm run bench`, cluster rows). A time
-        // older than the stored one (another worker's later flush) changes nothing.
-        for (const [keyId, at] of [...uses].sort((a, b) => a[0] - b[0]))
-          await trx
-            .updateTable('api_keys')
-            .set({ last_used_at: at })
-            .where('id', '=', keyId)
-            .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
-            .execute();
-      });
+      else
+        await inTransaction(db, async (trx) => {
+          await insertCallLogRows(trx, rows);
+          await touchKeys(trx, uses);
+        });
       written = rows.length;
       if (failing) logger.info('call log writes work again');
       failing = false;

@@ -10,6 +10,7 @@
 import { type Kysely, SqliteAdapter, sql, type Transaction } from 'kysely';
 import { directSqlite, runDirect } from './direct-sqlite.js';
 import type { Database } from './schema.js';
+import { writeGateOf } from './write-gate.js';
 
 type Work<T> = (trx: Transaction<Database>) => Promise<T>;
 interface Job {
@@ -47,11 +48,14 @@ class GroupCommitter {
     let outcomes: Outcome[] | undefined;
     let groupError: unknown;
     try {
-      outcomes = await this.db.transaction().execute(async (trx) => {
-        const out: Outcome[] = [];
-        for (const job of jobs) out.push(await runIsolated(trx, job.work));
-        return out;
-      });
+      // In turn with the call-log thread's transactions (write-gate.ts), never into its lock.
+      outcomes = await writeGateOf(this.db).run(() =>
+        this.db.transaction().execute(async (trx) => {
+          const out: Outcome[] = [];
+          for (const job of jobs) out.push(await runIsolated(trx, job.work));
+          return out;
+        }),
+      );
     } catch (err) {
       groupError = err;
     }

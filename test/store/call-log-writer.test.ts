@@ -31,7 +31,7 @@ t.test('an older flush never moves a key time back (SQLite)', async (t) => {
   await migrateToLatest(store.db as never, 'sqlite');
   const [a, b] = await twoKeys(store);
   const logger = createMemoryLogger('debug');
-  const writer = createCallLogWriter(store.db, logger, 60_000);
+  const writer = createCallLogWriter(store.db, logger, { intervalMs: 60_000 });
   t.teardown(() => writer.close());
   writer.touchKey(b, 2000);
   writer.touchKey(a, 1000);
@@ -69,7 +69,7 @@ t.test(
     await other.query('update api_keys set last_used_at = 1 where id = $1', [a]);
 
     const logger = createMemoryLogger('debug');
-    const writer = createCallLogWriter(store.db, logger, 60_000);
+    const writer = createCallLogWriter(store.db, logger, { intervalMs: 60_000 });
     t.teardown(() => writer.close());
     // Seen b first: a writer that locked in this order would hold b while waiting for a.
     writer.touchKey(b, 5000);
