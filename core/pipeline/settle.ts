@@ -12,7 +12,6 @@ import { memoryHoldsOf } from '../billing/memory-holds.js';
 import { type Denial, deny } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { type CallLogRow, insertCallLogRows } from '../store/call-log-rows.js';
-import { inTransaction } from '../store/group-commit.js';
 import type { Database } from '../store/schema.js';
 import type { ApiCall } from './call.js';
 import { callLogRow } from './call-log.js';
@@ -106,11 +105,8 @@ export async function capture(call: ApiCall, s: Services): Promise<Denial | unde
       call.balanceAfter = await postEntry(s.store.db, entry, withCharge(call, earlier));
       call.logged = true;
     } else if (freeByPlan) {
-      // SQLite: shares the turn's group commit (one transaction for many free calls). PostgreSQL: plain inserts,
-      // no BEGIN/COMMIT round trips added.
-      const now = Date.now();
-      if (s.store.dialect === 'sqlite') await inTransaction(s.store.db, (trx) => writeLogRows(trx, call, earlier, now));
-      else await writeLogRows(s.store.db, call, earlier, now);
+      // Written before the answer, with the other free calls of this turn (call-log-writer.ts).
+      await s.callLog.writeNow([...earlier, callLogRow(call, 200, undefined, Date.now())]);
       call.logged = true;
     }
   } catch (err) {

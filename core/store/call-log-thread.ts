@@ -57,6 +57,8 @@ export interface CallLogThread {
   readonly alive: boolean;
   /** Rows and key times in one transaction of the worker's, in this process's turn at the write gate. */
   write(rows: readonly CallLogRow[], uses: ReadonlyMap<number, number>): Promise<void>;
+  /** Rows whose calls wait for them: those of one event-loop turn go together in one write (a group commit). */
+  writeNow(rows: readonly CallLogRow[]): Promise<void>;
   /** The worker ends after what it was given (the database stays usable by the gateway's connection). */
   stop(): Promise<void>;
 }
@@ -117,25 +119,49 @@ export function startCallLogThread(
   worker.once('error', (err) => void ended(err.message));
   worker.once('exit', (code) => void ended(`exit ${code}`));
 
-  return {
+  const write = (rows: readonly CallLogRow[], uses: ReadonlyMap<number, number>): Promise<void> =>
+    writeGateOf(db).run(
+      () =>
+        new Promise<void>((ok, fail) => {
+          if (!alive) return fail(new Error('call-log thread ended'));
+          const flat: unknown[] = [];
+          for (const r of rows) flat.push(...callLogParams(r));
+          const keys: number[] = [];
+          for (const [keyId, at] of [...uses].sort((a, b) => a[0] - b[0])) keys.push(keyId, at);
+          const id = ++seq;
+          pending.set(id, { ok, fail, lastRequestId: rows.at(-1)?.request_id });
+          worker.postMessage({ id, rows: flat, width: WIDTH, keys });
+        }),
+    );
+
+  let turn: { rows: CallLogRow[]; waiters: Array<{ ok: () => void; fail: (err: unknown) => void }> } | null = null;
+  const sendTurn = (): void => {
+    const { rows, waiters } = turn!;
+    turn = null;
+    thread.write(rows, new Map()).then(
+      () => {
+        for (const w of waiters) w.ok();
+      },
+      (err: unknown) => {
+        for (const w of waiters) w.fail(err);
+      },
+    );
+  };
+
+  const thread: CallLogThread = {
     get alive() {
       return alive;
     },
-    write(rows, uses) {
-      return writeGateOf(db).run(
-        () =>
-          new Promise<void>((ok, fail) => {
-            if (!alive) return fail(new Error('call-log thread ended'));
-            const flat: unknown[] = [];
-            for (const r of rows) flat.push(...callLogParams(r));
-            const keys: number[] = [];
-            for (const [keyId, at] of [...uses].sort((a, b) => a[0] - b[0])) keys.push(keyId, at);
-            const id = ++seq;
-            pending.set(id, { ok, fail, lastRequestId: rows.at(-1)?.request_id });
-            worker.postMessage({ id, rows: flat, width: WIDTH, keys });
-          }),
-      );
-    },
+    write,
+    writeNow: (rows) =>
+      new Promise<void>((ok, fail) => {
+        if (!turn) {
+          turn = { rows: [], waiters: [] };
+          setImmediate(sendTurn); // after this turn's I/O callbacks: the calls they finished add their rows first
+        }
+        turn.rows.push(...rows);
+        turn.waiters.push({ ok, fail });
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (!alive) return resolve();
@@ -145,4 +171,5 @@ export function startCallLogThread(
         worker.postMessage('stop');
       }),
   };
+  return thread;
 }

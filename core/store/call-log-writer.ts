@@ -4,7 +4,7 @@
 // in the capture transaction.) Keys' last_used_at is refreshed in the same flush. A batch that fails (disk full,
 // database down) stays queued and is retried on the next flush instead of being dropped; only beyond
 // MAX_QUEUED rows are the oldest given up, so an outage cannot exhaust memory.
-import type { Kysely } from 'kysely';
+import { type Kysely, SqliteAdapter } from 'kysely';
 import type { Logger } from '../kernel/logger.js';
 import { type CallLogRow, insertCallLogRows, touchKeys } from './call-log-rows.js';
 import type { CallLogThread } from './call-log-thread.js';
@@ -23,6 +23,12 @@ export interface CallLogWriter {
    */
   drain(): CallLogRow[];
   requeue(rows: CallLogRow[]): void;
+  /**
+   * Write these rows before the caller is answered (a call made free by the plan quota: the day's quota is rebuilt
+   * from them after a restart). Rows of the same turn share one transaction: the call-log thread's, or on SQLite
+   * without it the group commit; on PostgreSQL one multi-row insert, no BEGIN/COMMIT round trips.
+   */
+  writeNow(rows: CallLogRow[]): Promise<void>;
   /** Write everything buffered now (tests and shutdown call this). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -93,6 +99,8 @@ export function createCallLogWriter(
     return flushing;
   };
 
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+
   const timer = setInterval(() => void flush(), intervalMs);
   timer.unref();
 
@@ -113,6 +121,11 @@ export function createCallLogWriter(
     },
     touchKey(keyId, at) {
       if (keyId) lastUse.set(keyId, Math.max(lastUse.get(keyId) ?? 0, at));
+    },
+    writeNow(rows) {
+      if (thread?.alive) return thread.writeNow(rows);
+      if (sqlite) return inTransaction(db, (trx) => insertCallLogRows(trx, rows));
+      return insertCallLogRows(db, rows);
     },
     flush,
     async close() {

@@ -141,3 +141,46 @@ t.test('a batch the thread could not write is kept, whole, for the next flush', 
   t.same(await requestIds(store), ['req_1', 'req_2', 'req_3', 'req_4'], 'kept rows first, then the newer one');
   t.match(logger.lines.at(-1), { level: 'info', message: 'call log writes work again' });
 });
+
+t.test('rows a call waits for: one write per turn, each caller answered after it committed', async (t) => {
+  const { store, keyId, logger } = await gatewayStore(t);
+  const thread = store.callLogThread!;
+  let batches = 0;
+  const write = thread.write.bind(thread);
+  thread.write = (rows, uses) => (batches++, write(rows, uses));
+  const writer = createCallLogWriter(store.db, logger, { intervalMs: 60_000, thread });
+  t.teardown(() => writer.close());
+  const seen: string[][] = [];
+  await Promise.all(
+    ['req_1', 'req_2', 'req_3'].map((id) =>
+      writer.writeNow([row(id, keyId, 1000)]).then(async () => seen.push(await requestIds(store))),
+    ),
+  );
+  t.equal(batches, 1, 'three calls of one turn, one transaction');
+  for (const ids of seen) t.same(ids, ['req_1', 'req_2', 'req_3'], 'committed before the caller went on');
+
+  // A failed write fails every caller of its turn (their calls are then refused, uncharged).
+  await sql`create trigger refuse before insert on call_log begin select raise(abort, 'refused by the test'); end`.execute(
+    store.db,
+  );
+  const results = await Promise.allSettled([
+    writer.writeNow([row('req_4', keyId, 2000)]),
+    writer.writeNow([row('req_5', keyId, 2000)]),
+  ]);
+  t.same(
+    results.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
+  t.same(await requestIds(store), ['req_1', 'req_2', 'req_3']);
+});
+
+t.test('rows a call waits for, without the thread: the group commit on SQLite', async (t) => {
+  const store = openStore({ databaseUrl: null, dataDir: '.', sqliteFile: ':memory:' });
+  t.teardown(() => store.close());
+  await migrateToLatest(store.db as never, 'sqlite');
+  t.equal(store.callLogThread, undefined, 'no thread for an in-memory database');
+  const writer = createCallLogWriter(store.db, createMemoryLogger('debug'), { intervalMs: 60_000 });
+  t.teardown(() => writer.close());
+  await Promise.all([writer.writeNow([row('req_1', null, 1)]), writer.writeNow([row('req_2', null, 2)])]);
+  t.same(await requestIds(store), ['req_1', 'req_2']);
+});
