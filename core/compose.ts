@@ -132,7 +132,7 @@ async function build(
     sandbox,
     registry,
     keys,
-    callLog: createCallLogWriter(store.db, logger, { thread: store.callLogThread }),
+    callLog: createCallLogWriter(store.db, logger, { thread: store.writerThread }),
     plans: createPlans(store.db, state, () => registry.current),
     metrics: opts.metrics ?? createMetrics(),
     flights: new SingleFlight(),

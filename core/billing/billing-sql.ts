@@ -48,6 +48,11 @@ function textsFor(db: Kysely<Database> | Transaction<Database>): Texts {
   return texts;
 }
 
+/** A statement's SQLite text, for a script the writer thread runs (store/writer-thread.ts). */
+export function sqliteText(statement: BillingStatement): string {
+  return STATEMENTS[statement];
+}
+
 export function runBilling<Row>(
   db: Kysely<Database> | Transaction<Database>,
   statement: BillingStatement,

@@ -15,10 +15,12 @@
 // PostgreSQL keeps row holds (several processes share it; core/billing/holds.ts).
 import type { Kysely, Transaction } from 'kysely';
 import { asMicro } from '../kernel/money.js';
+import { type CallLogRow, callLogParams, INSERT_CALL_LOG } from '../store/call-log-rows.js';
 import { inTransaction } from '../store/group-commit.js';
 import type { Database } from '../store/schema.js';
-import { runBilling } from './billing-sql.js';
-import { InsufficientBalanceError, insertLedgerRow, staleEpochOf } from './ledger.js';
+import type { Script, ScriptStep, WriterThread } from '../store/writer-thread.js';
+import { runBilling, sqliteText } from './billing-sql.js';
+import { DuplicateReferenceError, InsufficientBalanceError, insertLedgerRow, staleEpochOf } from './ledger.js';
 
 interface Account {
   /** The balance as last committed in the database. */
@@ -75,10 +77,9 @@ export class MemoryHolds {
    * The charge: balance debited, one ledger row (ref), and the writes of `withCharge`, in the group commit.
    * Returns the balance after it, once committed. On failure nothing was written and the hold is released.
    */
-  async capture(h: MemoryHold, ref: string, operation: string, withCharge?: WithCharge): Promise<number> {
-    const a = this.accounts.get(h.userId);
-    try {
-      const after = await inTransaction(this.db, async (trx) => {
+  capture(h: MemoryHold, ref: string, operation: string, withCharge?: WithCharge): Promise<number> {
+    return this.settle(h, () =>
+      inTransaction(this.db, async (trx) => {
         const res = await runBilling<{ balance: unknown; held: unknown }>(trx, 'spend', [h.amount, h.userId, h.amount]);
         const row = res.rows[0];
         if (!row) throw new InsufficientBalanceError();
@@ -86,7 +87,46 @@ export class MemoryHolds {
         await insertLedgerRow(trx, { userId: h.userId, amount: -h.amount, kind: 'charge', ref, operation }, balance);
         if (withCharge) await withCharge(trx, balance);
         return { balance, held: asMicro(row.held) };
-      });
+      }),
+    );
+  }
+
+  /**
+   * The same charge with call-log rows as plain data, written by the writer thread (store/writer-thread.ts) in its
+   * transaction of this turn, so the event loop does not run it: the same statements, guards and savepoint.
+   */
+  captureOn(thread: WriterThread, h: MemoryHold, ref: string, operation: string, rows: CallLogRow[]): Promise<number> {
+    const now = Date.now();
+    const balance = { step: 0, column: 'balance' };
+    const script: Script = {
+      steps: [
+        { sql: sqliteText('spend'), params: [h.amount, h.userId, h.amount], refuse: 'insufficient' },
+        {
+          sql: sqliteText('insertLedger'),
+          params: [h.userId, -h.amount, balance, 'charge', ref, operation, null, now],
+          refuse: 'duplicate',
+        },
+        ...rows.map((r) => ({ sql: INSERT_CALL_LOG, params: callLogParams(r) as ScriptStep['params'] })),
+      ],
+      committed: {
+        sql: 'select l.balance_after as balance, u.held as held from ledger l join users u on u.id = l.user_id where l.ref = ?',
+        params: [ref],
+      },
+    };
+    return this.settle(h, async () => {
+      const r = await thread.run(script);
+      if ('row' in r) return { balance: asMicro(r.row.balance), held: asMicro(r.row.held) };
+      if ('refused' in r)
+        throw r.refused === 'insufficient' ? new InsufficientBalanceError() : new DuplicateReferenceError(ref);
+      throw Object.assign(new Error(r.failed.message), { code: r.failed.code });
+    });
+  }
+
+  /** Runs a capture; committed, the reservation becomes the debit; failed, it is given back. */
+  private async settle(h: MemoryHold, commit: () => Promise<{ balance: number; held: number }>): Promise<number> {
+    const a = this.accounts.get(h.userId);
+    try {
+      const after = await commit();
       if (a) {
         // Committed: the reservation becomes the debit in one synchronous step (available drops as reserved does).
         a.balance = after.balance;

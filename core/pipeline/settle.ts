@@ -87,7 +87,14 @@ export async function capture(call: ApiCall, s: Services): Promise<Denial | unde
       if (memory) {
         // Settled either way: a failed capture gave the reservation back itself.
         call.hold = undefined;
-        call.balanceAfter = await memoryHoldsOf(s.store.db).capture(memory, id, code, withCharge(call, earlier));
+        const holds = memoryHoldsOf(s.store.db);
+        const thread = s.store.writerThread;
+        // On the writer thread when it runs and nothing but rows joins the charge (an Idempotency-Key's stored
+        // response is built from the balance inside the transaction: that stays on the gateway's connection).
+        call.balanceAfter =
+          thread?.alive && !call.idempotency
+            ? await holds.captureOn(thread, memory, id, code, [...earlier, callLogRow(call, 200, undefined)])
+            : await holds.capture(memory, id, code, withCharge(call, earlier));
       } else {
         call.balanceAfter = await capturePg(call, s, earlier);
         call.hold = undefined;

@@ -1,4 +1,4 @@
-// Writing call-log rows, the one way: the buffered writer (call-log-writer.ts), its thread (call-log-thread.ts) and
+// Writing call-log rows, the one way: the buffered writer (call-log-writer.ts), its thread (writer-thread.ts) and
 // a charge's capture (the row that commits with the money) all come here. Inside an SQLite transaction each row is
 // one cached prepared statement run straight on the connection (direct-sqlite.ts), which is cheaper than building
 // a multi-row insert; elsewhere (PostgreSQL, or outside a transaction) Kysely inserts them in chunks.

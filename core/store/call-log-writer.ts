@@ -1,15 +1,15 @@
 // Call log rows of uncharged calls are buffered and written in batches: one transaction per flush instead of one
 // write per call keeps the hot path off the database (and on the gateway's SQLite file, off the event loop:
-// call-log-thread.ts). (A charged call's row is written with its charge,
-// in the capture transaction.) Keys' last_used_at is refreshed in the same flush. A batch that fails (disk full,
+// writer-thread.ts). A charged call's row is written with its charge, in the capture transaction. Keys'
+// last_used_at is refreshed in the same flush. A batch that fails (disk full,
 // database down) stays queued and is retried on the next flush instead of being dropped; only beyond
 // MAX_QUEUED rows are the oldest given up, so an outage cannot exhaust memory.
 import { type Kysely, SqliteAdapter } from 'kysely';
 import type { Logger } from '../kernel/logger.js';
 import { type CallLogRow, insertCallLogRows, touchKeys } from './call-log-rows.js';
-import type { CallLogThread } from './call-log-thread.js';
 import { inTransaction } from './group-commit.js';
 import type { Database } from './schema.js';
+import type { WriterThread } from './writer-thread.js';
 
 export type { CallLogRow } from './call-log-rows.js';
 
@@ -41,8 +41,8 @@ export interface CallLogWriterOptions {
   intervalMs?: number;
   /** A flush starts at once when this many rows are buffered. */
   maxBatch?: number;
-  /** SQLite file of the gateway: batches are written by this thread while it runs (call-log-thread.ts). */
-  thread?: CallLogThread;
+  /** SQLite file of the gateway: batches are written by this thread while it runs (writer-thread.ts). */
+  thread?: WriterThread;
 }
 
 export function createCallLogWriter(

@@ -7,13 +7,13 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kyse
 import pg from 'pg';
 import type { Logger } from '../kernel/logger.js';
 import { asMicro } from '../kernel/money.js';
-import { type CallLogThread, startCallLogThread } from './call-log-thread.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { registerDirectSqlite } from './direct-sqlite.js';
 import { guardPool } from './pg-pool-guard.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
 import { createFaultFlag, type DatabaseStatus, storeStatus, withDeadline } from './store-health.js';
+import { startWriterThread, type WriterThread } from './writer-thread.js';
 
 export interface Store {
   db: Kysely<Database>;
@@ -22,8 +22,8 @@ export interface Store {
   ping(): Promise<void>;
   /** For /api/health: the ping, and after a disk-full or I/O fault a small real write, until one succeeds. */
   status(): Promise<DatabaseStatus>;
-  /** SQLite file of the gateway: the thread that writes buffered call-log rows (call-log-thread.ts). */
-  callLogThread?: CallLogThread;
+  /** SQLite file of the gateway: the thread that does its plain-data writes (call-log rows, captures). */
+  writerThread?: WriterThread;
   close(): Promise<void>;
 }
 
@@ -39,16 +39,16 @@ export interface StoreOptions {
   /** PostgreSQL statement_timeout, and (plus a second) the client's own read deadline (DB_STATEMENT_TIMEOUT_MS);
    *  none when absent (CLI commands). */
   statementTimeoutMs?: number;
-  /** SQLite file: checkpoint from a worker thread (checkpointer.ts) and write buffered call-log rows from another
-   *  (call-log-thread.ts), reporting to this logger (the gateway). Absent: SQLite checkpoints inside its own commits
-   *  and the call log is written on the connection (CLI commands, short-lived processes). */
+  /** SQLite file: checkpoint from a worker thread (checkpointer.ts) and do plain-data writes (call-log rows,
+   *  captures) from another (writer-thread.ts), reporting to this logger (the gateway). Absent: SQLite checkpoints
+   *  inside its own commits and everything is written on the connection (CLI commands, short-lived processes). */
   checkpointLogger?: Logger;
 }
 
 function openSqlite(
   opts: StoreOptions,
   onFault: (err: unknown) => void,
-): { db: Kysely<Database>; checkpointer?: Checkpointer; callLogThread?: CallLogThread } {
+): { db: Kysely<Database>; checkpointer?: Checkpointer; writerThread?: WriterThread } {
   const file = opts.sqliteFile ?? 'tollgate.db';
   let path = file;
   if (file !== ':memory:') {
@@ -69,7 +69,7 @@ function openSqlite(
   return {
     db,
     checkpointer: startCheckpointer(sqlite, path, opts.checkpointLogger, onFault),
-    callLogThread: startCallLogThread(db, path, opts.checkpointLogger, onFault),
+    writerThread: startWriterThread(db, path, opts.checkpointLogger, onFault),
   };
 }
 
@@ -126,7 +126,7 @@ export function openStore(opts: StoreOptions): Store {
   const isPg = !!opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl);
   if (opts.databaseUrl && !isPg) throw new Error('DATABASE_URL must start with postgres:// (or be unset for SQLite)');
   const faults = createFaultFlag();
-  const { db, checkpointer, callLogThread } = isPg
+  const { db, checkpointer, writerThread } = isPg
     ? {
         db: openPostgres(
           opts.databaseUrl!,
@@ -144,9 +144,9 @@ export function openStore(opts: StoreOptions): Store {
     dialect: isPg ? 'postgres' : 'sqlite',
     ping,
     status: () => storeStatus(db, ping, faults, pingMs, !isPg),
-    callLogThread,
+    writerThread,
     close: async () => {
-      await callLogThread?.stop();
+      await writerThread?.stop();
       await checkpointer?.stop();
       await db.destroy();
     },

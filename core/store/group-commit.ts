@@ -5,6 +5,9 @@
 // Every caller is answered only after the shared COMMIT returned, so "no success before its charge is durably
 // committed" holds exactly as with one transaction per call; if the COMMIT fails, every job in the group fails.
 //
+// On the gateway's SQLite file, captures that are plain data run on the writer thread instead, in a transaction of
+// the same shape (writer-thread.ts); what still comes here takes turns with it (write-gate.ts).
+//
 // PostgreSQL keeps one transaction per call (its captures are single statements already), so `inTransaction`
 // passes straight through there.
 import { type Kysely, SqliteAdapter, sql, type Transaction } from 'kysely';
@@ -49,7 +52,7 @@ class GroupCommitter {
     let groupError: unknown;
     try {
       // In turn with the call-log thread's transactions (write-gate.ts), never into its lock.
-      outcomes = await writeGateOf(this.db).run(() =>
+      outcomes = await writeGateOf(this.db).run('gateway', () =>
         this.db.transaction().execute(async (trx) => {
           const out: Outcome[] = [];
           for (const job of jobs) out.push(await runIsolated(trx, job.work));

@@ -1,4 +1,4 @@
-// createTestApp: the production wiring (composeServices + createApp) on an in-memory SQLite database, the
+// createTestApp: the production wiring (composeServices + createApp) on a SQLite file in a temporary directory, the
 // test plugins and fake DNS, plus shortcuts to make users with keys and read their money back.
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,7 +77,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const logger = createMemoryLogger('debug');
   const services = await composeServices(settings, {
     logger,
-    sqliteFile: ':memory:',
+    // A file, as in production: the gateway's writer thread and checkpoints run only on one (core/store/writer-thread.ts).
+    sqliteFile: 'tollgate.db',
     pluginDirs: opts.pluginDirs ?? [resolve('plugins'), resolve('test/fixtures/plugins')],
     resolver: async (host) => opts.dns?.[host] ?? ['93.184.216.34'],
     watchOperations: opts.watch ?? false,

@@ -30,6 +30,10 @@ t.test(
   'disk full: 503 with Retry-After, never 500, nothing charged; health reports it and recovers',
   { skip: process.env.TOLLGATE_TEST_BACKEND === 'pg-redis' && 'SQLite only' },
   async (t) => {
+    // max_page_count binds only the connection it is set on: the gateway's. The writer thread's connection would
+    // not see this "full disk", so the gateway writes everything itself here; a real full disk, which every
+    // connection sees, the writer thread's included, is faults-disk.test.ts.
+    await h.services.store.writerThread?.stop();
     const u = await h.user('10');
     const first = await h.client.get('/api/echo?msg=before', { 'X-API-Key': u.key });
     t.equal(first.status, 200);

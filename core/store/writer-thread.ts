@@ -1,0 +1,292 @@
+// The gateway's SQLite writes that are plain data, done by a worker thread with a connection of its own, so the
+// event loop does not spend its time inside SQLite: call-log rows (buffered ones, and those a call waits for) and
+// guarded statement scripts (a billed call's capture: balance, ledger row, call-log row). On the event loop a flush
+// of 500 buffered rows held every call for milliseconds, and a free cache hit spent ~10 us of its ~52 us there
+// (issue 14).
+//
+// Taking turns with the gateway's own write transactions is the write gate's job (write-gate.ts). Rows and scripts
+// that callers wait for are sent together, one transaction per event-loop turn (a group commit, as
+// group-commit.ts on the gateway's connection): each script runs in a savepoint, so one that is refused (a guard
+// found no row) is undone alone, and every caller is answered after the COMMIT. A transaction that fails (disk full,
+// I/O error) fails all of it and is reported as a storage fault. If the worker ends with a transaction unanswered,
+// it committed whole or not at all: its last row, or each script's own `committed` query, says which; later work
+// goes back to the gateway's connection (`alive` is false).
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { Logger } from '../kernel/logger.js';
+import { type CallLogRow, callLogParams, INSERT_CALL_LOG, TOUCH_KEY } from './call-log-rows.js';
+import { isStorageFault } from './database-errors.js';
+import type { Database } from './schema.js';
+import { writeGateOf } from './write-gate.js';
+
+// Plain JavaScript run as the worker's script (no TypeScript loader there); module path and SQL in workerData.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.module);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+db.pragma('synchronous = NORMAL');
+db.pragma('wal_autocheckpoint = 0');
+// Prepared on first use: the thread starts before the gateway has run its migrations on a new database.
+const statements = new Map();
+const prepared = (text) => {
+  let s = statements.get(text);
+  if (!s) statements.set(text, (s = db.prepare(text)));
+  return s;
+};
+const bind = (params, rows) =>
+  params.map((p) => (p !== null && typeof p === 'object' ? rows[p.step][p.column] : p));
+/** One script in a savepoint: its result row (the first step's), { refused } when a guard found no row, or
+ *  { failed } when a statement threw; either way its writes are undone and the others' stay. */
+const runScript = (steps) => {
+  prepared('savepoint script').run();
+  const undo = () => {
+    prepared('rollback to savepoint script').run();
+    prepared('release savepoint script').run();
+  };
+  try {
+    const rows = [];
+    for (const step of steps) {
+      const s = prepared(step.sql);
+      const params = bind(step.params, rows);
+      const row = s.reader ? s.get(params) : (s.run(params), undefined);
+      if (step.refuse !== undefined && row === undefined) {
+        undo();
+        return { refused: step.refuse };
+      }
+      rows.push(row);
+    }
+    prepared('release savepoint script').run();
+    return { row: rows[0] };
+  } catch (err) {
+    // A storage fault can end the whole transaction, savepoint included: then the transaction fails with it.
+    try { undo(); } catch { throw err; }
+    return { failed: { code: String(err && err.code), message: String(err && err.message) } };
+  }
+};
+const write = db.transaction((m) => {
+  const insert = m.rows.length > 0 ? prepared(workerData.insert) : undefined;
+  for (let i = 0; i < m.rows.length; i += m.width) insert.run(m.rows.slice(i, i + m.width));
+  const touch = m.keys.length > 0 ? prepared(workerData.touch) : undefined;
+  for (let i = 0; i < m.keys.length; i += 2) touch.run(m.keys[i + 1], m.keys[i], m.keys[i + 1]);
+  return m.scripts.map((script) => runScript(script.steps));
+});
+parentPort.on('message', (m) => {
+  if (m === 'stop') {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    parentPort.postMessage({ id: m.id, results: write.immediate(m) });
+  } catch (err) {
+    parentPort.postMessage({ id: m.id, code: String(err && err.code), message: String(err && err.message) });
+  }
+});
+`;
+
+const WIDTH = 13; // parameters per row of INSERT_CALL_LOG
+
+/** A parameter taken from the row an earlier step of the same script returned. */
+export interface FromStep {
+  step: number;
+  column: string;
+}
+
+export interface ScriptStep {
+  sql: string;
+  params: ReadonlyArray<string | number | null | FromStep>;
+  /** A statement that must return a row: when it returns none, the script is undone and refused with this code. */
+  refuse?: string;
+}
+
+export interface Script {
+  steps: ScriptStep[];
+  /** Asked on the gateway's connection if the worker ends before answering: a row means the script committed (and
+   *  is its result), none that it did not. */
+  committed: { sql: string; params: ReadonlyArray<string | number | null> };
+}
+
+/** The first step's row; or nothing of it was written: a guard refused it (its code), or a statement failed. */
+export type ScriptResult =
+  | { row: Record<string, unknown> }
+  | { refused: string }
+  | { failed: { code: string; message: string } };
+
+export interface WriterThread {
+  /** False once the worker is gone: callers then write on the gateway's connection again. */
+  readonly alive: boolean;
+  /** Rows and key times in one transaction of the worker's, in this process's turn at the write gate. */
+  write(rows: readonly CallLogRow[], uses: ReadonlyMap<number, number>): Promise<void>;
+  /** Rows whose calls wait for them: those of one event-loop turn go in one transaction with its scripts. */
+  writeNow(rows: readonly CallLogRow[]): Promise<void>;
+  /** A script whose call waits for it, in the transaction of this turn (see the top of this file). */
+  run(script: Script): Promise<ScriptResult>;
+  /** The worker ends after what it was given (the database stays usable by the gateway's connection). */
+  stop(): Promise<void>;
+}
+
+interface Message {
+  id: number;
+  rows: unknown[];
+  width: number;
+  keys: number[];
+  scripts: Array<{ steps: ScriptStep[] }>;
+}
+
+interface Pending {
+  ok: (results: ScriptResult[]) => void;
+  fail: (err: Error) => void;
+  /** The batch's last row, to look up if the worker ends before answering. */
+  lastRequestId: string | undefined;
+  scripts: Script[];
+}
+
+interface Turn {
+  rows: CallLogRow[];
+  scripts: Script[];
+  waiters: Array<{ done: (results: ScriptResult[]) => void; fail: (err: unknown) => void }>;
+}
+
+export function startWriterThread(
+  db: Kysely<Database>,
+  file: string,
+  logger: Logger,
+  onFault: (err: unknown) => void,
+): WriterThread {
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      module: createRequire(import.meta.url).resolve('better-sqlite3'),
+      file,
+      insert: INSERT_CALL_LOG,
+      touch: TOUCH_KEY,
+    },
+  });
+  worker.unref(); // never what keeps the process alive
+  const pending = new Map<number, Pending>();
+  let seq = 0;
+  let alive = true;
+  let stopping = false;
+
+  worker.on('message', (reply: { id: number; results?: ScriptResult[]; code?: string; message?: string }) => {
+    const p = pending.get(reply.id);
+    if (!p) return;
+    pending.delete(reply.id);
+    if (reply.results) return p.ok(reply.results);
+    const err = Object.assign(new Error(reply.message), { code: reply.code });
+    if (isStorageFault(err)) onFault(err);
+    p.fail(err);
+  });
+
+  const lookUp = async (text: string, params: ReadonlyArray<unknown>): Promise<Record<string, unknown> | null> => {
+    const res = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...params]));
+    return res.rows[0] ?? null;
+  };
+
+  /** The worker is gone: a transaction it did not answer committed whole or not at all; look up which. */
+  const ended = async (reason: string): Promise<void> => {
+    if (!alive) return;
+    alive = false;
+    if (!stopping) logger.warn('writer thread ended; the gateway writes on its own connection again', { reason });
+    for (const [id, p] of pending) {
+      pending.delete(id);
+      try {
+        const rowsCommitted =
+          p.lastRequestId === undefined ||
+          (await lookUp('select 1 as one from call_log where request_id = ? limit 1', [p.lastRequestId])) !== null;
+        if (!rowsCommitted) {
+          p.fail(new Error(`writer thread ended (${reason})`));
+          continue;
+        }
+        // Each script says for itself: a refused script left no row, as one of a transaction that did not commit.
+        const results: ScriptResult[] = [];
+        for (const s of p.scripts) {
+          const row = await lookUp(s.committed.sql, s.committed.params);
+          results.push(
+            row ? { row } : { failed: { code: 'WRITER_ENDED', message: `writer thread ended (${reason})` } },
+          );
+        }
+        p.ok(results);
+      } catch (err) {
+        p.fail(err as Error);
+      }
+    }
+  };
+  worker.once('error', (err) => void ended(err.message));
+  worker.once('exit', (code) => void ended(`exit ${code}`));
+
+  /** One transaction of the worker's, in this process's turn at the write gate. */
+  const transact = (rows: readonly CallLogRow[], uses: ReadonlyMap<number, number>, scripts: Script[]) =>
+    writeGateOf(db).run(
+      'thread',
+      () =>
+        new Promise<ScriptResult[]>((ok, fail) => {
+          if (!alive) return fail(new Error('writer thread ended'));
+          const flat: unknown[] = [];
+          for (const r of rows) flat.push(...callLogParams(r));
+          const keys: number[] = [];
+          for (const [keyId, at] of [...uses].sort((a, b) => a[0] - b[0])) keys.push(keyId, at);
+          const id = ++seq;
+          pending.set(id, { ok, fail, lastRequestId: rows.at(-1)?.request_id, scripts });
+          const message: Message = {
+            id,
+            rows: flat,
+            width: WIDTH,
+            keys,
+            scripts: scripts.map((s) => ({ steps: s.steps })),
+          };
+          worker.postMessage(message);
+        }),
+    );
+
+  let turn: Turn | null = null;
+  const sendTurn = (): void => {
+    const { rows, scripts, waiters } = turn!;
+    turn = null;
+    transact(rows, new Map(), scripts).then(
+      (results) => {
+        for (const w of waiters) w.done(results);
+      },
+      (err: unknown) => {
+        for (const w of waiters) w.fail(err);
+      },
+    );
+  };
+  /** Joins this turn's transaction (sent after this turn's I/O callbacks: the calls they finished join first). */
+  const join = (): Turn => {
+    if (!turn) {
+      turn = { rows: [], scripts: [], waiters: [] };
+      setImmediate(sendTurn);
+    }
+    return turn;
+  };
+
+  return {
+    get alive() {
+      return alive;
+    },
+    write: async (rows, uses) => void (await transact(rows, uses, [])),
+    writeNow: (rows) =>
+      new Promise<void>((ok, fail) => {
+        const t = join();
+        t.rows.push(...rows);
+        t.waiters.push({ done: () => ok(), fail });
+      }),
+    run: (script) =>
+      new Promise<ScriptResult>((ok, fail) => {
+        const t = join();
+        const index = t.scripts.push(script) - 1;
+        t.waiters.push({ done: (results) => ok(results[index]), fail });
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (!alive) return resolve();
+        stopping = true;
+        worker.ref(); // the process now waits for the worker to finish what it was given
+        worker.once('exit', () => resolve());
+        worker.postMessage('stop');
+      }),
+  };
+}
