@@ -123,9 +123,14 @@ export interface WriterThread {
   writeNow(rows: readonly CallLogRow[]): Promise<void>;
   /** A script whose call waits for it, in the transaction of this turn (see the top of this file). */
   run(script: Script): Promise<ScriptResult>;
-  /** The worker ends after what it was given (the database stays usable by the gateway's connection). */
+  /** The worker ends after what it was given (the database stays usable by the gateway's connection); one still
+   *  busy after STOP_WAIT_MS (a lock held by another process) is ended where it is, as if it had died. */
   stop(): Promise<void>;
+  /** Ends the worker at once, wherever it is: what it was writing is then looked up as after a crash. */
+  terminate(): Promise<void>;
 }
+
+const STOP_WAIT_MS = 10_000;
 
 interface Message {
   id: number;
@@ -214,8 +219,12 @@ export function startWriterThread(
       }
     }
   };
-  worker.once('error', (err) => void ended(err.message));
-  worker.once('exit', (code) => void ended(`exit ${code}`));
+  let ending: Promise<void> = Promise.resolve();
+  const end = (reason: string): void => {
+    ending = ending.then(() => ended(reason));
+  };
+  worker.once('error', (err) => end(err.message));
+  worker.once('exit', (code) => end(`exit ${code}`));
 
   /** One transaction of the worker's, in this process's turn at the write gate. */
   const transact = (rows: readonly CallLogRow[], uses: ReadonlyMap<number, number>, scripts: Script[]) =>
@@ -285,8 +294,17 @@ export function startWriterThread(
         if (!alive) return resolve();
         stopping = true;
         worker.ref(); // the process now waits for the worker to finish what it was given
-        worker.once('exit', () => resolve());
+        const late = setTimeout(() => void worker.terminate(), STOP_WAIT_MS);
+        worker.once('exit', () => {
+          clearTimeout(late);
+          resolve();
+        });
         worker.postMessage('stop');
       }),
+    terminate: async () => {
+      if (!alive) return;
+      await worker.terminate();
+      await ending;
+    },
   };
 }

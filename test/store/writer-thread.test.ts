@@ -180,3 +180,43 @@ t.test('rows a call waits for, without the thread: the group commit on SQLite', 
   await Promise.all([writer.writeNow([row('req_1', null, 1)]), writer.writeNow([row('req_2', null, 2)])]);
   t.same(await requestIds(store), ['req_1', 'req_2']);
 });
+
+t.test('a worker ended mid-transaction: every caller learns exactly what committed', async (t) => {
+  const { store, keyId, logger } = await gatewayStore(t);
+  const thread = store.writerThread!;
+  const user = await store.db.selectFrom('users').select('id').executeTakeFirstOrThrow();
+  await sql`update users set balance = 1000000 where id = ${user.id}`.execute(store.db);
+  const script = (ref: string) => ({
+    steps: [
+      {
+        sql: 'update users set balance = balance - ? where id = ? and balance - ? >= held returning balance, held',
+        params: [10, user.id, 10],
+        refuse: 'insufficient',
+      },
+      {
+        sql: "insert into ledger (user_id, amount, balance_after, kind, ref, operation, note, created_at) values (?, ?, ?, 'charge', ?, 'echo', null, 1) returning id",
+        params: [user.id, -10, { step: 0, column: 'balance' }, ref],
+        refuse: 'duplicate',
+      },
+    ],
+    committed: { sql: 'select balance_after as balance from ledger where ref = ?', params: [ref] },
+  });
+  const rows = Array.from({ length: 20_000 }, (_, i) => row(`req_${String(i).padStart(5, '0')}`, keyId, i));
+  const waited = thread.writeNow(rows).then(
+    () => 'written',
+    () => 'failed',
+  );
+  const captured = thread.run(script('ref-1'));
+  await new Promise((r) => setImmediate(r)); // the transaction is under way in the worker
+  await thread.terminate();
+  t.notOk(thread.alive);
+  const ids = await requestIds(store);
+  const ledger = await store.db.selectFrom('ledger').select('ref').execute();
+  // Whichever way the race went, it went whole: all rows and the charge, or none of either.
+  t.ok(ids.length === 0 || ids.length === 20_000, `${ids.length} rows`);
+  t.equal(ledger.length, ids.length === 0 ? 0 : 1);
+  t.equal(await waited, ids.length === 0 ? 'failed' : 'written', 'the rows waiter was told the truth');
+  const result = await captured.catch(() => 'failed');
+  t.same(result, ids.length === 0 ? 'failed' : { row: { balance: 999_990 } }, 'the capture was told the truth');
+  t.match(logger.lines, [{ level: 'warn', message: /writer thread ended/ }]);
+});
