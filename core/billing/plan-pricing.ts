@@ -114,24 +114,21 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
   };
 
   return {
-    async quote(userId: number, op: PricedOperation): Promise<Quote> {
+    async quote(userId: number, op: PricedOperation, cached: boolean): Promise<Quote> {
       if (op.priceMicro === 0) return { price: 0, freeReason: 'free_operation' };
       const charged: Quote = { price: op.priceMicro, freeReason: null };
       const active = await activePlan(userId);
       if (!active?.plan.codes.includes(op.code)) return charged;
+      const { quota } = active.plan;
+      // A free cache hit uses no quota; a counting-only plan still counts it, as every successful call to its codes.
+      if (cached && quota.cacheFree) {
+        const counted = quota.callsPerDay === 0 ? await count(userId, active.plan) : undefined;
+        return { price: 0, freeReason: 'plan_cache', planGrant: counted };
+      }
       // Charged, but counted: the grant only gives the count back if the call fails.
-      if (active.plan.quota.callsPerDay === 0) return { ...charged, planGrant: await count(userId, active.plan) };
+      if (quota.callsPerDay === 0) return { ...charged, planGrant: await count(userId, active.plan) };
       const grant = await reserve(userId, active.plan);
       return grant ? { price: 0, freeReason: 'plan', planGrant: grant } : charged;
-    },
-    async quoteCacheHit(userId: number, op: PricedOperation, current: Quote): Promise<Quote | undefined> {
-      if (current.price === 0 && current.freeReason !== 'plan') return undefined;
-      const active = await activePlan(userId);
-      if (!active?.plan.quota.cacheFree || !active.plan.codes.includes(op.code)) return undefined;
-      // A free cache hit costs nothing and uses no quota: give back what quote() reserved.
-      if (current.planGrant && current.freeReason === 'plan') await current.planGrant.release();
-      const kept = current.freeReason === 'plan' ? undefined : current.planGrant;
-      return { price: 0, freeReason: 'plan_cache', planGrant: kept };
     },
     async quotaHeaders(userId: number): Promise<Record<string, string>> {
       const active = await activePlan(userId);

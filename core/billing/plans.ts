@@ -26,13 +26,11 @@ export interface PricedOperation {
 }
 
 export interface Plans {
-  /** The quote before the cache is read (may reserve plan quota: see Quote.planGrant). */
-  quote(userId: number, op: PricedOperation): Promise<Quote>;
   /**
-   * A cache hit: a new quote when the user's plan makes cache hits of this operation free (the quota the
-   * current quote reserved is given back), or undefined when the current quote stands.
+   * What this call costs. `cached`: its answer is a cache hit, free when the user's plan makes cache hits of this
+   * operation free (no quota is reserved for it). Otherwise the plan's quota may be reserved (Quote.planGrant).
    */
-  quoteCacheHit(userId: number, op: PricedOperation, current: Quote): Promise<Quote | undefined>;
+  quote(userId: number, op: PricedOperation, cached: boolean): Promise<Quote>;
   /** Headers describing the quota left today, for an active plan. */
   quotaHeaders(userId: number): Promise<Record<string, string>>;
 }

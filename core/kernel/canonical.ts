@@ -1,5 +1,5 @@
 // Stable JSON (sorted keys) so equal inputs give equal cache keys and idempotency hashes.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
@@ -11,5 +11,5 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function hashOf(...parts: unknown[]): string {
-  return createHash('sha256').update(canonicalJson(parts), 'utf8').digest('hex');
+  return hash('sha256', canonicalJson(parts), 'hex');
 }

@@ -1,11 +1,10 @@
 // Stages: read and write the result cache. The key covers operation, plugin options and canonical input,
 // so a config change never serves a result computed under other options. Failures are never cached.
-// Entries are the result's JSON text, so a hit is sent as stored without parsing it.
+// Entries are the result's JSON text, so a hit is sent as stored without parsing it. The cache is read before the
+// price is decided: a hit that the caller's plan makes free then reserves no quota at all (price.ts).
 import { hashOf } from '../kernel/canonical.js';
 import type { Services } from '../services.js';
-import { StateUnavailableError } from '../state/shared-state.js';
 import type { ApiCall, Stage } from './call.js';
-import { COUNTERS_UNAVAILABLE } from './price.js';
 
 export const readCache: Stage = async (call, s) => {
   const op = call.operation!;
@@ -15,21 +14,6 @@ export const readCache: Stage = async (call, s) => {
   if (hit === undefined) return undefined;
   call.dataJson = hit;
   call.cached = true;
-  try {
-    const quote = await s.plans.quoteCacheHit(call.identity!.userId, op, {
-      price: call.price,
-      freeReason: call.freeReason,
-      planGrant: call.planGrant,
-    });
-    if (quote) {
-      call.price = quote.price;
-      call.freeReason = quote.freeReason;
-      call.planGrant = quote.planGrant;
-    }
-  } catch (err) {
-    if (err instanceof StateUnavailableError) return COUNTERS_UNAVAILABLE;
-    throw err;
-  }
   return undefined;
 };
 

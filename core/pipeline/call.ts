@@ -30,7 +30,7 @@ export interface ApiCall {
   /** Price of this call in micro-TOKEN once decided; 0 when free. */
   price: number;
   freeReason: string | null;
-  /** Plan quota taken for this call (its reservation entry keeps or gives back whatever is here when settled). */
+  /** Plan quota taken for this call (kept or given back by its reservation entry, price.ts). */
   planGrant?: PlanGrant;
   cacheKey?: string;
   cached: boolean;

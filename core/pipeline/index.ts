@@ -1,6 +1,6 @@
 // The order of an /api call, written here and only here:
 //   request id -> authenticate -> resolve operation -> validate input -> idempotency -> admit (rate, concurrency)
-//   -> price (plan quota / per call) -> cache read -> hold -> run plugin -> cache write -> capture
+//   -> cache read -> price (free cache hit / plan quota / per call) -> hold -> run plugin -> cache write -> capture
 //   -> settle reservations (kept on success, given back otherwise) -> respond (envelope)
 //   -> settle what needs the answer (the idempotency claim) -> call log
 // Stages return a Denial to stop the call; exceptions are bugs or infrastructure faults and become 500.
@@ -30,8 +30,8 @@ const BEFORE_SETTLE: Stage[] = [
   validateInput,
   beginIdempotency,
   admit,
-  price,
   readCache,
+  price,
   hold,
   runPlugin,
   cacheResult,

@@ -1,4 +1,5 @@
-// Stage: decide before the plugin runs whether this call is free (plan quota, free operation) or costs its price,
+// Stage: decide before the plugin runs whether this call is free (plan quota, a cache hit the plan makes free, free
+// operation) or costs its price,
 // and, for a key with a daily spending cap, reserve that price against the cap before any money is held.
 // Plan quotas and spending caps are counters in shared state; while it is unreachable they cannot be kept exact
 // across processes, so such a call is refused with 503 (uncharged) rather than allowed to overshoot.
@@ -26,18 +27,12 @@ export const price: Stage = async (call, s) => {
 };
 
 const priceAndReserve: Stage = async (call, s) => {
-  const quote = await s.plans.quote(call.identity!.userId, call.operation!);
+  const quote = await s.plans.quote(call.identity!.userId, call.operation!, call.cached);
   call.price = quote.price;
   call.freeReason = quote.freeReason;
   call.planGrant = quote.planGrant;
-  // Read when settled, not now: a free cache hit gives this grant back and may leave another (cache.ts).
-  if (quote.planGrant) {
-    reserve(call, {
-      name: 'plan quota',
-      keep: async () => call.planGrant?.commit(),
-      giveBack: async () => call.planGrant?.release(),
-    });
-  }
+  const grant = quote.planGrant;
+  if (grant) reserve(call, { name: 'plan quota', keep: () => grant.commit(), giveBack: () => grant.release() });
   const cap = call.identity!.dailySpendCap;
   if (cap === null || call.price === 0) return undefined;
   const reservation = await reserveSpend(s.store.db, s.state, call.identity!.keyId, cap, call.price);

@@ -5,12 +5,13 @@
 // (issue 14).
 //
 // Taking turns with the gateway's own write transactions is the write gate's job (write-gate.ts). Rows and scripts
-// that callers wait for are sent together, one transaction per event-loop turn (a group commit, as
-// group-commit.ts on the gateway's connection): each script runs in a savepoint, so one that is refused (a guard
-// found no row) is undone alone, and every caller is answered after the COMMIT. A transaction that fails (disk full,
-// I/O error) fails all of it and is reported as a storage fault. If the worker ends with a transaction unanswered,
-// it committed whole or not at all: its last row, or each script's own `committed` query, says which; later work
-// goes back to the gateway's connection (`alive` is false).
+// that callers wait for are sent together: one transaction per event-loop turn, or for all the turns that ended
+// while the previous one was in flight (a group commit, as group-commit.ts on the gateway's connection). Each
+// script runs in a savepoint, so one that is refused (a guard found no row) is undone alone, and every caller is
+// answered after the COMMIT. A transaction that fails (disk full, I/O error) fails all of it and is reported as a
+// storage fault. If the worker ends with a transaction unanswered, it committed whole or not at all: its last row,
+// or each script's own `committed` query, says which; later work goes back to the gateway's connection (`alive` is
+// false).
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { CompiledQuery, type Kysely } from 'kysely';
@@ -132,6 +133,9 @@ export interface WriterThread {
 
 const STOP_WAIT_MS = 10_000;
 
+/** Transactions of waited-for work sent to the worker and not yet answered (see `schedule`). */
+const TURNS_IN_FLIGHT = 2;
+
 interface Message {
   id: number;
   rows: unknown[];
@@ -250,25 +254,43 @@ export function startWriterThread(
         }),
     );
 
+  // At most two turns' transactions in flight (one being written, the next queued behind it, so the worker never
+  // waits for a round trip): the calls that finish meanwhile form one more, sent when one is answered. The worker
+  // would run them one after the other anyway; as one transaction the pages every commit writes (the users row,
+  // the ends of the ledger and the log) are written once, and one message carries them.
   let turn: Turn | null = null;
+  let scheduled = false;
+  let inFlight = 0;
+  const schedule = (): void => {
+    if (scheduled || inFlight >= TURNS_IN_FLIGHT || !turn) return;
+    scheduled = true;
+    setImmediate(sendTurn);
+  };
   const sendTurn = (): void => {
-    const { rows, scripts, waiters } = turn!;
+    scheduled = false;
+    if (!turn || inFlight >= TURNS_IN_FLIGHT) return;
+    const { rows, scripts, waiters } = turn;
     turn = null;
+    inFlight++;
+    const answered = (): void => {
+      inFlight--;
+      schedule();
+    };
     transact(rows, new Map(), scripts).then(
       (results) => {
+        answered();
         for (const w of waiters) w.done(results);
       },
       (err: unknown) => {
+        answered();
         for (const w of waiters) w.fail(err);
       },
     );
   };
-  /** Joins this turn's transaction (sent after this turn's I/O callbacks: the calls they finished join first). */
+  /** Joins the next transaction (sent after this turn's I/O callbacks, so the calls they finished join first). */
   const join = (): Turn => {
-    if (!turn) {
-      turn = { rows: [], scripts: [], waiters: [] };
-      setImmediate(sendTurn);
-    }
+    if (!turn) turn = { rows: [], scripts: [], waiters: [] };
+    schedule();
     return turn;
   };
 

@@ -81,7 +81,13 @@ t.test('plan-free calls and free cache hits do not count against the cap', async
     over.body.error.message,
     "This key's daily spending cap of 0.02 TOKEN is reached; it resets at midnight China time (UTC+8).",
   );
+  // The cache is read before the price: a hit the plan makes free is never weighed against the cap.
+  const freeHit = await h.client.get('/api/echo_cached?msg=pfc', { 'X-API-Key': u.key });
+  t.equal(freeHit.status, 200, 'cap reached: a free cache hit still answers');
+  t.match(freeHit.body, { cached: true, deducted: 0, remaining: 0.98 });
+  t.equal(await spentToday(h.services.store.db, h.services.state, u.keyId), 20_000);
   t.same(await h.balance(u.userId), { balance: 980_000, held: 0 });
+  t.same((await h.callLog(u.userId)).at(-1)?.free_reason, 'plan_cache');
 });
 
 t.test('a fresh process rebuilds the day from the call log', async (t) => {

@@ -13,6 +13,7 @@ import { createCallLogWriter } from '../../core/store/call-log-writer.js';
 import { openStore, type Store } from '../../core/store/database.js';
 import { inTransaction } from '../../core/store/group-commit.js';
 import { migrateToLatest } from '../../core/store/migrate.js';
+import { writeGateOf } from '../../core/store/write-gate.js';
 
 const row = (requestId: string, keyId: number | null, at: number): CallLogRow => ({
   request_id: requestId,
@@ -168,6 +169,33 @@ t.test('rows a call waits for: one write per turn, each caller answered after it
     ['rejected', 'rejected'],
   );
   t.same(await requestIds(store), ['req_1', 'req_2', 'req_3']);
+});
+
+t.test('turns that end while a transaction is in flight share the next one', async (t) => {
+  const { store, keyId, logger } = await gatewayStore(t);
+  const writer = createCallLogWriter(store.db, logger, { intervalMs: 60_000, thread: store.writerThread });
+  t.teardown(() => writer.close());
+  await sql`create trigger refuse before insert on call_log when new.request_id = 'req_bad'
+    begin select raise(abort, 'refused by the test'); end`.execute(store.db);
+  // The gateway holds the write gate, so the first two turns' transactions wait in flight.
+  let open!: () => void;
+  const held = writeGateOf(store.db).run('gateway', () => new Promise<void>((r) => (open = r)));
+  const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+  const calls: Array<Promise<void>> = [];
+  for (const id of ['req_1', 'req_2', 'req_3', 'req_bad']) {
+    calls.push(writer.writeNow([row(id, keyId, 1000)]));
+    await turn();
+    await turn();
+  }
+  open();
+  await held;
+  const results = await Promise.allSettled(calls);
+  // req_3 and req_bad went in one transaction: the refused row failed both, and neither was written.
+  t.same(
+    results.map((r) => r.status),
+    ['fulfilled', 'fulfilled', 'rejected', 'rejected'],
+  );
+  t.same(await requestIds(store), ['req_1', 'req_2']);
 });
 
 t.test('rows a call waits for, without the thread: the group commit on SQLite', async (t) => {
