@@ -56,16 +56,20 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     return Number((await q.executeTakeFirstOrThrow()).n);
   };
 
-  const ensureDaily = async (userId: number, plan: PlanConfig): Promise<string> => {
+  /** The day's counter key, seeded from the log when the counter is not there; and its value read on the way. */
+  const daily = async (userId: number, plan: PlanConfig): Promise<{ key: string; used: number | null }> => {
     const key = dailyKey(userId);
-    if ((await state.get(key)) === null) await state.initCounter(key, await usedFromLog(userId, plan), COUNTER_TTL_S);
-    return key;
+    const used = await state.get(key);
+    if (used === null) await state.initCounter(key, await usedFromLog(userId, plan), COUNTER_TTL_S);
+    return { key, used };
   };
+  const ensureDaily = async (userId: number, plan: PlanConfig): Promise<string> => (await daily(userId, plan)).key;
 
   /** For display: the shared counter, or while it is unreachable what the call log says. */
   const usedNow = async (userId: number, plan: PlanConfig): Promise<number> => {
     try {
-      return (await state.get(await ensureDaily(userId, plan))) ?? 0;
+      const { key, used } = await daily(userId, plan);
+      return used ?? (await state.get(key)) ?? 0;
     } catch (err) {
       if (err instanceof StateUnavailableError) return usedFromLog(userId, plan);
       throw err;

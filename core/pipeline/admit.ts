@@ -1,7 +1,8 @@
 // Stage: per-key token-bucket rate limit and a hard cap of calls in flight per key. Both answer 429 with
 // Retry-After; the rate headers go on every response of an identified caller.
 import { deny } from '../http/errors.js';
-import type { Stage } from './call.js';
+import type { SharedState } from '../state/shared-state.js';
+import type { Reservation, Stage } from './call.js';
 import { reserve } from './reservations.js';
 
 /** A slot whose holder died is freed after this long, whatever the operation's timeout. */
@@ -24,7 +25,22 @@ export const admit: Stage = async (call, s) => {
   const scope = `inflight:${id.keyId}`;
   const slot = await s.state.acquireSlot(scope, cap, SLOT_TTL_MS);
   if (!slot) return deny('CONCURRENCY_LIMITED', `At most ${cap} calls may be in flight for this key.`, 1);
-  const free = (): Promise<void> => s.state.releaseSlot(scope, slot);
-  reserve(call, { name: 'concurrency slot', keep: free, giveBack: free });
+  reserve(call, new ConcurrencySlot(s.state, scope, slot));
   return undefined;
 };
+
+/** Freed whatever the outcome. A class, not closures per call: the TypeScript loader names every closure it makes. */
+class ConcurrencySlot implements Reservation {
+  readonly name = 'concurrency slot';
+  constructor(
+    private readonly state: SharedState,
+    private readonly scope: string,
+    private readonly slot: string,
+  ) {}
+  keep(): Promise<void> {
+    return this.state.releaseSlot(this.scope, this.slot);
+  }
+  giveBack(): Promise<void> {
+    return this.state.releaseSlot(this.scope, this.slot);
+  }
+}

@@ -39,23 +39,25 @@ const OWN_ROUTES = new Set(['/api/health', BALANCE_PATH]);
  */
 export function parseQuery(text: string): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null);
-  const add = (key: string, value: string): void => {
-    const had = out[key];
-    if (had === undefined) out[key] = value;
-    else if (Array.isArray(had)) had.push(value);
-    else out[key] = [had, value];
-  };
   if (text.includes('%') || text.includes('+')) {
-    for (const [key, value] of new URLSearchParams(text)) add(key, value);
+    for (const [key, value] of new URLSearchParams(text)) addParam(out, key, value);
     return out;
   }
   for (const pair of text.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
-    if (eq < 0) add(pair, '');
-    else add(pair.slice(0, eq), pair.slice(eq + 1));
+    if (eq < 0) addParam(out, pair, '');
+    else addParam(out, pair.slice(0, eq), pair.slice(eq + 1));
   }
   return out;
+}
+
+/** A module-level function, not a closure per call: the TypeScript loader names every closure it creates. */
+function addParam(out: Record<string, unknown>, key: string, value: string): void {
+  const had = out[key];
+  if (had === undefined) out[key] = value;
+  else if (Array.isArray(had)) had.push(value);
+  else out[key] = [had, value];
 }
 
 function isLean(req: IncomingMessage): boolean {
