@@ -232,7 +232,7 @@ const hardenIntrinsics = () => {
 hardenIntrinsics();
 const unwrapFetch = (r) => { if (typeof r.error === 'string') throw new Error(r.error); return r; };
 const unwrapAsset = (r) => { if (typeof r === 'string') throw new Error(r); return r; };
-return async function invoke(callId, input, options, operation) {
+const invoke = async function invoke(callId, input, options, operation) {
   const host = Object.freeze({
     fetch: (url, init) => hostFetch.apply(undefined, [callId, String(url), plainInit(init)], FETCH_OPTS).then(unwrapFetch),
     log: (level, message, fields) => { hostLog(callId, String(level), String(message), plainFields(fields)); },
@@ -245,4 +245,12 @@ return async function invoke(callId, input, options, operation) {
   });
   return exported.run(input, host);
 };
+// Several calls at once (core/sandbox/isolate-batch.ts): each one's value, or the Error it threw as text, or
+// nothing (the host then runs that call alone).
+const settled = (p) => p.then((value) => [true, value], (e) => {
+  try { return e instanceof Error ? [false, { message: String(e.message), stack: String(e.stack) }] : [false]; }
+  catch (_) { return [false]; }
+});
+const many = (calls) => Promise.all(calls.map((c) => settled(invoke(c[0], c[1], c[2], c[3]))));
+return { invoke, many };
 `;

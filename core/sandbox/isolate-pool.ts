@@ -2,14 +2,14 @@
 // so several calls share an isolate (one persistent context, so module-scope caches survive), routed to the
 // least-loaded isolate, with a per-isolate cap and a queue beyond it. The host owns the wall clock: isolated-vm's
 // `timeout` covers only synchronous execution, never awaited promises (research/stack.md 1(a), 1(e)).
-import type ivm from 'isolated-vm';
 import type { Logger } from '../kernel/logger.js';
 import { startAtTurnEnd } from '../kernel/turn-end.js';
 import type { Resolver } from './address-policy.js';
 import type { AssetStore } from './assets.js';
 import { type CallState, CallTable } from './calls.js';
 import type { PluginManifest } from './contract.js';
-import { type Attempt, type InvokeFn, letGoOf, type Slot, SlotFactory } from './isolate-slot.js';
+import { type CallArgs, IsolateBatch } from './isolate-batch.js';
+import { type Attempt, type Entry, letGoOf, type Slot, SlotFactory } from './isolate-slot.js';
 import type { LogBudget } from './log-budget.js';
 import {
   checkOutcome,
@@ -62,9 +62,19 @@ export class IsolatePool {
   private readonly waiters: Array<{ resolve: (s: Slot | null) => void; timer: NodeJS.Timeout }> = [];
   private readonly factory: SlotFactory;
   private closed = false;
+  /** `allow_hosts: []`: its calls only compute, so the calls of a turn to one isolate are started together. */
+  private readonly offline: boolean;
+  private readonly batches = new WeakMap<Slot, IsolateBatch>();
 
   constructor(private readonly o: PoolOptions) {
     this.factory = new SlotFactory({ ...o, calls: this.calls });
+    this.offline = o.manifest.allow_hosts.length === 0;
+  }
+
+  private batchOf(slot: Slot, entry: Entry): IsolateBatch {
+    let batch = this.batches.get(slot);
+    if (!batch) this.batches.set(slot, (batch = new IsolateBatch(entry.many)));
+    return batch;
   }
 
   /** Boots the first isolate, so a bundle that throws at load fails at startup and names the plugin. */
@@ -120,10 +130,12 @@ export class IsolatePool {
     // disposed isolate is left for the finalizers that run while the process exits.
     for (const b of booted) {
       if (b.status !== 'fulfilled') continue;
-      try {
-        b.value.release();
-      } catch {
-        // already invalid (the isolate died on its own)
+      for (const ref of [b.value.invoke, b.value.many]) {
+        try {
+          ref.release();
+        } catch {
+          // already invalid (the isolate died on its own)
+        }
       }
     }
     for (const slot of [...this.slots]) this.kill(slot, 'pool closed', null, false);
@@ -203,9 +215,9 @@ export class IsolatePool {
   }
 
   private async execute(slot: Slot, call: PoolCall): Promise<Exec> {
-    let invoke: ivm.Reference<InvokeFn>;
+    let entry: Entry;
     try {
-      invoke = await slot.ready;
+      entry = await slot.ready;
     } catch (err) {
       this.kill(slot, `boot failed: ${errorText(err)}`, null);
       call.log.error('plugin call failed', { reason: 'isolate boot failed', detail: errorDetail(err) });
@@ -271,14 +283,16 @@ export class IsolatePool {
       const remaining = Math.max(1, Math.ceil(call.deadlineAt - Date.now()));
       const timer = setTimeout(onDeadline, remaining);
 
-      // Started with the other isolate calls of this turn (kernel/turn-end.ts): one wake-up of the thread for all.
-      startAtTurnEnd(() =>
-        invoke.apply(undefined, [state.id, call.input, call.options, call.operation], {
+      const args: CallArgs = [state.id, call.input, call.options, call.operation];
+      const alone = (): Promise<unknown> =>
+        entry.invoke.apply(undefined, args, {
           arguments: { copy: true },
           result: { promise: true, copy: true },
           timeout: remaining, // covers the synchronous part; the timer above covers the rest
-        }),
-      ).then(
+        });
+      // Started with the other isolate calls of this turn (kernel/turn-end.ts): one wake-up of the thread for all,
+      // and for a plugin that cannot reach the network one isolated-vm call for all (isolate-batch.ts).
+      (this.offline ? this.batchOf(slot, entry).run(args, remaining, alone) : startAtTurnEnd(alone)).then(
         (value: unknown) => {
           if (!settle()) return;
           const checked = checkOutcome(value);

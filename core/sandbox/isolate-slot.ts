@@ -5,8 +5,15 @@ import type { Logger } from '../kernel/logger.js';
 import { BOOTSTRAP, type BridgeDeps, createBridge } from './bridge.js';
 import type { PluginManifest } from './contract.js';
 import { holdUntilExit, letGo } from './exit-guard.js';
+import type { ManyFn } from './isolate-batch.js';
 
 export type InvokeFn = (callId: number, input: unknown, options: unknown, operation: string) => Promise<unknown>;
+
+/** The isolate's entry points: one call, or several at once (isolate-batch.ts). */
+export interface Entry {
+  invoke: ivm.Reference<InvokeFn>;
+  many: ivm.Reference<ManyFn>;
+}
 
 /** Top-level bundle code and the bootstrap get this long; a plugin that needs more at load is broken. */
 const BOOT_TIMEOUT_MS = 5000;
@@ -21,7 +28,7 @@ export interface Attempt {
 export interface Slot {
   readonly id: number;
   readonly isolate: ivm.Isolate;
-  readonly ready: Promise<ivm.Reference<InvokeFn>>;
+  readonly ready: Promise<Entry>;
   /** Calls routed here and not yet settled inside the isolate (includes calls already answered by deadline). */
   load: number;
   readonly attempts: Set<Attempt>;
@@ -81,7 +88,7 @@ export class SlotFactory {
     this.cachedData = undefined;
   }
 
-  private async boot(isolate: ivm.Isolate, hold: <T extends object>(h: T) => T): Promise<ivm.Reference<InvokeFn>> {
+  private async boot(isolate: ivm.Isolate, hold: <T extends object>(h: T) => T): Promise<Entry> {
     const { spec } = this;
     const script = hold(
       await isolate.compileScript(spec.code, {
@@ -97,10 +104,13 @@ export class SlotFactory {
     script.release();
     const bridge = createBridge(spec);
     for (const h of bridge) hold(h);
-    const invoke: unknown = await context.evalClosure(BOOTSTRAP, bridge, {
+    const entry = (await context.evalClosure(BOOTSTRAP, bridge, {
       result: { reference: true },
       timeout: BOOT_TIMEOUT_MS,
-    });
-    return hold(invoke as ivm.Reference<InvokeFn>);
+    })) as ivm.Reference<Record<keyof Entry, unknown>>;
+    const invoke = hold((await entry.get('invoke', { reference: true })) as ivm.Reference<InvokeFn>);
+    const many = hold((await entry.get('many', { reference: true })) as ivm.Reference<ManyFn>);
+    entry.release();
+    return { invoke, many };
   }
 }

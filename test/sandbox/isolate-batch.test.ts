@@ -1,0 +1,137 @@
+// Calls of one turn to an offline plugin's isolate go in one isolated-vm call (core/sandbox/isolate-batch.ts); what
+// the batch cannot pass on exactly is run again alone. A real isolate; `many` has the bootstrap's shape.
+import ivm from 'isolated-vm';
+import t, { type Test } from 'tap';
+import { createMemoryLogger } from '../../core/kernel/logger.js';
+import { type CallArgs, IsolateBatch, type ManyFn } from '../../core/sandbox/isolate-batch.js';
+import { createSandbox } from '../../core/sandbox/sandbox.js';
+import { FIXTURES, fakeResolver, req } from './helpers.js';
+
+async function isolateWithMany(t: Test): Promise<{ many: ivm.Reference<ManyFn>; batches: () => Promise<number> }> {
+  const isolate = new ivm.Isolate({ memoryLimit: 32 });
+  t.teardown(() => isolate.dispose());
+  const context = await isolate.createContext();
+  await context.eval(`
+    globalThis.batches = 0;
+    const invoke = async (id, input) => {
+      if (input.throws) throw new TypeError('bad ' + input.n);
+      if (input.throwsText) throw 'not an Error';
+      if (input.spins) for (;;) {}
+      return { ok: true, data: { n: input.n, id } };
+    };
+    const settled = (p) => p.then((value) => [true, value], (e) =>
+      e instanceof Error ? [false, { message: String(e.message), stack: String(e.stack) }] : [false]);
+    globalThis.many = (calls) => { batches++; return Promise.all(calls.map((c) => settled(invoke(c[0], c[1])))); };
+  `);
+  const many = (await context.global.get('many', { reference: true })) as ivm.Reference<ManyFn>;
+  return { many, batches: async () => (await context.global.get('batches')) as number };
+}
+
+const args = (id: number, input: Record<string, unknown>): CallArgs => [id, input, {}, 'op'];
+
+t.test('the calls of one turn share one call into the isolate, each gets its own value', async (t) => {
+  const { many, batches } = await isolateWithMany(t);
+  const batch = new IsolateBatch(many);
+  let alone = 0;
+  const fallback = async (): Promise<unknown> => {
+    alone++;
+    return 'alone';
+  };
+  const values = await Promise.all([1, 2, 3].map((n) => batch.run(args(n, { n }), 1000, fallback)));
+  t.same(
+    values,
+    [1, 2, 3].map((n) => ({ ok: true, data: { n, id: n } })),
+  );
+  t.equal(await batches(), 1);
+  t.equal(alone, 0);
+  // A turn with one call takes the usual one-call path.
+  t.equal(await batch.run(args(4, { n: 4 }), 1000, fallback), 'alone');
+  t.equal(await batches(), 1);
+});
+
+t.test('an Error thrown by one call rejects that call only, with its message; other throws run alone', async (t) => {
+  const { many, batches } = await isolateWithMany(t);
+  const batch = new IsolateBatch(many);
+  const ran: number[] = [];
+  const alone = (n: number) => async (): Promise<unknown> => {
+    ran.push(n);
+    throw new Error(`alone ${n}`);
+  };
+  const results = await Promise.allSettled([
+    batch.run(args(1, { n: 1 }), 1000, alone(1)),
+    batch.run(args(2, { n: 2, throws: true }), 1000, alone(2)),
+    batch.run(args(3, { n: 3, throwsText: true }), 1000, alone(3)),
+  ]);
+  t.same(results[0], { status: 'fulfilled', value: { ok: true, data: { n: 1, id: 1 } } });
+  t.equal(results[1].status, 'rejected');
+  t.equal((results[1] as PromiseRejectedResult).reason.message, 'bad 2');
+  t.match((results[1] as PromiseRejectedResult).reason.stack, /TypeError: bad 2/);
+  t.equal((results[2] as PromiseRejectedResult).reason.message, 'alone 3', 'not an Error: asked again alone');
+  t.same(ran, [3]);
+  t.equal(await batches(), 1);
+});
+
+t.test('a batch that fails as a whole (a synchronous timeout) runs every call again alone', async (t) => {
+  const { many } = await isolateWithMany(t);
+  const batch = new IsolateBatch(many);
+  const ran: number[] = [];
+  const alone = (n: number) => async (): Promise<unknown> => {
+    ran.push(n);
+    return `alone ${n}`;
+  };
+  const values = await Promise.all([
+    batch.run(args(1, { n: 1 }), 200, alone(1)),
+    batch.run(args(2, { n: 2, spins: true }), 50, alone(2)),
+  ]);
+  t.same(values, ['alone 1', 'alone 2']);
+  t.same(ran, [1, 2]);
+});
+
+t.test(
+  'through the sandbox: one isolated-vm call for a turn of an offline plugin, the same outcomes as alone',
+  async (t) => {
+    const logger = createMemoryLogger('debug');
+    const sb = await createSandbox({
+      pluginDirs: [FIXTURES],
+      logger,
+      poolSize: 1,
+      maxPerIsolate: 8,
+      resolver: fakeResolver(),
+    });
+    t.teardown(() => sb.close());
+    const inputs = [{ mode: 'normal' }, { kind: 'no-data' }, { kind: 'bad-code' }, { mode: 'normal' }];
+    // The isolated-vm calls made: batches (their own count) and calls run alone (counted here).
+    let alone = 0;
+    const batchers = new Set<IsolateBatch>();
+    const applies = (): number => alone + [...batchers].reduce((n, b) => n + b.batchesSent, 0);
+    const run = IsolateBatch.prototype.run;
+    IsolateBatch.prototype.run = function (
+      this: IsolateBatch,
+      ...[callArgs, timeoutMs, one]: Parameters<IsolateBatch['run']>
+    ) {
+      batchers.add(this);
+      return run.call(this, callArgs, timeoutMs, () => {
+        alone++;
+        return one();
+      });
+    };
+    t.teardown(() => {
+      IsolateBatch.prototype.run = run;
+    });
+    const together = await Promise.all(inputs.map((input) => sb.run(req('bad-outcome', input))));
+    t.equal(applies(), 1, 'four calls of one turn: one call into the isolate');
+    const oneByOne: unknown[] = [];
+    for (const input of inputs) oneByOne.push(await sb.run(req('bad-outcome', input)));
+    t.equal(applies(), 5, 'one call a turn: one each');
+    const outcomes = (rs: unknown[]): unknown[] => rs.map((r) => (r as { outcome: unknown }).outcome);
+    t.same(outcomes(together), outcomes(oneByOne));
+    t.same(outcomes(together)[0], { ok: true, data: { normal: true } });
+    // A value that cannot be copied out fails the batch's copy: every call is asked again alone.
+    const mixed = await Promise.all(
+      [{ mode: 'normal' }, { kind: 'not-cloneable' }].map((input) => sb.run(req('bad-outcome', input))),
+    );
+    t.equal(applies(), 8, 'the batch, then each call alone');
+    t.same(outcomes(mixed)[0], { ok: true, data: { normal: true } });
+    t.match(mixed[1], { outcome: { ok: false, code: 'INTERNAL' } });
+  },
+);
