@@ -139,7 +139,10 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
     return createHash(algorithm).update(String(data), 'utf8').digest(encoding);
   });
 
-  return [fetchRef, logCb, assetRef, hasAssetRef, nowCb, digestCb];
+  // Nothing to do: its promise in the isolate settles after a round trip through the host's event loop.
+  const turnRef = new ivm.Reference(() => undefined);
+
+  return [fetchRef, logCb, assetRef, hasAssetRef, nowCb, digestCb, turnRef];
 }
 
 /**
@@ -150,7 +153,7 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
  */
 export const BOOTSTRAP = `
 'use strict';
-const hostFetch = $0, hostLog = $1, hostAsset = $2, hostHasAsset = $3, hostNow = $4, hostDigest = $5;
+const hostFetch = $0, hostLog = $1, hostAsset = $2, hostHasAsset = $3, hostNow = $4, hostDigest = $5, hostTurn = $6;
 const exported = typeof ${BUNDLE_GLOBAL} === 'object' && ${BUNDLE_GLOBAL} !== null ? ${BUNDLE_GLOBAL}.plugin : undefined;
 if (!exported || typeof exported.run !== 'function') {
   throw new Error('handler.ts must export \`plugin\` with a run(input, host) method');
@@ -246,11 +249,19 @@ const invoke = async function invoke(callId, input, options, operation) {
   return exported.run(input, host);
 };
 // Several calls at once (core/sandbox/isolate-batch.ts): each one's value, or the Error it threw as text, or
-// nothing (the host then runs that call alone).
+// nothing (the host then runs that call alone). Answered when every call has settled, or when a round trip through
+// the host's event loop has come back, whichever is first: calls that only compute have settled by then (the
+// round trip's answer is a later task of this isolate); one still waiting (on an asset, or on a promise that never
+// settles) is left out and runs alone, so it never holds the others of its batch.
 const settled = (p) => p.then((value) => [true, value], (e) => {
   try { return e instanceof Error ? [false, { message: String(e.message), stack: String(e.stack) }] : [false]; }
   catch (_) { return [false]; }
 });
-const many = (calls) => Promise.all(calls.map((c) => settled(invoke(c[0], c[1], c[2], c[3]))));
+const many = (calls) => {
+  const results = calls.map(() => [false]);
+  const done = (i) => (r) => { results[i] = r; };
+  const all = Promise.all(calls.map((c, i) => settled(invoke(c[0], c[1], c[2], c[3])).then(done(i))));
+  return Promise.race([all, hostTurn.apply(undefined, [])]).then(() => results.slice());
+};
 return { invoke, many };
 `;

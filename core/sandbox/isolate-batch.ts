@@ -1,9 +1,10 @@
 // The calls of one event-loop turn to one isolate of a plugin that cannot reach the network (`allow_hosts: []`),
 // started with one isolated-vm call instead of one each. Each isolated-vm call costs the gateway thread ~10 us
 // (scheduling on the isolate's thread, copying, settling its promise) whatever the plugin does, and for an
-// offline lookup that is most of the call; a batch costs ~2 us per call (issue 14). The batch settles when all
-// of its calls have: fine for plugins that only compute (they cannot wait on an upstream), which is why only they
-// are batched.
+// offline lookup that is most of the call; a batch costs ~2 us per call (issue 14). The isolate answers a batch
+// once its calls have settled or a round trip through the host's event loop has come back (bridge.ts): calls that
+// only compute are in it, a call still waiting is not and runs alone, so no call holds the others. Plugins that
+// fetch are not batched: most of their calls would wait on an upstream and be run twice.
 // Anything unusual is left to the one-call path, which already tells every failure apart: a call whose value
 // cannot be copied out, a value that is not an Error thrown, and every failure of the batch itself (a synchronous
 // timeout, the isolate disposed or out of memory) run that call, or all of them, again alone. Plugins are

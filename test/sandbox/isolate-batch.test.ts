@@ -135,3 +135,20 @@ t.test(
     t.match(mixed[1], { outcome: { ok: false, code: 'INTERNAL' } });
   },
 );
+
+t.test('a call that never settles does not hold the others of its batch', async (t) => {
+  const sb = await createSandbox({
+    pluginDirs: [FIXTURES],
+    logger: createMemoryLogger('debug'),
+    poolSize: 1,
+    maxPerIsolate: 8,
+    resolver: fakeResolver(),
+  });
+  t.teardown(() => sb.close());
+  const started = Date.now();
+  const never = sb.run(req('bad-outcome', { kind: 'never' }, { timeoutMs: 1500 }));
+  const normal = await sb.run(req('bad-outcome', { mode: 'normal' }, { timeoutMs: 1500 }));
+  t.same(normal.outcome, { ok: true, data: { normal: true } });
+  t.ok(Date.now() - started < 1000, 'answered long before the deadline of the other call');
+  t.match((await never).outcome, { ok: false, code: 'INTERNAL' });
+});
