@@ -1,6 +1,6 @@
 // Stage: decide before the plugin runs whether this call is free (plan quota, a cache hit the plan makes free, free
-// operation) or costs its price,
-// and, for a key with a daily spending cap, reserve that price against the cap before any money is held.
+// operation) or costs its price, and, for a key with a daily spending cap, reserve that price against the cap
+// before any money is held.
 // Plan quotas and spending caps are counters in shared state; while it is unreachable they cannot be kept exact
 // across processes, so such a call is refused with 503 (uncharged) rather than allowed to overshoot.
 
