@@ -11,6 +11,7 @@ import type { CallTable } from './calls.js';
 import type { HostFetchInit, HostFetchResponse, LogLevel, PluginManifest } from './contract.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, HostFetchError, hostFetch } from './host-fetch.js';
 import type { LogBudget } from './log-budget.js';
+import type { ThreadActivity } from './thread-activity.js';
 
 /** A call that fires more requests than this is looping, not looking something up. */
 export const MAX_FETCHES_PER_CALL = 64;
@@ -54,16 +55,23 @@ function sanitizeInit(raw: unknown): HostFetchInit | undefined {
   return init;
 }
 
-/** The host-side callbacks for one isolate, in the order the bootstrap reads them ($0..$5). */
-export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callback> {
+/**
+ * The host-side callbacks for one isolate, in the order the bootstrap reads them ($0..$6). The async ones are
+ * counted in `activity` from the isolate's call to the answer (thread-activity.ts).
+ */
+export function createBridge(deps: BridgeDeps, activity: ThreadActivity): Array<ivm.Reference | ivm.Callback> {
   const { plugin, manifest, calls } = deps;
+  const counted =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      activity.track(() => fn(...args));
   const maxResponseBytes = manifest.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   // Async callbacks never reject: isolated-vm attaches its handler to the returned promise late, so a promise
   // that rejects early is reported as an unhandled rejection on the host (which ends the process). Failures
   // travel as values ({error} / a string) and the bootstrap throws them inside the isolate.
   const fetchRef = new ivm.Reference(
-    async (callId: unknown, url: unknown, init: unknown): Promise<HostFetchResponse | { error: string }> => {
+    counted(async (callId: unknown, url: unknown, init: unknown): Promise<HostFetchResponse | { error: string }> => {
       const call = calls.get(callId);
       if (!call) return { error: 'fetch refused: this call is over' };
       if (++call.fetchCount > MAX_FETCHES_PER_CALL) {
@@ -84,7 +92,7 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
         call.fetchErrors.set(e.message, e.kind);
         return { error: e.message };
       }
-    },
+    }),
   );
 
   // Sync, so a line is written before the call that logged it completes (and while its state still exists).
@@ -105,7 +113,7 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
 
   // Resolves to the bytes (copied out of the cached ExternalCopy) or to a string: the reason it failed.
   const assetRef = new ivm.Reference(
-    async (callId: unknown, name: unknown): Promise<ivm.Copy<ArrayBuffer> | string> => {
+    counted(async (callId: unknown, name: unknown): Promise<ivm.Copy<ArrayBuffer> | string> => {
       const call = calls.get(callId);
       if (!call) return 'asset refused: this call is over';
       try {
@@ -115,18 +123,20 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
       } catch (err) {
         return err instanceof AssetError ? err.message : `asset ${String(name)} cannot be read`;
       }
-    },
+    }),
   );
 
-  const hasAssetRef = new ivm.Reference(async (callId: unknown, name: unknown): Promise<boolean> => {
-    const call = calls.get(callId);
-    if (!call) return false;
-    try {
-      return await deps.assets.exists(assetPath(manifest, deps.pluginDir, String(name), call.options));
-    } catch {
-      return false; // undeclared: not available, same as absent
-    }
-  });
+  const hasAssetRef = new ivm.Reference(
+    counted(async (callId: unknown, name: unknown): Promise<boolean> => {
+      const call = calls.get(callId);
+      if (!call) return false;
+      try {
+        return await deps.assets.exists(assetPath(manifest, deps.pluginDir, String(name), call.options));
+      } catch {
+        return false; // undeclared: not available, same as absent
+      }
+    }),
+  );
 
   const nowCb = new ivm.Callback(() => Date.now());
 
@@ -140,7 +150,10 @@ export function createBridge(deps: BridgeDeps): Array<ivm.Reference | ivm.Callba
   });
 
   // Nothing to do: its promise in the isolate settles after a round trip through the host's event loop.
-  const turnRef = new ivm.Reference(() => undefined);
+  const turnRef = new ivm.Reference(() => {
+    activity.begin(); // its answer is a task on the isolate's thread
+    activity.end();
+  });
 
   return [fetchRef, logCb, assetRef, hasAssetRef, nowCb, digestCb, turnRef];
 }
@@ -263,5 +276,16 @@ const many = (calls) => {
   const all = Promise.all(calls.map((c, i) => settled(invoke(c[0], c[1], c[2], c[3])).then(done(i))));
   return Promise.race([all, hostTurn.apply(undefined, [])]).then(() => results.slice());
 };
-return { invoke, many };
+// The same on the host's thread (isolate-batch.ts): \`begin\` starts the calls, and the isolate runs its
+// microtasks before the host's synchronous call returns, so every call that only computes has settled when
+// \`collect\` hands over what \`many\` would (a call still waiting is left out and runs alone). \`collect\` with
+// nothing begun is the host's barrier (thread-activity.ts): it does nothing.
+let begun = [];
+const begin = (calls) => {
+  const results = calls.map(() => [false]);
+  begun = results;
+  calls.forEach((c, i) => { settled(invoke(c[0], c[1], c[2], c[3])).then((r) => { results[i] = r; }); });
+};
+const collect = () => { const r = begun; begun = []; return r; };
+return { invoke, many, begin, collect };
 `;

@@ -1,16 +1,23 @@
 // The calls of one event-loop turn to one isolate of a plugin that cannot reach the network (`allow_hosts: []`),
-// started with one isolated-vm call instead of one each. Each isolated-vm call costs the gateway thread ~10 us
-// (scheduling on the isolate's thread, copying, settling its promise) whatever the plugin does, and for an
-// offline lookup that is most of the call; a batch costs ~2 us per call (issue 14). The isolate answers a batch
-// once its calls have settled or a round trip through the host's event loop has come back (bridge.ts): calls that
-// only compute are in it, a call still waiting is not and runs alone, so no call holds the others. Plugins that
-// fetch are not batched: most of their calls would wait on an upstream and be run twice.
+// started with one isolated-vm call instead of one each, and when the isolate's own thread is quiet
+// (thread-activity.ts) run right here on the gateway thread. An async isolated-vm call costs the gateway thread
+// ~10 us (scheduling on the isolate's thread, waking it, copying, settling its promise) whatever the plugin does,
+// and the call waits for that thread to get a CPU; for an offline lookup that is most of the call. A batch on the
+// isolate's thread costs ~2-4 us per call; on the gateway thread the lookup itself plus ~8 us per batch, and the
+// isolate's thread sleeps (issue 14: billed calls ~192 -> ~163 us of CPU each, all threads).
+// On the gateway thread a batch gets SYNC_BUDGET_MS: one that runs past it (or fails as a whole) is stopped, its
+// calls run again alone on the isolate's thread with their own deadlines, and this isolate stays off the gateway
+// thread for HOLD_OFF_MS, so a plugin that computes for long costs the event loop one budget per hold-off.
+// Either way the isolate answers a batch once its calls have settled (on its thread: or a round trip through the
+// host's event loop has come back, bridge.ts): a call still waiting is left out and runs alone, so no call holds
+// the others. Plugins that fetch are not batched: most of their calls would wait on an upstream and run twice.
 // Anything unusual is left to the one-call path, which already tells every failure apart: a call whose value
 // cannot be copied out, a value that is not an Error thrown, and every failure of the batch itself (a synchronous
 // timeout, the isolate disposed or out of memory) run that call, or all of them, again alone. Plugins are
 // read-only lookups, so running a call again is safe; the isolate pool re-runs innocent calls the same way.
 import type ivm from 'isolated-vm';
 import { atTurnEnd } from '../kernel/turn-end.js';
+import type { ThreadActivity } from './thread-activity.js';
 
 /** What one call passes to the isolate's `invoke` (core/sandbox/bridge.ts). */
 export type CallArgs = [callId: number, input: unknown, options: unknown, operation: string];
@@ -18,6 +25,20 @@ export type CallArgs = [callId: number, input: unknown, options: unknown, operat
 /** Per call: its value, or the Error it rejected with (as text), or nothing the batch can pass on. */
 export type ManyResult = [ok: true, value: unknown] | [ok: false, error?: { message: string; stack: string }];
 export type ManyFn = (calls: CallArgs[]) => Promise<ManyResult[]>;
+export type BeginFn = (calls: CallArgs[]) => void;
+export type CollectFn = () => ManyResult[];
+
+/** The bootstrap's batch entry points (bridge.ts). */
+export interface BatchEntry {
+  many: ivm.Reference<ManyFn>;
+  begin: ivm.Reference<BeginFn>;
+  collect: ivm.Reference<CollectFn>;
+}
+
+/** The longest a batch may hold the gateway thread; a phone lookup batch takes well under a millisecond. */
+export const SYNC_BUDGET_MS = 20;
+/** How long an isolate whose batch ran past the budget (or failed) stays off the gateway thread. */
+export const HOLD_OFF_MS = 10_000;
 
 interface Queued {
   args: CallArgs;
@@ -29,10 +50,18 @@ interface Queued {
 
 export class IsolateBatch {
   private queued: Queued[] = [];
-  /** Batches of two or more calls sent into the isolate as one (diagnostics and tests). */
+  /** Batches of two or more calls sent to the isolate's thread as one (diagnostics and tests). */
   batchesSent = 0;
+  /** Batches (of any size) run on the gateway thread (diagnostics and tests). */
+  batchesHere = 0;
 
-  constructor(private readonly many: ivm.Reference<ManyFn>) {}
+  constructor(
+    private readonly entry: BatchEntry,
+    private readonly activity: ThreadActivity,
+  ) {
+    // `collect` with nothing begun does nothing (bridge.ts).
+    activity.useBarrier(() => entry.collect.apply(undefined, [], { result: { copy: true } }));
+  }
 
   /**
    * The call's value, as `alone()` (the call on its own) would give it; started at the end of this turn with the
@@ -48,44 +77,80 @@ export class IsolateBatch {
   private flush(): void {
     const batch = this.queued;
     this.queued = [];
-    if (batch.length === 1) {
-      runAlone(batch[0]);
+    if (this.activity.quiet) {
+      this.runHere(batch);
       return;
     }
-    let timeout = Number.POSITIVE_INFINITY;
-    for (const q of batch) timeout = Math.min(timeout, q.timeoutMs);
-    let results: Promise<unknown>;
+    if (batch.length === 1) {
+      this.runAlone(batch[0]);
+      return;
+    }
     this.batchesSent++;
+    let results: Promise<unknown>;
     try {
-      results = this.many.apply(undefined, [batch.map((q) => q.args)], {
-        arguments: { copy: true },
-        result: { promise: true, copy: true },
-        timeout,
-      });
+      results = this.activity.track(() =>
+        this.entry.many.apply(undefined, [batch.map((q) => q.args)], {
+          arguments: { copy: true },
+          result: { promise: true, copy: true },
+          timeout: shortest(batch, Number.POSITIVE_INFINITY),
+        }),
+      );
     } catch {
-      for (const q of batch) runAlone(q);
+      for (const q of batch) this.runAlone(q);
       return;
     }
     results.then(
-      (all) => {
-        batch.forEach((q, i) => {
-          const r = (all as ManyResult[])[i];
-          if (r?.[0] === true) q.resolve(r[1]);
-          else if (r?.[1]) q.reject(Object.assign(new Error(r[1].message), { stack: r[1].stack }));
-          else runAlone(q);
-        });
-      },
+      (all) => this.deliver(batch, all as ManyResult[]),
       () => {
-        for (const q of batch) runAlone(q);
+        for (const q of batch) this.runAlone(q);
       },
     );
   }
+
+  /** On the gateway thread: the isolate's thread is idle, so the lock is free and the budget bounds the wait. */
+  private runHere(batch: Queued[]): void {
+    try {
+      this.entry.begin.applySync(undefined, [batch.map((q) => q.args)], {
+        arguments: { copy: true },
+        timeout: shortest(batch, SYNC_BUDGET_MS),
+      });
+    } catch {
+      // Past its budget, or the isolate failed under it: each call again alone, on the isolate's thread.
+      this.activity.holdOff(HOLD_OFF_MS);
+      for (const q of batch) this.runAlone(q);
+      return;
+    }
+    this.batchesHere++;
+    let all: ManyResult[];
+    try {
+      all = this.entry.collect.applySync(undefined, [], { result: { copy: true } });
+    } catch {
+      for (const q of batch) this.runAlone(q); // a value that cannot be copied out: each call tells its own
+      return;
+    }
+    this.deliver(batch, all);
+  }
+
+  private deliver(batch: Queued[], all: ManyResult[]): void {
+    batch.forEach((q, i) => {
+      const r = all[i];
+      if (r?.[0] === true) q.resolve(r[1]);
+      else if (r?.[1]) q.reject(Object.assign(new Error(r[1].message), { stack: r[1].stack }));
+      else this.runAlone(q);
+    });
+  }
+
+  private runAlone(q: Queued): void {
+    try {
+      this.activity.track(q.alone).then(q.resolve, q.reject);
+    } catch (err) {
+      q.reject(err);
+    }
+  }
 }
 
-function runAlone(q: Queued): void {
-  try {
-    q.alone().then(q.resolve, q.reject);
-  } catch (err) {
-    q.reject(err);
-  }
+function shortest(batch: Queued[], cap: number): number {
+  let timeout = cap;
+  for (const q of batch) timeout = Math.min(timeout, q.timeoutMs);
+  return timeout;
 }

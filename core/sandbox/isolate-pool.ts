@@ -73,7 +73,7 @@ export class IsolatePool {
 
   private batchOf(slot: Slot, entry: Entry): IsolateBatch {
     let batch = this.batches.get(slot);
-    if (!batch) this.batches.set(slot, (batch = new IsolateBatch(entry.many)));
+    if (!batch) this.batches.set(slot, (batch = new IsolateBatch(entry, slot.activity)));
     return batch;
   }
 

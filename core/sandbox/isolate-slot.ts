@@ -5,14 +5,14 @@ import type { Logger } from '../kernel/logger.js';
 import { BOOTSTRAP, type BridgeDeps, createBridge } from './bridge.js';
 import type { PluginManifest } from './contract.js';
 import { holdUntilExit, letGo } from './exit-guard.js';
-import type { ManyFn } from './isolate-batch.js';
+import type { BatchEntry } from './isolate-batch.js';
+import { ThreadActivity } from './thread-activity.js';
 
 export type InvokeFn = (callId: number, input: unknown, options: unknown, operation: string) => Promise<unknown>;
 
-/** The isolate's entry points: one call, or several at once (isolate-batch.ts). */
-export interface Entry {
+/** The isolate's entry points: one call, or several at once on its thread or on the host's (isolate-batch.ts). */
+export interface Entry extends BatchEntry {
   invoke: ivm.Reference<InvokeFn>;
-  many: ivm.Reference<ManyFn>;
 }
 
 /** Top-level bundle code and the bootstrap get this long; a plugin that needs more at load is broken. */
@@ -32,6 +32,8 @@ export interface Slot {
   /** Calls routed here and not yet settled inside the isolate (includes calls already answered by deadline). */
   load: number;
   readonly attempts: Set<Attempt>;
+  /** Whether the isolate's own thread may be busy (thread-activity.ts). */
+  readonly activity: ThreadActivity;
   dead: boolean;
   /** Its isolated-vm objects, held through process exit until the slot is killed (exit-guard.ts). */
   readonly handles: { list: object[]; released: boolean };
@@ -77,9 +79,10 @@ export class SlotFactory {
       handles.list.push(h);
       return holdUntilExit(h);
     };
-    const ready = this.boot(hold(isolate), hold);
+    const activity = new ThreadActivity();
+    const ready = this.boot(hold(isolate), hold, activity);
     ready.catch(() => undefined); // observed by whoever awaits the slot; never an unhandled rejection
-    return { id: this.nextId++, isolate, ready, load: 0, attempts: new Set(), dead: false, handles };
+    return { id: this.nextId++, isolate, ready, load: 0, attempts: new Set(), activity, dead: false, handles };
   }
 
   release(): void {
@@ -88,7 +91,11 @@ export class SlotFactory {
     this.cachedData = undefined;
   }
 
-  private async boot(isolate: ivm.Isolate, hold: <T extends object>(h: T) => T): Promise<Entry> {
+  private async boot(
+    isolate: ivm.Isolate,
+    hold: <T extends object>(h: T) => T,
+    activity: ThreadActivity,
+  ): Promise<Entry> {
     const { spec } = this;
     const script = hold(
       await isolate.compileScript(spec.code, {
@@ -102,15 +109,21 @@ export class SlotFactory {
     const context = hold(await isolate.createContext());
     await script.run(context, { timeout: BOOT_TIMEOUT_MS });
     script.release();
-    const bridge = createBridge(spec);
+    const bridge = createBridge(spec, activity);
     for (const h of bridge) hold(h);
     const entry = (await context.evalClosure(BOOTSTRAP, bridge, {
       result: { reference: true },
       timeout: BOOT_TIMEOUT_MS,
     })) as ivm.Reference<Record<keyof Entry, unknown>>;
-    const invoke = hold((await entry.get('invoke', { reference: true })) as ivm.Reference<InvokeFn>);
-    const many = hold((await entry.get('many', { reference: true })) as ivm.Reference<ManyFn>);
+    const get = async <K extends keyof Entry>(name: K): Promise<Entry[K]> =>
+      hold((await entry.get(name, { reference: true })) as Entry[K]);
+    const ends: Entry = {
+      invoke: await get('invoke'),
+      many: await get('many'),
+      begin: await get('begin'),
+      collect: await get('collect'),
+    };
     entry.release();
-    return { invoke, many };
+    return ends;
   }
 }

@@ -1,0 +1,107 @@
+// An offline plugin's calls run on the gateway thread while its isolate's thread is quiet
+// (core/sandbox/isolate-batch.ts, thread-activity.ts). What must hold: the same outcomes, and the event loop is
+// never held longer than the budget, whatever the plugin does: work it leaves on its isolate's thread, a loop,
+// an allocation without bound.
+import t from 'tap';
+import { createMemoryLogger } from '../../core/kernel/logger.js';
+import { IsolateBatch, SYNC_BUDGET_MS } from '../../core/sandbox/isolate-batch.js';
+import { createSandbox, type Sandbox } from '../../core/sandbox/sandbox.js';
+import { FIXTURES, fakeResolver, req } from './helpers.js';
+
+let sb: Sandbox;
+t.beforeEach(async () => {
+  sb = await createSandbox({
+    pluginDirs: [FIXTURES],
+    logger: createMemoryLogger('debug'),
+    poolSize: 1,
+    maxPerIsolate: 8,
+    resolver: fakeResolver(),
+  });
+});
+t.afterEach(() => sb.close());
+
+// Every batch made, to count where they ran.
+const batchers = new Set<IsolateBatch>();
+const run = IsolateBatch.prototype.run;
+IsolateBatch.prototype.run = function (this: IsolateBatch, ...a: Parameters<IsolateBatch['run']>) {
+  batchers.add(this);
+  return run.apply(this, a);
+};
+t.teardown(() => {
+  IsolateBatch.prototype.run = run;
+});
+const here = (): number => [...batchers].reduce((n, b) => n + b.batchesHere, 0);
+
+/** The longest the event loop went without running a 5 ms interval while `work` ran. */
+async function longestStall<T>(work: () => Promise<T>): Promise<[T, number]> {
+  let last = performance.now();
+  let worst = 0;
+  const beat = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 5);
+  try {
+    return [await work(), Math.round(Math.max(worst, performance.now() - last))];
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+const normal = { ok: true, data: { normal: true } };
+
+/** Calls that only compute, each in a turn of its own, until one has run on the gateway thread. */
+async function warm(plugin: string): Promise<void> {
+  const before = here();
+  for (let i = 0; i < 50 && here() === before; i++) {
+    await new Promise((r) => setTimeout(r, 5)); // time for the barrier after the last call on the isolate's thread
+    const { outcome } = await sb.run(req(plugin, { mode: 'normal' }));
+    if (JSON.stringify(outcome) !== JSON.stringify(normal)) throw new Error(`warm-up: ${JSON.stringify(outcome)}`);
+  }
+  if (here() === before) throw new Error('never ran on the gateway thread');
+}
+
+t.test('calls that only compute run on the gateway thread, with the outcomes they have alone', async (t) => {
+  await warm('bad-outcome');
+  const before = here();
+  const inputs = [{ mode: 'normal' }, { kind: 'no-data' }, { kind: 'bad-code' }, { kind: 'not-cloneable' }];
+  const outcomes = (await Promise.all(inputs.map((input) => sb.run(req('bad-outcome', input))))).map((r) => r.outcome);
+  t.equal(here(), before + 1, 'one batch on the gateway thread');
+  t.same(outcomes[0], normal);
+  for (const o of outcomes.slice(1)) t.match(o, { ok: false, code: 'INTERNAL' });
+});
+
+t.test('work a plugin leaves on its isolate thread never holds the gateway thread', async (t) => {
+  await warm('bad-outcome');
+  // Answered on the gateway thread; after its host call comes back it keeps the isolate's thread busy 400 ms.
+  const later = await sb.run(req('bad-outcome', { kind: 'busy-later', ms: 400 }));
+  t.same(later.outcome, { ok: true, data: { later: true } });
+  const [outcomes, stall] = await longestStall(async () => {
+    const out: unknown[] = [];
+    for (let i = 0; i < 6; i++) {
+      out.push((await sb.run(req('bad-outcome', { mode: 'normal' }, { timeoutMs: 2000 }))).outcome);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return out;
+  });
+  t.same(outcomes, Array(6).fill(normal), 'the calls waited for the isolate thread, on the isolate thread');
+  t.ok(stall < 150, `the event loop was never held (longest stall ${stall} ms)`);
+});
+
+t.test('a loop is stopped at the budget on the gateway thread and meets its deadline on its own', async (t) => {
+  await warm('loop-forever');
+  const started = Date.now();
+  const [{ outcome }, stall] = await longestStall(() => sb.run(req('loop-forever')));
+  const ms = Date.now() - started;
+  t.same(outcome, { ok: false, code: 'INTERNAL', message: 'plugin loop-forever failed; quote the request id' });
+  t.ok(ms >= 250 && ms < 3000, `finished in ${ms} ms (deadline 300)`);
+  t.ok(stall < SYNC_BUDGET_MS + 100, `the event loop was held ${stall} ms at most (budget ${SYNC_BUDGET_MS})`);
+  t.same((await sb.run(req('loop-forever', { mode: 'normal' }))).outcome, normal, 'the next call succeeds');
+});
+
+t.test('an allocation without bound on the gateway thread: INTERNAL, and the plugin works again', async (t) => {
+  await warm('alloc-forever');
+  const { outcome } = await sb.run(req('alloc-forever'));
+  t.match(outcome, { ok: false, code: 'INTERNAL', message: /plugin alloc-forever failed/ });
+  t.same((await sb.run(req('alloc-forever', { mode: 'normal' }))).outcome, normal, 'the next call succeeds');
+});
