@@ -5,13 +5,13 @@
 // (issue 14).
 //
 // Taking turns with the gateway's own write transactions is the write gate's job (write-gate.ts). Rows and scripts
-// that callers wait for are sent together: one transaction per event-loop turn, or for all the turns that ended
-// while the previous one was in flight (a group commit, as group-commit.ts on the gateway's connection). Each
-// script runs in a savepoint, so one that is refused (a guard found no row) is undone alone, and every caller is
-// answered after the COMMIT. A transaction that fails (disk full, I/O error) fails all of it and is reported as a
-// storage fault. If the worker ends with a transaction unanswered, it committed whole or not at all: its last row,
-// or each script's own `committed` query, says which; later work goes back to the gateway's connection (`alive` is
-// false).
+// that callers wait for are sent together: one transaction for the calls one callback finished (the isolate batch
+// of a turn), or for all that finished while the previous one was in flight (a group commit, as group-commit.ts
+// on the gateway's connection). Each script runs in a savepoint, so one that is refused (a guard found no row) is
+// undone alone, and every caller is answered after the COMMIT. A transaction that fails (disk full, I/O error)
+// fails all of it and is reported as a storage fault. If the worker ends with a transaction unanswered, it
+// committed whole or not at all: its last row, or each script's own `committed` query, says which; later work goes
+// back to the gateway's connection (`alive` is false).
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { CompiledQuery, type Kysely } from 'kysely';
@@ -264,7 +264,7 @@ export function startWriterThread(
   const schedule = (): void => {
     if (scheduled || inFlight >= TURNS_IN_FLIGHT || !turn) return;
     scheduled = true;
-    setImmediate(sendTurn);
+    process.nextTick(sendTurn);
   };
   const sendTurn = (): void => {
     scheduled = false;
@@ -287,7 +287,12 @@ export function startWriterThread(
       },
     );
   };
-  /** Joins the next transaction (sent after this turn's I/O callbacks, so the calls they finished join first). */
+  /**
+   * Joins the next transaction. It is sent once the promise work of the current callback has settled
+   * (process.nextTick runs after the microtasks queued before it): every call that one callback finished (the
+   * isolate batch of a turn, kernel/turn-end.ts) joins first, and no event-loop turn is waited for (issue 14: a
+   * billed call's commit ~0.3 ms sooner than with setImmediate, which waited for the next turn's I/O).
+   */
   const join = (): Turn => {
     if (!turn) turn = { rows: [], scripts: [], waiters: [] };
     schedule();
