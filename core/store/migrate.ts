@@ -8,6 +8,7 @@ import * as m004 from './migrations/004_login_attempts.js';
 import * as m005 from './migrations/005_payments.js';
 import * as m006 from './migrations/006_account_security.js';
 import * as m007 from './migrations/007_notifications.js';
+import * as m008 from './migrations/008_call_log_pages.js';
 import { migrationContext } from './migrations/context.js';
 import { schemaScopedMigratorDb } from './schema-scoped-migrator-db.js';
 
@@ -19,6 +20,7 @@ const MIGRATIONS = {
   '005_payments': m005,
   '006_account_security': m006,
   '007_notifications': m007,
+  '008_call_log_pages': m008,
 };
 
 /** Every migration this build knows, in order: `tollgate doctor` compares them with the applied ones. */
