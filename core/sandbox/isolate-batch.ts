@@ -77,10 +77,13 @@ export class IsolateBatch {
   private flush(): void {
     const batch = this.queued;
     this.queued = [];
-    if (this.activity.quiet) {
-      this.runHere(batch);
-      return;
-    }
+    if (this.activity.quiet) this.runHere(batch);
+    else if (!this.activity.afterBarrier(() => (this.activity.quiet ? this.runHere(batch) : this.onThread(batch))))
+      this.onThread(batch);
+  }
+
+  /** On the isolate's thread: one call alone, several as one `many`. */
+  private onThread(batch: Queued[]): void {
     if (batch.length === 1) {
       this.runAlone(batch[0]);
       return;

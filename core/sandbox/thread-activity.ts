@@ -19,6 +19,8 @@ export class ThreadActivity {
   private confirmed = -1;
   private barrierOut = false;
   private barrier: (() => Promise<unknown>) | undefined;
+  /** Run when the barrier out now comes back (see `afterBarrier`). */
+  private waiting: Array<() => void> = [];
   private heldOffUntil = 0;
 
   /** Nothing runs or waits to run on the isolate's thread, and synchronous calls are not held off. */
@@ -30,6 +32,18 @@ export class ThreadActivity {
   useBarrier(barrier: () => Promise<unknown>): void {
     this.barrier = barrier;
     this.settle();
+  }
+
+  /**
+   * When nothing is open but quiet is not yet confirmed, `then` runs once a barrier has come back (quiet or not),
+   * and this returns true; otherwise false. A batch that waits for it, rather than going to the isolate's thread,
+   * starts nothing there meanwhile, so the barrier can confirm quiet even under constant load.
+   */
+  afterBarrier(then: () => void): boolean {
+    if (!this.barrier || this.open > 0 || Date.now() < this.heldOffUntil) return false;
+    this.waiting.push(then);
+    this.settle();
+    return true;
   }
 
   /** No synchronous calls for `ms` (one ran past its budget, or failed as a whole). */
@@ -72,9 +86,9 @@ export class ThreadActivity {
     setImmediate(() => {
       const back = (ok: boolean): void => {
         this.barrierOut = false;
-        if (!ok) return; // the isolate is gone: it stays not quiet
-        this.confirmed = seen;
-        this.settle();
+        if (ok) this.confirmed = seen; // else the isolate is gone: it stays not quiet
+        for (const then of this.waiting.splice(0)) then();
+        if (ok) this.settle();
       };
       try {
         barrier().then(

@@ -71,6 +71,20 @@ t.test('calls that only compute run on the gateway thread, with the outcomes the
   for (const o of outcomes.slice(1)) t.match(o, { ok: false, code: 'INTERNAL' });
 });
 
+t.test('a new isolate: the first turn waits for its barrier, then it and later single calls run here', async (t) => {
+  const sent = (): number => [...batchers].reduce((n, b) => n + b.batchesSent, 0);
+  const [hereBefore, sentBefore] = [here(), sent()];
+  const first = await Promise.all([1, 2, 3].map(() => sb.run(req('bad-outcome', { mode: 'normal' }))));
+  t.same(
+    first.map((r) => r.outcome),
+    Array(3).fill(normal),
+  );
+  t.equal(here(), hereBefore + 1, 'the first turn ran on the gateway thread');
+  for (let i = 0; i < 3; i++) await sb.run(req('bad-outcome', { mode: 'normal' }));
+  t.equal(here(), hereBefore + 4, 'so did each call alone in its turn');
+  t.equal(sent(), sentBefore, 'nothing went to the isolate thread');
+});
+
 t.test('work a plugin leaves on its isolate thread never holds the gateway thread', async (t) => {
   await warm('bad-outcome');
   // Answered on the gateway thread; after its host call comes back it keeps the isolate's thread busy 400 ms.
