@@ -130,7 +130,7 @@ export class IsolatePool {
     // disposed isolate is left for the finalizers that run while the process exits.
     for (const b of booted) {
       if (b.status !== 'fulfilled') continue;
-      for (const ref of [b.value.invoke, b.value.many]) {
+      for (const ref of Object.values(b.value)) {
         try {
           ref.release();
         } catch {
