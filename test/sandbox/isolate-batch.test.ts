@@ -56,6 +56,18 @@ function offGatewayThread(): ThreadActivity {
 
 const args = (id: number, input: Record<string, unknown>): CallArgs => [id, input, {}, 'op'];
 
+/** Stand-ins for a call run alone: each answers `alone <n>` and records that it ran. */
+function standIns(): { ran: number[]; alone: (n: number) => () => Promise<unknown> } {
+  const ran: number[] = [];
+  return {
+    ran,
+    alone: (n) => async () => {
+      ran.push(n);
+      return `alone ${n}`;
+    },
+  };
+}
+
 t.test('the calls of one turn share one call into the isolate, each gets its own value', async (t) => {
   const { entry, batches } = await isolateWithEntry(t);
   const batch = new IsolateBatch(entry, offGatewayThread());
@@ -101,11 +113,7 @@ t.test('an Error thrown by one call rejects that call only, with its message; ot
 t.test('a batch that fails as a whole (a synchronous timeout) runs every call again alone', async (t) => {
   const { entry } = await isolateWithEntry(t);
   const batch = new IsolateBatch(entry, offGatewayThread());
-  const ran: number[] = [];
-  const alone = (n: number) => async (): Promise<unknown> => {
-    ran.push(n);
-    return `alone ${n}`;
-  };
+  const { ran, alone } = standIns();
   const values = await Promise.all([
     batch.run(args(1, { n: 1 }), 200, alone(1)),
     batch.run(args(2, { n: 2, spins: true }), 50, alone(2)),
@@ -125,11 +133,7 @@ t.test('on a quiet isolate the calls of a turn run on the gateway thread, with t
   t.notOk(activity.quiet, 'not quiet before its first barrier has come back');
   await until(() => activity.quiet);
   t.ok(activity.quiet);
-  const ran: number[] = [];
-  const alone = (n: number) => async (): Promise<unknown> => {
-    ran.push(n);
-    return `alone ${n}`;
-  };
+  const { ran, alone } = standIns();
   const results = await Promise.allSettled([
     batch.run(args(1, { n: 1 }), 1000, alone(1)),
     batch.run(args(2, { n: 2 }), 1000, alone(2)),
@@ -164,11 +168,7 @@ t.test('a batch past its budget on the gateway thread runs again alone and holds
   const activity = new ThreadActivity();
   const batch = new IsolateBatch(entry, activity);
   await until(() => activity.quiet);
-  const ran: number[] = [];
-  const alone = (n: number) => async (): Promise<unknown> => {
-    ran.push(n);
-    return `alone ${n}`;
-  };
+  const { ran, alone } = standIns();
   const started = Date.now();
   const values = await Promise.all([
     batch.run(args(1, { n: 1 }), 5000, alone(1)),
