@@ -148,8 +148,14 @@ export class IsolatePool {
     return slot;
   }
 
-  /** Least-loaded live isolate under the cap; grows the pool when every isolate is already busy. */
+  /**
+   * Least-loaded live isolate under the cap; grows the pool when every isolate is already busy. An offline
+   * plugin's calls go to the first isolate that is quiet instead: they run on the gateway thread, one batch per
+   * isolate and turn (isolate-batch.ts), so spreading them would only make more batches.
+   */
   private pick(): Slot | undefined {
+    if (this.offline)
+      for (const s of this.slots) if (!s.dead && s.load < this.o.maxPerIsolate && s.activity.quiet) return s;
     let best: Slot | undefined;
     for (const s of this.slots) if (!s.dead && s.load < this.o.maxPerIsolate && (!best || s.load < best.load)) best = s;
     if ((!best || best.load > 0) && this.slots.length < this.o.size && !this.closed) return this.spawn();

@@ -85,6 +85,24 @@ t.test('a new isolate: the first turn waits for its barrier, then it and later s
   t.equal(sent(), sentBefore, 'nothing went to the isolate thread');
 });
 
+t.test('with room for two isolates, the calls of a turn still go to the quiet one: one batch', async (t) => {
+  const two = await createSandbox({
+    pluginDirs: [FIXTURES],
+    logger: createMemoryLogger('debug'),
+    poolSize: 2,
+    resolver: fakeResolver(),
+  });
+  t.teardown(() => two.close());
+  for (let i = 0; i < 3; i++) await two.run(req('bad-outcome', { mode: 'normal' }));
+  const before = here();
+  const outcomes = await Promise.all([1, 2, 3, 4, 5, 6].map(() => two.run(req('bad-outcome', { mode: 'normal' }))));
+  t.same(
+    outcomes.map((r) => r.outcome),
+    Array(6).fill(normal),
+  );
+  t.equal(here(), before + 1, 'six calls, one batch on the gateway thread');
+});
+
 t.test('work a plugin leaves on its isolate thread never holds the gateway thread', async (t) => {
   await warm('bad-outcome');
   // Answered on the gateway thread; after its host call comes back it keeps the isolate's thread busy 400 ms.
