@@ -1,6 +1,6 @@
 // A user's usage and call log, read from call_log: per China day and per operation, and the raw log with
 // filters and id-cursor pagination. Money stays micro-TOKEN here; the console converts at the edge.
-import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { asMicro } from '../kernel/money.js';
 import type { CallLogTable, Database } from '../store/schema.js';
 
@@ -89,22 +89,18 @@ export async function listCalls(db: Kysely<Database>, f: CallFilter): Promise<Ca
   else if (f.status !== undefined) q = q.where('status', '=', f.status);
   if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
   if (f.to !== undefined) q = q.where('created_at', '<', f.to);
-  if (f.before !== undefined) q = await after(db, q, f.before);
+  if (f.before !== undefined) {
+    const { before } = f;
+    const cursor = await db.selectFrom('call_log').select('created_at').where('id', '=', before).executeTakeFirst();
+    // The rows after the cursor row in (created_at, id) order; if that row is gone (retention deletes the oldest),
+    // the rows below its id are as old or older.
+    q = cursor
+      ? q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(Number(cursor.created_at), before)))
+      : q.where('id', '<', before);
+  }
   // Newest first by (created_at, id): the order of call_log_user_time (user_id, created_at; SQLite appends the
   // rowid, PostgreSQL sorts the few equal times), so a page reads `limit` index entries, not the user's history.
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
-}
-
-/** The rows that come after row `before` in (created_at, id) order, newest first. */
-async function after<Q extends SelectQueryBuilder<Database, 'call_log', CallRow>>(
-  db: Kysely<Database>,
-  q: Q,
-  before: number,
-): Promise<Q> {
-  const row = await db.selectFrom('call_log').select('created_at').where('id', '=', before).executeTakeFirst();
-  // A cursor row removed meanwhile (retention deletes the oldest): the rows below its id are as old or older.
-  if (!row) return q.where('id', '<', before) as Q;
-  return q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(Number(row.created_at), before))) as Q;
 }
 
 export async function listLedger(db: Kysely<Database>, userId: number, limit: number, before?: number) {

@@ -270,10 +270,13 @@ const settled = (p) => p.then((value) => [true, value], (e) => {
   try { return e instanceof Error ? [false, { message: String(e.message), stack: String(e.stack) }] : [false]; }
   catch (_) { return [false]; }
 });
-const many = (calls) => {
+const start = (calls) => {
   const results = calls.map(() => [false]);
-  const done = (i) => (r) => { results[i] = r; };
-  const all = Promise.all(calls.map((c, i) => settled(invoke(c[0], c[1], c[2], c[3])).then(done(i))));
+  const all = Promise.all(calls.map((c, i) => settled(invoke(c[0], c[1], c[2], c[3])).then((r) => { results[i] = r; })));
+  return { results, all };
+};
+const many = (calls) => {
+  const { results, all } = start(calls);
   return Promise.race([all, hostTurn.apply(undefined, [])]).then(() => results.slice());
 };
 // The same on the host's thread (isolate-batch.ts): \`begin\` starts the calls, and the isolate runs its
@@ -281,11 +284,7 @@ const many = (calls) => {
 // \`collect\` hands over what \`many\` would (a call still waiting is left out and runs alone). \`collect\` with
 // nothing begun is the host's barrier (thread-activity.ts): it does nothing.
 let begun = [];
-const begin = (calls) => {
-  const results = calls.map(() => [false]);
-  begun = results;
-  calls.forEach((c, i) => { settled(invoke(c[0], c[1], c[2], c[3])).then((r) => { results[i] = r; }); });
-};
+const begin = (calls) => { begun = start(calls).results; };
 const collect = () => { const r = begun; begun = []; return r; };
 return { invoke, many, begin, collect };
 `;
