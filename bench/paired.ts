@@ -22,6 +22,22 @@ export interface PairedResult {
   gatewayMachine: CpuTicks;
   /** Share of the gateway's slices its main thread (the event loop) was on a CPU: near 1, it is the limit. */
   gatewayThreadBusy?: number;
+  /**
+   * Share of those slices the main thread was ready to run but waited for a CPU (Linux schedstat). Busy + waiting
+   * near 1 means the event loop is the limit even when the machine shows idle time: on a machine shared with the
+   * load generator, a thread woken by a socket often waits behind the thread that woke it.
+   */
+  gatewayThreadWaiting?: number;
+}
+
+/** Nanoseconds a thread has waited, runnable, for a CPU since it started (Linux schedstat), or undefined. */
+function runQueueWaitNs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** utime + stime of a process (all threads; or with `thread`, its main thread only) in microseconds, or undefined
@@ -68,6 +84,7 @@ export async function paired(
   let bCpu = 0;
   const gatewayMachine = { busy: 0, total: 0 };
   let threadCpu = 0;
+  let threadWaitNs = 0;
   let gatewayWallUs = 0;
   for (let i = 0; i < seconds; i++) {
     const b0 = cpuMicros(bare.pid);
@@ -75,12 +92,15 @@ export async function paired(
     const b1 = cpuMicros(bare.pid);
     const g0 = cpuMicros(gateway.pid);
     const t0 = cpuMicros(gateway.pid, true);
+    const q0 = runQueueWaitNs(gateway.pid);
     const m0 = machineTicks();
     const w0 = performance.now();
     g.push(await drive(gateway.port, keys, 1, connections, repeat));
     gatewayWallUs += (performance.now() - w0) * 1000;
     addTicks(gatewayMachine, m0);
     const t1 = cpuMicros(gateway.pid, true);
+    const q1 = runQueueWaitNs(gateway.pid);
+    if (q0 !== undefined && q1 !== undefined) threadWaitNs += q1 - q0;
     const g1 = cpuMicros(gateway.pid);
     if (t0 !== undefined && t1 !== undefined) threadCpu += t1 - t0;
     if (b0 !== undefined && b1 !== undefined) bCpu += b1 - b0;
@@ -94,6 +114,7 @@ export async function paired(
     bare: bare_,
     gatewayMachine,
     ...(known ? { gatewayThreadBusy: threadCpu / gatewayWallUs } : {}),
+    ...(runQueueWaitNs(gateway.pid) !== undefined ? { gatewayThreadWaiting: threadWaitNs / 1000 / gatewayWallUs } : {}),
     ...(known ? { gatewayCpuUs: gCpu / Math.max(1, gateway_.total), bareCpuUs: bCpu / Math.max(1, bare_.total) } : {}),
   };
 }

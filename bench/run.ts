@@ -117,15 +117,17 @@ async function main(): Promise<void> {
       ['quota', quota, 'new number each call inside the Pro plan count quota', 0.4],
       ['cache hit', cacheHits, `${CACHED_NUMBERS} numbers repeated, Pro plan (cache hits free)`, 0.6],
     ];
-    const threadBusy = (share: number | undefined): string =>
-      share === undefined ? '' : `event loop ${(100 * share).toFixed(0)}% busy, `;
+    const threadBusy = (r: PairedResult): string =>
+      r.gatewayThreadBusy === undefined
+        ? ''
+        : `event loop ${(100 * r.gatewayThreadBusy).toFixed(0)}% busy${r.gatewayThreadWaiting === undefined ? '' : ` + ${(100 * r.gatewayThreadWaiting).toFixed(0)}% waiting for a CPU`}, `;
     const cpu = (us: number | undefined): string => (us === undefined ? '' : `  cpu ${us.toFixed(0)} us/call`);
     for (const [name, r, what, goal] of rows) {
       const ratio = r.gateway.requestsPerSecond / r.bare.requestsPerSecond;
       const cpuRatio = r.gatewayCpuUs && r.bareCpuUs ? `, cpu ratio ${(r.bareCpuUs / r.gatewayCpuUs).toFixed(3)}` : '';
       console.log(`${line('bare koa', r.bare)}${cpu(r.bareCpuUs)}`);
       console.log(
-        `${line(name, r.gateway)}${cpu(r.gatewayCpuUs)}  ratio ${ratio.toFixed(3)}${cpuRatio} (goal ${goal})  ${threadBusy(r.gatewayThreadBusy)}${machineBusyText(r.gatewayMachine)}  ${what}`,
+        `${line(name, r.gateway)}${cpu(r.gatewayCpuUs)}  ratio ${ratio.toFixed(3)}${cpuRatio} (goal ${goal})  ${threadBusy(r)}${machineBusyText(r.gatewayMachine)}  ${what}`,
       );
     }
     bareRps = tollgate.bare.requestsPerSecond;
