@@ -37,4 +37,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
 # --no-node-snapshot: isolated-vm needs it on Node 20+.
-CMD ["node", "--no-node-snapshot", "--import", "tsx", "core/main.ts", "serve"]
+CMD ["node", "--no-node-snapshot", "--import", "./core/bin/load-ts.mjs", "core/main.ts", "serve"]

@@ -50,7 +50,14 @@ async function reachable(): Promise<string | null> {
 function startCluster(workers: number, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    ['--no-node-snapshot', '--import', 'tsx', resolve('core/cluster.ts'), '--workers', String(workers)],
+    [
+      '--no-node-snapshot',
+      '--import',
+      './core/bin/load-ts.mjs',
+      resolve('core/cluster.ts'),
+      '--workers',
+      String(workers),
+    ],
     {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,7 +1,7 @@
 // Phone lookups per second inside an isolated-vm isolate (how production runs the plugin), with the same
 // loop in plain Node as a baseline in the same run. Only the lookup is timed: the bundle, the asset copy
 // and the table parse happen once per isolate in production too, so they are set up before the clock.
-//   node --no-node-snapshot --import tsx bench/phone-lookup.ts
+//   node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/phone-lookup.ts
 
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -19,7 +19,7 @@ const ROUNDS = 5;
 /**
  * Deterministic, varied inputs (mostly plain numbers across all segments, some written with +86 and
  * separators, some too short) and the timed loop, as plain JS source evaluated in both the isolate and
- * Node: tsx would wrap TS functions with helpers (__name) that do not exist in the isolate, and one source
+ * Node: a compiled TS function may carry helpers that do not exist in the isolate, and one source
  * keeps the two loops identical. The loop returns a count of successful lookups so nothing is optimised away.
  */
 const LOOP_SOURCE = `

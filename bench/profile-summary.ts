@@ -28,7 +28,7 @@ function top(totals: Map<string, number>, all: number, n: number): string[] {
     .map(([k, v]) => `  ${((100 * v) / all).toFixed(1).padStart(5)}%  ${k}`);
 }
 
-/** The summary, and the share of samples the thread was busy (the loader thread of tsx writes a profile too). */
+/** The summary, and the share of samples the thread was busy (Node's module loader thread writes a profile too). */
 export function summariseProfile(path: string, rows = 12): { busy: number; text: string } {
   const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));

@@ -41,10 +41,14 @@ function freePort(): Promise<number> {
 }
 
 function start(args: string[], env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--no-node-snapshot', ...nodeArgs, '--import', 'tsx', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--no-node-snapshot', ...nodeArgs, '--import', './core/bin/load-ts.mjs', ...args],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((ok, fail) => {
     child.stdout!.on('data', (d: Buffer) => {
       if (/listening/.test(d.toString())) ok(child);

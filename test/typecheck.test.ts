@@ -1,5 +1,6 @@
 // Strict TypeScript is part of the build: core and tests, plugins without Node types (they run in a bare
-// isolate), and the browser console with DOM types. tsx strips types without checking, so check here.
+// isolate), and the browser console with DOM types. The TypeScript loader (core/bin/load-ts.mjs) strips types
+// without checking, so check here.
 
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';

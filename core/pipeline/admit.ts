@@ -29,7 +29,7 @@ export const admit: Stage = async (call, s) => {
   return undefined;
 };
 
-/** Freed whatever the outcome. A class, not closures per call: the TypeScript loader names every closure it makes. */
+/** Freed whatever the outcome. */
 class ConcurrencySlot implements Reservation {
   readonly name = 'concurrency slot';
   constructor(

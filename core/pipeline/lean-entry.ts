@@ -52,7 +52,7 @@ export function parseQuery(text: string): Record<string, unknown> {
   return out;
 }
 
-/** A module-level function, not a closure per call: the TypeScript loader names every closure it creates. */
+/** A module-level function: nothing to allocate per call. */
 function addParam(out: Record<string, unknown>, key: string, value: string): void {
   const had = out[key];
   if (had === undefined) out[key] = value;

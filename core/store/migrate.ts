@@ -1,5 +1,5 @@
 // Runs the migrations in order with Kysely's Migrator. Migrations are imported statically (no file scanning),
-// so they work the same under tsx, in tests and in a bundled build.
+// so they work the same from the TypeScript sources, in tests and in a bundled build.
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_billing.js';

@@ -10,10 +10,14 @@ import t from 'tap';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-cli-'));
 function cli(...args: string[]): { status: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'core/main.ts', ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--no-node-snapshot', '--import', './core/bin/load-ts.mjs', 'core/main.ts', ...args],
+    {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      encoding: 'utf8',
+    },
+  );
   return { status: r.status ?? -1, out: r.stdout, err: r.stderr };
 }
 

@@ -10,7 +10,7 @@ import t from 'tap';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-exit-'));
 function cli(nodeArgs: string[], ...args: string[]): { status: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [...nodeArgs, '--import', 'tsx', 'core/main.ts', ...args], {
+  const r = spawnSync(process.execPath, [...nodeArgs, '--import', './core/bin/load-ts.mjs', 'core/main.ts', ...args], {
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', NODE_OPTIONS: '' },
     encoding: 'utf8',
   });

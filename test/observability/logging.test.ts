@@ -191,7 +191,7 @@ const runChild = (env: Record<string, string>, lines: number, mode = 'exit') =>
     [
       '--no-node-snapshot',
       '--import',
-      'tsx',
+      './core/bin/load-ts.mjs',
       fileURLToPath(new URL('./log-child.ts', import.meta.url)),
       String(lines),
       mode,

@@ -31,7 +31,7 @@ t.test('its shape: pinned base, builder with compilers, non-root runtime with a 
     'node',
     '--no-node-snapshot',
     '--import',
-    'tsx',
+    './core/bin/load-ts.mjs',
     'core/main.ts',
     'serve',
   ]);
@@ -60,7 +60,8 @@ t.test('every rule fires on its mistake', async (t) => {
     ['DL3020', (d) => d.replace('COPY core ./core', 'ADD core ./core'), 'ADD for a folder'],
     [
       'DL3025',
-      (d) => d.replace(/^CMD \[.*\]$/m, 'CMD node --no-node-snapshot --import tsx core/main.ts serve'),
+      (d) =>
+        d.replace(/^CMD \[.*\]$/m, 'CMD node --no-node-snapshot --import ./core/bin/load-ts.mjs core/main.ts serve'),
       'shell-form CMD',
     ],
     ['DL3000', (d) => d.replace(/WORKDIR \/app(?![\s\S]*WORKDIR)/, 'WORKDIR app'), 'relative WORKDIR'],

@@ -38,7 +38,10 @@ t.test('sections and how it runs', async (t) => {
   t.same(Object.keys(unit), ['Unit', 'Service', 'Install']);
   t.equal(unit.Install.WantedBy[0], 'multi-user.target');
   t.equal(one('User'), 'tollgate');
-  t.match(one('ExecStart'), /^\/usr\/bin\/node --no-node-snapshot --import tsx core\/main\.ts serve$/);
+  t.match(
+    one('ExecStart'),
+    /^\/usr\/bin\/node --no-node-snapshot --import \.\/core\/bin\/load-ts\.mjs core\/main\.ts serve$/,
+  );
   t.match(one('ExecStartPre'), /core\/main\.ts config check$/, 'a bad config is named before the start');
   t.ok(service.Environment.includes('DATA_DIR=/var/lib/tollgate'));
   t.equal(one('Restart'), 'on-failure');

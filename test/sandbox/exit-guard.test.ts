@@ -36,11 +36,15 @@ t.test('a GC after isolated-vm cleanup at exit: aborts without the guard, exits 
   );
   t.equal(cc.status, 0, 'the addon compiles', { stderr: cc.stderr });
   const run = (mode: string) =>
-    spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'test/fixtures/exit-guard/child.ts', mode], {
-      env: childEnv({ GC_ADDON: addon }),
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    spawnSync(
+      process.execPath,
+      ['--no-node-snapshot', '--import', './core/bin/load-ts.mjs', 'test/fixtures/exit-guard/child.ts', mode],
+      {
+        env: childEnv({ GC_ADDON: addon }),
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
 
   const guarded = run('guarded');
   t.equal(

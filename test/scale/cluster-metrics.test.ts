@@ -55,8 +55,8 @@ function connectionOwners(port: number): Map<number, number> {
   return owners;
 }
 
-// Workers only: the primary's other short-lived children (esbuild's transform processes while tsx compiles a
-// file on a cold cache) are not workers.
+// Workers only: the primary's other children (esbuild's service process, which the TypeScript loader and the
+// plugin bundler start) are not workers.
 const workersOf = (pid: number): number[] =>
   execFileSync('pgrep', ['-P', String(pid), '-f', 'core/cluster.ts'], { encoding: 'utf8' })
     .trim()

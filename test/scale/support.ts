@@ -14,7 +14,7 @@ import { openStore, type Store } from '../../core/store/database.js';
 import { migrateToLatest } from '../../core/store/migrate.js';
 import { childEnv, PG_URL, REDIS_URL } from './backend.js';
 
-export const NODE_ARGS = ['--no-node-snapshot', '--import', 'tsx'];
+export const NODE_ARGS = ['--no-node-snapshot', '--import', './core/bin/load-ts.mjs'];
 
 /** The shared test operations plus a plan with concurrency 3, written to a temp file. */
 export function scaleOperationsFile(): string {

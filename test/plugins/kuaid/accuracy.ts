@@ -1,6 +1,6 @@
 // Detection accuracy over the real-number sample (fixtures/real-numbers.json): top-1 and top-3 hit rates,
 // overall and per courier, plus the misses. Run it alone to print the figures:
-//   node --no-node-snapshot --import=tsx test/plugins/kuaid/accuracy.ts
+//   node --no-node-snapshot --import=./core/bin/load-ts.mjs test/plugins/kuaid/accuracy.ts
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

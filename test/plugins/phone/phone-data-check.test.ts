@@ -120,7 +120,7 @@ t.test('as an operator runs it: npx tollgate phone-data check <file>', async (t)
   const path = writePhoneDat(ENTRIES);
   const ok = spawnSync(
     process.execPath,
-    ['--no-node-snapshot', '--import', 'tsx', 'core/main.ts', 'phone-data', 'check', path],
+    ['--no-node-snapshot', '--import', './core/bin/load-ts.mjs', 'core/main.ts', 'phone-data', 'check', path],
     {
       encoding: 'utf8',
     },
@@ -130,7 +130,7 @@ t.test('as an operator runs it: npx tollgate phone-data check <file>', async (t)
   t.match(ok.stdout, new RegExp(`^  PHONE_DAT=${path.replace(/[.\\]/g, '\\$&')} npx tollgate serve$`, 'm'));
   const missing = spawnSync(
     process.execPath,
-    ['--no-node-snapshot', '--import', 'tsx', 'core/main.ts', 'phone-data', 'check'],
+    ['--no-node-snapshot', '--import', './core/bin/load-ts.mjs', 'core/main.ts', 'phone-data', 'check'],
     {
       encoding: 'utf8',
     },
