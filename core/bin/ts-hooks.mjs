@@ -5,9 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
 
-// The compiler options esbuild honours (verbatimModuleSyntax, target and with it class-field semantics), from the
-// project's own tsconfig.json, as tsc and the editor read them.
-const TSCONFIG = JSON.parse(readFileSync(new URL('../../tsconfig.json', import.meta.url), 'utf8'));
+// The project's tsconfig.json, as tsc and the editor read it: esbuild honours the options that change the output
+// (verbatimModuleSyntax; target, and with it class-field semantics) and accepts the file's comments.
+const TSCONFIG = readFileSync(new URL('../../tsconfig.json', import.meta.url), 'utf8');
 const TARGET = `node${process.versions.node}`;
 
 export async function resolve(specifier, context, nextResolve) {
@@ -33,7 +33,7 @@ export async function load(url, context, nextLoad) {
     target: TARGET,
     sourcemap: 'inline',
     sourcefile: path,
-    tsconfigRaw: { compilerOptions: TSCONFIG.compilerOptions },
+    tsconfigRaw: TSCONFIG,
   });
   return { format: 'module', source: code, shortCircuit: true };
 }
