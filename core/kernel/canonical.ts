@@ -13,3 +13,16 @@ export function canonicalJson(value: unknown): string {
 export function hashOf(...parts: unknown[]): string {
   return hash('sha256', canonicalJson(parts), 'hex');
 }
+
+/** Up to this many characters the canonical text is the key itself; longer ones are hashed to bound key size. */
+const LONGEST_PLAIN_KEY = 200;
+
+/**
+ * A key for equal `parts`, for maps and shared-state keys (the result cache, single flight): the canonical text when
+ * short, which every phone or tracking number is, else its SHA-256. Hashing a short text cost a cache hit ~0.6 us
+ * of its ~13 us in the pipeline. The two forms start differently ('=' and '#'), so they never meet.
+ */
+export function keyOf(...parts: unknown[]): string {
+  const text = canonicalJson(parts);
+  return text.length <= LONGEST_PLAIN_KEY ? `=${text}` : `#${hash('sha256', text, 'hex')}`;
+}

@@ -1,14 +1,15 @@
-// Stages: read and write the result cache. The key covers operation, plugin options and canonical input,
-// so a config change never serves a result computed under other options. Failures are never cached.
+// Stages: read and write the result cache. The key covers operation, plugin options and canonical input
+// (keyOf, kernel/canonical.ts), so a config change never serves a result computed under other options. Failures
+// are never cached.
 // Entries are the result's JSON text, so a hit is sent as stored without parsing it. The cache is read before the
 // price is decided: a hit that the caller's plan makes free then reserves no quota at all (price.ts).
-import { hashOf } from '../kernel/canonical.js';
+import { keyOf } from '../kernel/canonical.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
 
 export const readCache: Stage = async (call, s) => {
   const op = call.operation!;
-  call.cacheKey = `c:${op.code}:${hashOf(op.optionsHash, call.input)}`;
+  call.cacheKey = `c:${op.code}:${keyOf(op.optionsHash, call.input)}`;
   if (op.cacheTtl === 0) return undefined;
   const hit = await s.state.cacheGet(call.cacheKey);
   if (hit === undefined) return undefined;
@@ -23,15 +24,18 @@ export const readCache: Stage = async (call, s) => {
  * served from the cache instead of running the plugin again. Only successes get here. Best effort: a cache that
  * cannot be written never fails the call.
  */
-export const cacheResult: Stage = async (call, s) => {
-  await writeCache(call, s).catch((e: Error) =>
-    s.logger.warn('cache write failed', { request_id: call.requestId, reason: e.message }),
-  );
-  return undefined;
+export const cacheResult: Stage = (call, s) => {
+  const ttl = call.cacheTtl ?? call.operation?.cacheTtl ?? 0;
+  // A hit, or nothing to keep: the stage is over without a promise.
+  if (call.cached || ttl <= 0 || call.dataJson === undefined || !call.cacheKey) return undefined;
+  return writeCache(call, s, call.cacheKey, call.dataJson, ttl);
 };
 
-async function writeCache(call: ApiCall, s: Services): Promise<void> {
-  const ttl = call.cacheTtl ?? call.operation?.cacheTtl ?? 0;
-  if (call.cached || ttl <= 0 || call.dataJson === undefined || !call.cacheKey) return;
-  await s.state.cacheSet(call.cacheKey, call.dataJson, ttl);
+async function writeCache(call: ApiCall, s: Services, key: string, json: string, ttl: number): Promise<undefined> {
+  try {
+    await s.state.cacheSet(key, json, ttl);
+  } catch (e) {
+    s.logger.warn('cache write failed', { request_id: call.requestId, reason: (e as Error).message });
+  }
+  return undefined;
 }

@@ -52,8 +52,11 @@ export interface ApiCall {
   headersOut: Record<string, string>;
 }
 
-/** A stage either lets the call go on (undefined) or ends it with a Denial. */
-export type Stage = (call: ApiCall, services: Services) => Promise<Denial | undefined>;
+/**
+ * A stage either lets the call go on (undefined) or ends it with a Denial. One with nothing to wait for answers
+ * directly, without a promise (runStages, index.ts, awaits only promises).
+ */
+export type Stage = (call: ApiCall, services: Services) => Denial | undefined | Promise<Denial | undefined>;
 
 /** How a call ended, as its reservations see it when they are settled (reservations.ts). */
 export interface Outcome {

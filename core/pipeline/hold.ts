@@ -3,14 +3,16 @@
 
 import { placeHold, releaseHold } from '../billing/holds.js';
 import { memoryHoldsOf } from '../billing/memory-holds.js';
-import { deny } from '../http/errors.js';
+import { type Denial, deny } from '../http/errors.js';
 import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
 import { reserve } from './reservations.js';
 
-export const hold: Stage = async (call, s) => {
-  if (call.price === 0 || call.cached) return undefined;
+/** Free calls and cache hits hold nothing: for them the stage is over without a promise. */
+export const hold: Stage = (call, s) => (call.price === 0 || call.cached ? undefined : placeMoneyHold(call, s));
+
+async function placeMoneyHold(call: ApiCall, s: Services): Promise<Denial | undefined> {
   const op = call.operation!;
   if (s.store.dialect === 'sqlite') {
     // One process owns the database: the reservation lives in memory, no row and no transaction (memory-holds.ts).
@@ -36,7 +38,7 @@ export const hold: Stage = async (call, s) => {
   call.hold = { id: call.requestId };
   reserve(call, moneyHold(call, s));
   return undefined;
-};
+}
 
 /** A success's capture (settle.ts) turns the hold into the charge and clears it; whatever is left goes back. */
 function moneyHold(call: ApiCall, s: Services) {

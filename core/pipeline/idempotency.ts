@@ -8,7 +8,7 @@
 // response in the capture transaction (settle.ts), only while it still owns the claim: so a billed call is
 // either replayable or, if its claim was taken over, rolled back. Never both charged twice nor lost.
 import type { Kysely } from 'kysely';
-import { deny } from '../http/errors.js';
+import { type Denial, deny } from '../http/errors.js';
 import { hashOf } from '../kernel/canonical.js';
 import type { Services } from '../services.js';
 import type { Database } from '../store/schema.js';
@@ -60,9 +60,13 @@ function claimed(call: ApiCall, s: Services, key: string, hash: string): undefin
   return undefined;
 }
 
-export const beginIdempotency: Stage = async (call, s) => {
+/** Most calls carry no Idempotency-Key: for them the stage is over without a promise. */
+export const beginIdempotency: Stage = (call, s) => {
   const raw = call.headers['idempotency-key'];
-  if (raw === undefined) return undefined;
+  return raw === undefined ? undefined : claimOrReplay(call, s, raw);
+};
+
+async function claimOrReplay(call: ApiCall, s: Services, raw: string | string[]): Promise<Denial | undefined> {
   const key = String(raw).trim();
   if (!/^[\x21-\x7e]{1,255}$/.test(key))
     return deny('INVALID_INPUT', 'Idempotency-Key must be 1-255 visible ASCII characters.');
@@ -106,7 +110,7 @@ export const beginIdempotency: Stage = async (call, s) => {
   }
   call.idempotency = { key, hash, replay: { status: Number(row.status), body: row.response } };
   return undefined;
-};
+}
 
 /**
  * After the response is built: store an uncharged success (a charged one was stored with its charge), forget a

@@ -39,7 +39,9 @@ const BEFORE_SETTLE: Stage[] = [
 
 async function runStages(call: ApiCall, s: Services): Promise<Denial | undefined> {
   for (const stage of BEFORE_SETTLE) {
-    const denial = await stage(call, s);
+    // An await per stage, promise or not, was ~1 us of a cache hit's ~13 us in the pipeline (issue 14).
+    const result = stage(call, s);
+    const denial = result instanceof Promise ? await result : result;
     if (denial) return denial;
     if (call.idempotency?.replay) return undefined;
   }
@@ -70,7 +72,7 @@ export async function runCall(call: ApiCall, s: Services): Promise<ApiAnswer> {
       : deny('INTERNAL');
   }
   // Whatever happened, no hold, quota or slot outlives the call.
-  await settleReservations(call, s, { ok: !denial, charged: call.charged });
+  if (call.reservations.length > 0) await settleReservations(call, s, { ok: !denial, charged: call.charged });
   try {
     if (call.identity) Object.assign(call.headersOut, await s.plans.quotaHeaders(call.identity.userId));
   } catch (err) {
@@ -78,7 +80,9 @@ export async function runCall(call: ApiCall, s: Services): Promise<ApiAnswer> {
   }
   const answer = await respond(call, s, denial);
   const { status, body } = answer;
-  await settleReservations(call, s, { ok: !denial, charged: call.charged, status, body }, true);
+  // What is left settles with the answer (settleReservations took the others above).
+  if (call.reservations.length > 0)
+    await settleReservations(call, s, { ok: !denial, charged: call.charged, status, body }, true);
   logCall(call, s, status, denial);
   return answer;
 }

@@ -10,7 +10,7 @@ function matchAlias(call: Parameters<Stage>[0]) {
   );
 }
 
-export const resolveOperation: Stage = async (call) => {
+export const resolveOperation: Stage = (call) => {
   try {
     const alias = matchAlias(call);
     if (alias) {

@@ -1,15 +1,18 @@
 // Stage: run the operation's plugin in the sandbox under the operation's deadline. The plugin returns an
 // outcome; a failure outcome becomes a Denial with the plugin's public message. A success is serialised here,
 // before capture: a result that cannot be sent (not JSON, or above MAX_RESULT_BYTES) is a failure, never billed.
-import { deny, type ErrorCode } from '../http/errors.js';
+import { type Denial, deny, type ErrorCode } from '../http/errors.js';
 import { type SerialisedResult, serialiseResult } from '../sandbox/outcome.js';
-import type { Stage } from './call.js';
+import type { Services } from '../services.js';
+import type { ApiCall, Stage } from './call.js';
 
 /** Calls sharing one plugin run (single flight) share one outcome object: serialise it once for all of them. */
 const serialised = new WeakMap<object, SerialisedResult>();
 
-export const runPlugin: Stage = async (call, s) => {
-  if (call.cached) return undefined;
+/** A cache hit runs no plugin: for it the stage is over without a promise. */
+export const runPlugin: Stage = (call, s) => (call.cached ? undefined : run(call, s));
+
+async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
   const op = call.operation!;
   const started = process.hrtime.bigint();
   const { outcome } = await s.flights.run(call.cacheKey!, () =>
@@ -45,4 +48,4 @@ export const runPlugin: Stage = async (call, s) => {
   call.dataJson = result.json;
   if (outcome.cache_ttl !== undefined) call.cacheTtl = outcome.cache_ttl;
   return undefined;
-};
+}

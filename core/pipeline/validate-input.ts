@@ -20,7 +20,7 @@ function withoutKey(source: unknown): Record<string, unknown> {
   return out;
 }
 
-export const validateInput: Stage = async (call) => {
+export const validateInput: Stage = (call) => {
   if (call.bodyKind === 'unsupported') {
     return deny(
       'UNSUPPORTED_MEDIA_TYPE',

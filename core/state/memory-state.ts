@@ -1,5 +1,4 @@
 // SharedState for a single process. Also the fallback a Redis-backed process degrades to while Redis is down.
-import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SharedState } from './shared-state.js';
 import { type Bucket, takeFromBucket } from './token-bucket.js';
@@ -10,6 +9,8 @@ export function createMemoryState(cacheEntries = 10_000): SharedState {
   const counters = new Map<string, { value: number; expiresMs: number }>();
   const cache = new LRUCache<string, string>({ max: cacheEntries, ttlAutopurge: false });
   const listeners: Array<(userId: number) => void> = [];
+  /** Slot tokens only need to differ within this process; a counter, not a random UUID (~0.3 us a call). */
+  let lastSlot = 0;
 
   const add = (key: string, by: number, ttlSeconds: number): number => {
     const now = Date.now();
@@ -37,7 +38,7 @@ export function createMemoryState(cacheEntries = 10_000): SharedState {
       const now = Date.now();
       const held = liveSlots(scope, now);
       if (held.size >= limit) return null;
-      const token = randomUUID();
+      const token = `s${++lastSlot}`;
       held.set(token, now + ttlMs);
       return token;
     },
