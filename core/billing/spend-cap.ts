@@ -12,21 +12,34 @@ export function spendKey(keyId: number, now = Date.now()): string {
   return `spend:${keyId}:${chinaDay(now)}`;
 }
 
-/** What the key was charged today by finished calls. Exact: a charged call's log row commits with its charge. */
-async function spentFromLog(db: Kysely<Database>, keyId: number): Promise<number> {
-  const row = await db
+/** An API key and the user it belongs to. */
+export interface KeyOwner {
+  keyId: number;
+  userId: number;
+}
+
+/**
+ * What the key was charged today by finished calls. Exact: a charged call's log row commits with its charge. Read
+ * through the owner's (user_id, created_at) index, today's rows only: call_log has no index on key_id, and without
+ * the user the first capped call after a restart scanned the whole log.
+ */
+export function spentFromLogQuery(db: Kysely<Database>, key: KeyOwner) {
+  return db
     .selectFrom('call_log')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('charged'), eb.lit(0)).as('spent'))
-    .where('key_id', '=', keyId)
+    .where('user_id', '=', key.userId)
     .where('created_at', '>=', chinaDayStart())
-    .executeTakeFirstOrThrow();
-  return Number(row.spent);
+    .where('key_id', '=', key.keyId);
+}
+
+async function spentFromLog(db: Kysely<Database>, key: KeyOwner): Promise<number> {
+  return Number((await spentFromLogQuery(db, key).executeTakeFirstOrThrow()).spent);
 }
 
 /** After a restart (or a Redis that lost its data) the day's counter is rebuilt from the call log. */
-async function ensureCounter(db: Kysely<Database>, state: SharedState, keyId: number): Promise<string> {
-  const key = spendKey(keyId);
-  if ((await state.get(key)) === null) await state.initCounter(key, await spentFromLog(db, keyId), COUNTER_TTL_S);
+async function ensureCounter(db: Kysely<Database>, state: SharedState, owner: KeyOwner): Promise<string> {
+  const key = spendKey(owner.keyId);
+  if ((await state.get(key)) === null) await state.initCounter(key, await spentFromLog(db, owner), COUNTER_TTL_S);
   return key;
 }
 
@@ -39,11 +52,11 @@ export interface SpendReservation {
 export async function reserveSpend(
   db: Kysely<Database>,
   state: SharedState,
-  keyId: number,
+  owner: KeyOwner,
   cap: number,
   amount: number,
 ): Promise<SpendReservation | null> {
-  const key = await ensureCounter(db, state, keyId);
+  const key = await ensureCounter(db, state, owner);
   const spent = await state.incr(key, amount, COUNTER_TTL_S);
   if (spent > cap) {
     await state.giveBack(key, amount, COUNTER_TTL_S);
@@ -61,11 +74,11 @@ export async function reserveSpend(
 }
 
 /** For display (console): the shared counter, or while it is unreachable what the call log says. */
-export async function spentToday(db: Kysely<Database>, state: SharedState, keyId: number): Promise<number> {
+export async function spentToday(db: Kysely<Database>, state: SharedState, owner: KeyOwner): Promise<number> {
   try {
-    return (await state.get(await ensureCounter(db, state, keyId))) ?? 0;
+    return (await state.get(await ensureCounter(db, state, owner))) ?? 0;
   } catch (err) {
-    if (err instanceof StateUnavailableError) return spentFromLog(db, keyId);
+    if (err instanceof StateUnavailableError) return spentFromLog(db, owner);
     throw err;
   }
 }

@@ -60,7 +60,7 @@ export async function handleBalanceByKey(ctx: Context, s: Services): Promise<voi
       cache_free: plan.quota.cacheFree,
     };
   }
-  const spent = key.dailySpendCap === null ? null : await spentToday(s.store.db, s.state, key.keyId);
+  const spent = key.dailySpendCap === null ? null : await spentToday(s.store.db, s.state, key);
   const data = {
     balance: toToken(money.balance),
     available: toToken(money.balance - money.held),

@@ -35,7 +35,7 @@ const priceAndReserve: Stage = async (call, s) => {
   if (grant) reserve(call, { name: 'plan quota', keep: () => grant.commit(), giveBack: () => grant.release() });
   const cap = call.identity!.dailySpendCap;
   if (cap === null || call.price === 0) return undefined;
-  const reservation = await reserveSpend(s.store.db, s.state, call.identity!.keyId, cap, call.price);
+  const reservation = await reserveSpend(s.store.db, s.state, call.identity!, cap, call.price);
   if (!reservation) {
     return deny(
       'INSUFFICIENT_BALANCE',

@@ -118,7 +118,7 @@ t.test(
     );
     const charges = (await h.ledger(u.userId)).filter((r) => r.kind === 'charge').reduce((sum, r) => sum - r.amount, 0);
     // A restarted process (empty counters) seeds the day's spending from the log: the ledger's figure.
-    t.equal(await spentToday(h.services.store.db, createMemoryState(), u.keyId), charges);
+    t.equal(await spentToday(h.services.store.db, createMemoryState(), u), charges);
     t.equal(charges, 30_000);
   },
 );
