@@ -4,6 +4,7 @@
 // PostgreSQL both accept; only the placeholder style differs (? against $n).
 import { CompiledQuery, type Kysely, PostgresAdapter, type QueryResult, type Transaction } from 'kysely';
 import { directSqlite, runDirect } from '../store/direct-sqlite.js';
+import { PREPARED } from '../store/pg-prepared.js';
 import type { Database } from '../store/schema.js';
 
 const STATEMENTS = {
@@ -42,7 +43,10 @@ function textsFor(db: Kysely<Database> | Transaction<Database>): Texts {
   let texts = byExecutor.get(executor.adapter);
   if (!texts) {
     const pg = executor.adapter instanceof PostgresAdapter;
-    texts = Object.fromEntries(Object.entries(STATEMENTS).map(([k, v]) => [k, pg ? numbered(v) : v])) as Texts;
+    // On PostgreSQL each is a named prepared statement (PREPARED, store/pg-pool-guard.ts).
+    texts = Object.fromEntries(
+      Object.entries(STATEMENTS).map(([k, v]) => [k, pg ? PREPARED + numbered(v) : v]),
+    ) as Texts;
     byExecutor.set(executor.adapter, texts);
   }
   return texts;

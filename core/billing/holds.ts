@@ -4,6 +4,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Logger } from '../kernel/logger.js';
 import { asMicro } from '../kernel/money.js';
 import { inTransaction } from '../store/group-commit.js';
+import { PREPARED } from '../store/pg-prepared.js';
 import type { Database } from '../store/schema.js';
 import { runBilling } from './billing-sql.js';
 
@@ -24,7 +25,7 @@ export async function placeHold(
   if (dialect === 'postgres') {
     // One statement: the user's row stays locked only while it runs, not for a four-round-trip transaction,
     // so concurrent calls of one user (from any process) queue on the row far less.
-    const res = await sql<{ id: string }>`
+    const res = await sql<{ id: string }>`${sql.raw(PREPARED)}
       with reserved as (
         update users set held = held + ${h.amount} where id = ${h.userId} and balance - held >= ${h.amount} returning id
       )
@@ -83,7 +84,7 @@ export async function captureHoldPg(
 ): Promise<number> {
   const run = async (q: Kysely<Database>): Promise<number> => {
     const now = Date.now();
-    const res = await sql<{ balance: unknown }>`
+    const res = await sql<{ balance: unknown }>`${sql.raw(PREPARED)}
       with h as (delete from holds where id = ${holdId} returning user_id, amount),
       u as (
         update users set held = users.held - h.amount, balance = users.balance - h.amount from h
