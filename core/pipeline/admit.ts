@@ -12,7 +12,10 @@ export const admit: Stage = async (call, s) => {
   const id = call.identity!;
   const rate = id.rateLimitPerSec ?? s.settings.rateLimitPerSecond;
   const burst = id.rateLimitBurst ?? Math.max(rate, s.settings.rateLimitBurst);
-  const decision = await s.state.takeToken(`rl:${id.keyId}`, rate, burst);
+  const cap = Math.min(id.maxConcurrency ?? s.settings.maxInFlightPerKey, s.settings.maxInFlightPerKey);
+  const scope = `inflight:${id.keyId}`;
+  // The token, then the slot (asked only when the token was there): one round trip on Redis.
+  const { rate: decision, slot } = await s.state.admit(`rl:${id.keyId}`, rate, burst, scope, cap, SLOT_TTL_MS);
   call.rate = decision;
   if (!decision.allowed) {
     return deny(
@@ -21,9 +24,6 @@ export const admit: Stage = async (call, s) => {
       decision.retryAfterSeconds,
     );
   }
-  const cap = Math.min(id.maxConcurrency ?? s.settings.maxInFlightPerKey, s.settings.maxInFlightPerKey);
-  const scope = `inflight:${id.keyId}`;
-  const slot = await s.state.acquireSlot(scope, cap, SLOT_TTL_MS);
   if (!slot) return deny('CONCURRENCY_LIMITED', `At most ${cap} calls may be in flight for this key.`, 1);
   reserve(call, new ConcurrencySlot(s.state, scope, slot));
   return undefined;

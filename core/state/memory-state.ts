@@ -1,6 +1,6 @@
 // SharedState for a single process. Also the fallback a Redis-backed process degrades to while Redis is down.
 import { LRUCache } from 'lru-cache';
-import type { SharedState } from './shared-state.js';
+import type { RateDecision, SharedState } from './shared-state.js';
 import { type Bucket, takeFromBucket } from './token-bucket.js';
 
 export function createMemoryState(cacheEntries = 10_000): SharedState {
@@ -28,19 +28,31 @@ export function createMemoryState(cacheEntries = 10_000): SharedState {
     return held;
   };
 
+  const take = (key: string, rate: number, burst: number): RateDecision => {
+    const { bucket, decision } = takeFromBucket(buckets.get(key), rate, burst, Date.now());
+    buckets.set(key, bucket);
+    return decision;
+  };
+
+  const acquire = (scope: string, limit: number, ttlMs: number): string | null => {
+    const now = Date.now();
+    const held = liveSlots(scope, now);
+    if (held.size >= limit) return null;
+    const token = `s${++lastSlot}`;
+    held.set(token, now + ttlMs);
+    return token;
+  };
+
   return {
     async takeToken(key, rate, burst) {
-      const { bucket, decision } = takeFromBucket(buckets.get(key), rate, burst, Date.now());
-      buckets.set(key, bucket);
-      return decision;
+      return take(key, rate, burst);
+    },
+    async admit(key, rate, burst, scope, limit, ttlMs) {
+      const decision = take(key, rate, burst);
+      return { rate: decision, slot: decision.allowed ? acquire(scope, limit, ttlMs) : null };
     },
     async acquireSlot(scope, limit, ttlMs) {
-      const now = Date.now();
-      const held = liveSlots(scope, now);
-      if (held.size >= limit) return null;
-      const token = `s${++lastSlot}`;
-      held.set(token, now + ttlMs);
-      return token;
+      return acquire(scope, limit, ttlMs);
     },
     async releaseSlot(scope, token) {
       const held = slots.get(scope);

@@ -9,37 +9,53 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
 /**
  * Token bucket, the rule of token-bucket.ts: refill `rate`/s up to `burst`, take one token when at least one is
- * there. Returns the token count before this take as a string (Lua numbers become integers in a reply).
- * KEYS[1] bucket; ARGV rate, burst.
+ * there. Returns the token count before this take.
  */
-export const TAKE_TOKEN = `${NOW}
-local rate = tonumber(ARGV[1])
-local burst = tonumber(ARGV[2])
-local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
-local before = burst
-if b[1] and b[2] then
-  local elapsed = math.max(0, now - tonumber(b[2])) / 1000
-  before = math.min(burst, tonumber(b[1]) + elapsed * rate)
+const TAKE = `local function take(key, rate, burst)
+  local b = redis.call('HMGET', key, 'tokens', 'ts')
+  local before = burst
+  if b[1] and b[2] then
+    local elapsed = math.max(0, now - tonumber(b[2])) / 1000
+    before = math.min(burst, tonumber(b[1]) + elapsed * rate)
+  end
+  local after = before
+  if before >= 1 then after = before - 1 end
+  redis.call('HSET', key, 'tokens', tostring(after), 'ts', now)
+  -- A full bucket equals a missing one, so the key may go once it would be full again.
+  redis.call('PEXPIRE', key, math.ceil((burst - after) / rate * 1000) + 1000)
+  return before
 end
-local after = before
-if before >= 1 then after = before - 1 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(after), 'ts', now)
--- A full bucket equals a missing one, so the key may go once it would be full again.
-redis.call('PEXPIRE', KEYS[1], math.ceil((burst - after) / rate * 1000) + 1000)
-return tostring(before)
 `;
 
 /**
- * Take one of ARGV[1] slots in the sorted set KEYS[1] (member = token, score = expiry in ms): expired
- * members are dropped first, so slots of a dead process free themselves. ARGV limit, leaseMs, token. 1 or 0.
+ * Take one of `limit` slots in the sorted set `key` (member = token, score = expiry in ms): expired members are
+ * dropped first, so slots of a dead process free themselves. 1 or 0.
  */
-export const ACQUIRE_SLOT = `${NOW}
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
-local lease = tonumber(ARGV[2])
-redis.call('ZADD', KEYS[1], now + lease, ARGV[3])
-if redis.call('PTTL', KEYS[1]) < lease + 1000 then redis.call('PEXPIRE', KEYS[1], lease + 1000) end
-return 1
+const ACQUIRE = `local function acquire(key, limit, lease, token)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  if redis.call('ZCARD', key) >= limit then return 0 end
+  redis.call('ZADD', key, now + lease, token)
+  if redis.call('PTTL', key) < lease + 1000 then redis.call('PEXPIRE', key, lease + 1000) end
+  return 1
+end
+`;
+
+/** KEYS[1] bucket; ARGV rate, burst. The count before this take as a string (Lua numbers become integers). */
+export const TAKE_TOKEN = `${NOW}${TAKE}return tostring(take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])))
+`;
+
+/** KEYS[1] slot set; ARGV limit, leaseMs, token. 1 or 0. */
+export const ACQUIRE_SLOT = `${NOW}${ACQUIRE}return acquire(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3])
+`;
+
+/**
+ * TAKE_TOKEN, then ACQUIRE_SLOT only when a token was there: one round trip for both (SharedState.admit).
+ * KEYS[1] bucket, KEYS[2] slot set; ARGV rate, burst, limit, leaseMs, token. {tokens before as a string, 1 or 0}.
+ */
+export const ADMIT = `${NOW}${TAKE}${ACQUIRE}
+local before = take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
+if before < 1 then return {tostring(before), 0} end
+return {tostring(before), acquire(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5])}
 `;
 
 /** Extend the lease of slots this process still holds (XX: a slot already expired stays gone). KEYS[i] / ARGV[i+1]. */

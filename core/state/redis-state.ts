@@ -14,7 +14,7 @@ import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../kernel/logger.js';
 import { createMemoryState } from './memory-state.js';
-import { ACQUIRE_SLOT, INCR, RENEW_SLOTS, scriptRunner, TAKE_TOKEN } from './redis-scripts.js';
+import { ACQUIRE_SLOT, ADMIT, INCR, RENEW_SLOTS, scriptRunner, TAKE_TOKEN } from './redis-scripts.js';
 import { type SharedState, type StateHealth, StateUnavailableError } from './shared-state.js';
 import { createSlotLeases } from './slot-leases.js';
 import { takeFromBucket } from './token-bucket.js';
@@ -61,6 +61,7 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
   const channel = `${prefix}revocations`;
   const take = scriptRunner(redis, TAKE_TOKEN);
   const acquire = scriptRunner(redis, ACQUIRE_SLOT);
+  const admitScript = scriptRunner(redis, ADMIT);
   const incrScript = scriptRunner(redis, INCR);
   const leases = createSlotLeases(scriptRunner(redis, RENEW_SLOTS), opts.slotLeaseMs, () => redis.status === 'ready');
 
@@ -142,16 +143,38 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
   if (redis.status !== 'ready') markDown(`no connection to ${opts.url.replace(/\/\/[^@]*@/, '//***@')} at start`);
 
   const k = (key: string): string => `${prefix}${key}`;
+  /** The decision for a bucket that held `before` tokens: the memory state's arithmetic, with no elapsed time. */
+  const decide = (before: unknown, rate: number, burst: number) =>
+    takeFromBucket({ tokens: Number(before), updatedMs: 0 }, rate, burst, 0).decision;
+  /** A slot Redis granted: renewed while held when its lease is shorter than the call may run. */
+  const granted = (key: string, token: string, lease: number, ttlMs: number): string => {
+    if (lease < ttlMs) leases.hold(key, token, ttlMs);
+    return `r:${token}`;
+  };
 
   return {
     takeToken: (bucket, rate, burst) =>
       run(
-        async () => {
-          const before = Number(await take([k(bucket)], [rate, burst]));
-          // Same arithmetic as the memory state: feed the refilled count in with no elapsed time.
-          return takeFromBucket({ tokens: before, updatedMs: 0 }, rate, burst, 0).decision;
-        },
+        async () => decide(await take([k(bucket)], [rate, burst]), rate, burst),
         () => fallback.takeToken(bucket, rate, burst),
+      ),
+    admit: (bucket, rate, burst, scope, limit, ttlMs) =>
+      run(
+        async () => {
+          const token = randomUUID();
+          const key = k(`slot:${scope}`);
+          const lease = Math.min(opts.slotLeaseMs, ttlMs);
+          const [before, acquired] = (await admitScript([k(bucket), key], [rate, burst, limit, lease, token])) as [
+            string,
+            number,
+          ];
+          // The script takes a slot only when the bucket had a token: the rule `decide` applies too.
+          return { rate: decide(before, rate, burst), slot: acquired === 1 ? granted(key, token, lease, ttlMs) : null };
+        },
+        async () => {
+          const admission = await fallback.admit(bucket, rate, burst, scope, limit, ttlMs);
+          return { rate: admission.rate, slot: admission.slot && `m:${admission.slot}` };
+        },
       ),
     acquireSlot: (scope, limit, ttlMs) =>
       run(
@@ -160,8 +183,7 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
           const key = k(`slot:${scope}`);
           const lease = Math.min(opts.slotLeaseMs, ttlMs);
           if (Number(await acquire([key], [limit, lease, token])) !== 1) return null;
-          if (lease < ttlMs) leases.hold(key, token, ttlMs);
-          return `r:${token}`;
+          return granted(key, token, lease, ttlMs);
         },
         async () => {
           const token = await fallback.acquireSlot(scope, limit, ttlMs);

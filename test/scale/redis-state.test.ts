@@ -93,6 +93,22 @@ if (!hasServer) {
     t.ok(await b.acquireSlot('short', 1, 200), 'an expired slot frees itself');
   });
 
+  t.test('admit: a token and a slot in one round trip, across both; no slot without a token', async (t) => {
+    const first = await a.admit('rl:adm', 1, 2, 'inflight:adm', 1, 60_000);
+    t.match(first, { rate: { allowed: true, limit: 2, remaining: 1 }, slot: /^r:/ });
+    const full = await b.admit('rl:adm', 1, 2, 'inflight:adm', 1, 60_000);
+    t.match(full, { rate: { allowed: true, remaining: 0 }, slot: null }, 'the token is taken, the one slot is not free');
+    const limited = await a.admit('rl:adm', 1, 2, 'inflight:other', 5, 60_000);
+    t.match(limited, { rate: { allowed: false, retryAfterSeconds: 1 }, slot: null }, 'no token left: rate-limited');
+    t.equal(
+      await b.acquireSlot('inflight:other', 1, 60_000).then((s) => typeof s),
+      'string',
+      'a rate-limited admit took no slot',
+    );
+    await a.releaseSlot('inflight:adm', first.slot!);
+    t.ok(await b.acquireSlot('inflight:adm', 1, 60_000), 'an admitted slot is released like any other');
+  });
+
   t.test('counters and cache', async (t) => {
     await a.initCounter('q:1', 7, 60);
     await b.initCounter('q:1', 0, 60);
@@ -121,6 +137,11 @@ if (!hasServer) {
     const slot = await a.acquireSlot('inflight:down', 1, 60_000);
     t.ok(slot, 'slots still answer');
     t.equal(await a.acquireSlot('inflight:down', 1, 60_000), null, 'with per-process limits');
+    const admitted = await a.admit('rl:down', 10, 10, 'inflight:down-admit', 1, 60_000);
+    t.match(admitted, { rate: { allowed: true }, slot: /^m:/ }, 'admit answers from memory too');
+    t.match(await a.admit('rl:down', 10, 10, 'inflight:down-admit', 1, 60_000), { slot: null });
+    await a.releaseSlot('inflight:down-admit', admitted.slot!);
+    t.match(await a.admit('rl:down', 10, 10, 'inflight:down-admit', 1, 60_000), { slot: /^m:/ }, 'and frees');
     // Counters guard money (spend caps, plan quotas): no per-process count that processes could overshoot together.
     await t.rejects(
       a.incr('q:down', 1, 60),
