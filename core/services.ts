@@ -11,7 +11,8 @@ import type { SingleFlight } from './kernel/single-flight.js';
 import type { BalanceAlerts } from './notify/alerts/balance-alerts.js';
 import type { Webhooks } from './notify/webhooks/webhooks.js';
 import type { RegistryHolder } from './registry/hot-reload.js';
-import type { RunResult, Sandbox } from './sandbox/sandbox.js';
+import type { SharedRun } from './sandbox/outcome.js';
+import type { Sandbox } from './sandbox/sandbox.js';
 import type { SharedState } from './state/shared-state.js';
 import type { CallLogWriter } from './store/call-log-writer.js';
 import type { Store } from './store/database.js';
@@ -28,7 +29,7 @@ export interface Services {
   plans: PlanPricing;
   metrics: Metrics;
   /** Identical calls in flight share one plugin run (per process). */
-  flights: SingleFlight<RunResult>;
+  flights: SingleFlight<SharedRun>;
   /** Payment instances, notify URLs and the onOrderCredited hooks (core/billing/payments/registry.ts). */
   payments: Payments;
   /** SMTP or the outbox table, chosen by env (core/accounts/mail/mailer.ts). */

@@ -2,12 +2,9 @@
 // outcome; a failure outcome becomes a Denial with the plugin's public message. A success is serialised here,
 // before capture: a result that cannot be sent (not JSON, or above MAX_RESULT_BYTES) is a failure, never billed.
 import { type Denial, deny, type ErrorCode } from '../http/errors.js';
-import { type SerialisedResult, serialiseResult } from '../sandbox/outcome.js';
+import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
-
-/** Calls sharing one plugin run (single flight) share one outcome object: serialise it once for all of them. */
-const serialised = new WeakMap<object, SerialisedResult>();
 
 /** A cache hit runs no plugin: for it the stage is over without a promise. */
 export const runPlugin: Stage = (call, s) => (call.cached ? undefined : run(call, s));
@@ -15,22 +12,10 @@ export const runPlugin: Stage = (call, s) => (call.cached ? undefined : run(call
 async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
   const op = call.operation!;
   const started = process.hrtime.bigint();
-  const { outcome } = await s.flights.run(call.cacheKey!, () =>
-    s.sandbox.run({
-      plugin: op.plugin,
-      operation: op.code,
-      input: call.input!,
-      options: op.options,
-      timeoutMs: op.timeoutMs,
-      requestId: call.requestId,
-      // host.log is rate-limited per API key (core/sandbox/log-budget.ts).
-      logKey: call.identity ? `key:${call.identity.keyId}` : undefined,
-    }),
-  );
+  const shared = await s.flights.run(call.cacheKey!, () => runShared(call, s));
   call.pluginMs = Number(process.hrtime.bigint() - started) / 1e6;
-  if (!outcome.ok) return deny(outcome.code as ErrorCode, outcome.message);
-  let result = serialised.get(outcome);
-  if (!result) serialised.set(outcome, (result = serialiseResult(outcome.data, s.settings.maxResultBytes)));
+  if ('failure' in shared) return deny(shared.failure.code as ErrorCode, shared.failure.message);
+  const { result } = shared;
   if ('invalid' in result) {
     s.logger.error('plugin result refused', {
       request_id: call.requestId,
@@ -46,6 +31,23 @@ async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
         );
   }
   call.dataJson = result.json;
-  if (outcome.cache_ttl !== undefined) call.cacheTtl = outcome.cache_ttl;
+  if (shared.cacheTtl !== undefined) call.cacheTtl = shared.cacheTtl;
   return undefined;
+}
+
+/** The run every call of one single flight shares, its result serialised once for all of them. */
+async function runShared(call: ApiCall, s: Services): Promise<SharedRun> {
+  const op = call.operation!;
+  const { outcome } = await s.sandbox.run({
+    plugin: op.plugin,
+    operation: op.code,
+    input: call.input!,
+    options: op.options,
+    timeoutMs: op.timeoutMs,
+    requestId: call.requestId,
+    // host.log is rate-limited per API key (core/sandbox/log-budget.ts).
+    logKey: call.identity ? `key:${call.identity.keyId}` : undefined,
+  });
+  if (!outcome.ok) return { failure: outcome };
+  return { result: serialiseResult(outcome.data, s.settings.maxResultBytes), cacheTtl: outcome.cache_ttl };
 }

@@ -56,6 +56,14 @@ export function checkOutcome(value: unknown): { outcome: PluginOutcome<unknown> 
 export type SerialisedResult = { json: string } | { invalid: string; tooLarge: boolean };
 
 /**
+ * One plugin run shared by the calls of a single flight (core/kernel/single-flight.ts), its successful result
+ * serialised once for all of them (core/pipeline/run-plugin.ts).
+ */
+export type SharedRun =
+  | { failure: Extract<SandboxOutcome, { ok: false }> }
+  | { result: SerialisedResult; cacheTtl: number | undefined };
+
+/**
  * The result's JSON text, made once before any money moves: the same bytes are sent, stored for an idempotent
  * replay and cached. A result that cannot be JSON (a bigint, a cycle) or is bigger than `maxBytes` can never be
  * delivered, so the call fails and is not charged.
