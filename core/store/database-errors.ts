@@ -45,6 +45,21 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   );
 }
 
+/**
+ * The database accepted the connection but did not answer in time: the driver's own deadline for a new connection
+ * (pg's pool and client connect timeouts) or for a query. Health calls this `timeout`, as it does when its own ping
+ * deadline passes first: which fires first depends only on whether the pool had an idle connection.
+ */
+export function isDatabaseTimeout(err: unknown): boolean {
+  const message = (err as { message?: unknown } | null)?.message;
+  return (
+    typeof message === 'string' &&
+    /timeout exceeded when trying to connect|Connection terminated due to connection timeout|Query read timeout/i.test(
+      message,
+    )
+  );
+}
+
 /** A write the database refused for lack of space or an I/O fault: health keeps reporting it until a write works. */
 export function isStorageFault(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

@@ -3,7 +3,7 @@
 // error) raises a flag, and while it is up health makes one small real write; the first that succeeds clears
 // it. Only a status word leaves here, never the driver's error text (that goes to the log).
 import { type Kysely, sql } from 'kysely';
-import { isStorageFault } from './database-errors.js';
+import { isDatabaseTimeout, isStorageFault } from './database-errors.js';
 import type { Database } from './schema.js';
 
 /** What /api/health may say about the database: which way it fails, never the driver's error text. */
@@ -68,7 +68,7 @@ export async function storeStatus(
   try {
     await ping();
   } catch (err) {
-    if (err instanceof DeadlineError) return 'timeout';
+    if (err instanceof DeadlineError || isDatabaseTimeout(err)) return 'timeout';
     return isStorageFault(err) ? 'write_failed' : 'unreachable';
   }
   if (!faults.raised) return 'ok';

@@ -97,7 +97,11 @@ if (!hasServer) {
     const first = await a.admit('rl:adm', 1, 2, 'inflight:adm', 1, 60_000);
     t.match(first, { rate: { allowed: true, limit: 2, remaining: 1 }, slot: /^r:/ });
     const full = await b.admit('rl:adm', 1, 2, 'inflight:adm', 1, 60_000);
-    t.match(full, { rate: { allowed: true, remaining: 0 }, slot: null }, 'the token is taken, the one slot is not free');
+    t.match(
+      full,
+      { rate: { allowed: true, remaining: 0 }, slot: null },
+      'the token is taken, the one slot is not free',
+    );
     const limited = await a.admit('rl:adm', 1, 2, 'inflight:other', 5, 60_000);
     t.match(limited, { rate: { allowed: false, retryAfterSeconds: 1 }, slot: null }, 'no token left: rate-limited');
     t.equal(
