@@ -146,8 +146,14 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
   /** The decision for a bucket that held `before` tokens: the memory state's arithmetic, with no elapsed time. */
   const decide = (before: unknown, rate: number, burst: number) =>
     takeFromBucket({ tokens: Number(before), updatedMs: 0 }, rate, burst, 0).decision;
+  /** A new slot of `scope`: its sorted set, its member and the lease it is taken for. */
+  const newSlot = (scope: string, ttlMs: number) => ({
+    key: k(`slot:${scope}`),
+    token: randomUUID(),
+    lease: Math.min(opts.slotLeaseMs, ttlMs),
+  });
   /** A slot Redis granted: renewed while held when its lease is shorter than the call may run. */
-  const granted = (key: string, token: string, lease: number, ttlMs: number): string => {
+  const granted = ({ key, token, lease }: ReturnType<typeof newSlot>, ttlMs: number): string => {
     if (lease < ttlMs) leases.hold(key, token, ttlMs);
     return `r:${token}`;
   };
@@ -161,15 +167,13 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
     admit: (bucket, rate, burst, scope, limit, ttlMs) =>
       run(
         async () => {
-          const token = randomUUID();
-          const key = k(`slot:${scope}`);
-          const lease = Math.min(opts.slotLeaseMs, ttlMs);
-          const [before, acquired] = (await admitScript([k(bucket), key], [rate, burst, limit, lease, token])) as [
-            string,
-            number,
-          ];
+          const slot = newSlot(scope, ttlMs);
+          const [before, acquired] = (await admitScript(
+            [k(bucket), slot.key],
+            [rate, burst, limit, slot.lease, slot.token],
+          )) as [string, number];
           // The script takes a slot only when the bucket had a token: the rule `decide` applies too.
-          return { rate: decide(before, rate, burst), slot: acquired === 1 ? granted(key, token, lease, ttlMs) : null };
+          return { rate: decide(before, rate, burst), slot: acquired === 1 ? granted(slot, ttlMs) : null };
         },
         async () => {
           const admission = await fallback.admit(bucket, rate, burst, scope, limit, ttlMs);
@@ -179,11 +183,9 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
     acquireSlot: (scope, limit, ttlMs) =>
       run(
         async () => {
-          const token = randomUUID();
-          const key = k(`slot:${scope}`);
-          const lease = Math.min(opts.slotLeaseMs, ttlMs);
-          if (Number(await acquire([key], [limit, lease, token])) !== 1) return null;
-          return granted(key, token, lease, ttlMs);
+          const slot = newSlot(scope, ttlMs);
+          if (Number(await acquire([slot.key], [limit, slot.lease, slot.token])) !== 1) return null;
+          return granted(slot, ttlMs);
         },
         async () => {
           const token = await fallback.acquireSlot(scope, limit, ttlMs);
