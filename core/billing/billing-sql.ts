@@ -43,7 +43,7 @@ function textsFor(db: Kysely<Database> | Transaction<Database>): Texts {
   let texts = byExecutor.get(executor.adapter);
   if (!texts) {
     const pg = executor.adapter instanceof PostgresAdapter;
-    // On PostgreSQL each is a named prepared statement (PREPARED, store/pg-pool-guard.ts).
+    // On PostgreSQL each is a named prepared statement (PREPARED, store/pg-prepared.ts).
     texts = Object.fromEntries(
       Object.entries(STATEMENTS).map(([k, v]) => [k, pg ? PREPARED + numbered(v) : v]),
     ) as Texts;
