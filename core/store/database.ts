@@ -66,10 +66,11 @@ function openSqlite(
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   registerDirectSqlite(db, statements);
   if (file === ':memory:' || !opts.checkpointLogger) return { db };
+  const checkpointsBehind = new Int32Array(new SharedArrayBuffer(4));
   return {
     db,
-    checkpointer: startCheckpointer(sqlite, path, opts.checkpointLogger, onFault),
-    writerThread: startWriterThread(db, path, opts.checkpointLogger, onFault),
+    checkpointer: startCheckpointer(sqlite, path, opts.checkpointLogger, onFault, checkpointsBehind),
+    writerThread: startWriterThread(db, path, opts.checkpointLogger, onFault, checkpointsBehind),
   };
 }
 

@@ -86,6 +86,19 @@ const write = db.transaction((m) => {
   }
   return results;
 });
+// The checkpointer's passes run beside this thread's writes and end a few frames behind them (checkpointer.ts):
+// after one has, the rest is copied here, between two transactions, so the next starts the log from its beginning.
+const behind = workerData.behind;
+let caughtUpTo = 0;
+const catchUp = () => {
+  if (!behind || Atomics.load(behind, 0) === caughtUpTo) return;
+  caughtUpTo = Atomics.load(behind, 0);
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (err) {
+    parentPort.postMessage({ fault: { code: String(err && err.code), message: String(err && err.message) } });
+  }
+};
 parentPort.on('message', (m) => {
   if (m === 'stop') {
     db.close();
@@ -98,6 +111,7 @@ parentPort.on('message', (m) => {
   } catch (err) {
     parentPort.postMessage({ id: m.id, code: String(err && err.code), message: String(err && err.message) });
   }
+  catchUp(); // after the answer: the calls of this transaction do not wait for it
 });
 `;
 
@@ -162,6 +176,14 @@ interface Message {
   code: unknown[];
 }
 
+interface Reply {
+  id: number;
+  results?: ScriptResult[];
+  code?: string;
+  message?: string;
+  fault?: { code: string; message: string };
+}
+
 interface Pending {
   ok: (results: ScriptResult[]) => void;
   fail: (err: Error) => void;
@@ -181,6 +203,8 @@ export function startWriterThread(
   file: string,
   logger: Logger,
   onFault: (err: unknown) => void,
+  /** The checkpointer's count of passes that ended behind the writes (checkpointer.ts). */
+  checkpointsBehind?: Int32Array,
 ): WriterThread {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
@@ -189,6 +213,7 @@ export function startWriterThread(
       file,
       insert: INSERT_CALL_LOG,
       touch: TOUCH_KEY,
+      behind: checkpointsBehind,
     },
   });
   worker.unref(); // never what keeps the process alive
@@ -197,7 +222,9 @@ export function startWriterThread(
   let alive = true;
   let stopping = false;
 
-  worker.on('message', (reply: { id: number; results?: ScriptResult[]; code?: string; message?: string }) => {
+  worker.on('message', (reply: Reply) => {
+    // A catch-up checkpoint that failed (disk full, I/O error): a storage fault, as a pass of the checkpointer's.
+    if (reply.fault) return onFault(Object.assign(new Error(reply.fault.message), { code: reply.fault.code }));
     const p = pending.get(reply.id);
     if (!p) return;
     pending.delete(reply.id);

@@ -1,5 +1,5 @@
 // The gateway's SQLite checkpoints run on a worker thread (core/store/checkpointer.ts), not inside its commits.
-import { mkdtempSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -8,6 +8,7 @@ import t from 'tap';
 import { createMemoryLogger } from '../../core/kernel/logger.js';
 import { startCheckpointer } from '../../core/store/checkpointer.js';
 import { openStore } from '../../core/store/database.js';
+import { migrateToLatest } from '../../core/store/migrate.js';
 
 const sizeOf = (file: string): number => statSync(file).size;
 
@@ -41,6 +42,63 @@ t.test('the gateway connection never checkpoints itself; the worker copies the l
     [],
     'no fallback',
   );
+});
+
+/** The log's checkpoint sequence number (bytes 12-15 of its header): SQLite adds one each time it starts the log
+ *  over from its beginning. */
+function logRestarts(file: string): number {
+  const fd = openSync(file, 'r');
+  try {
+    const header = Buffer.alloc(16);
+    readSync(fd, header, 0, 16, 0);
+    return header.readUInt32BE(12);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+t.test('under steady writes through the writer thread the log starts over instead of growing', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-ckpt-'));
+  const store = openStore({ databaseUrl: null, dataDir: dir, checkpointLogger: createMemoryLogger('debug') });
+  t.teardown(() => store.close());
+  await migrateToLatest(store.db as never, 'sqlite');
+  const wal = join(dir, 'tollgate.db-wal');
+  const thread = store.writerThread!;
+  const before = logRestarts(wal);
+  // Eight callers, each sending its next rows as soon as the last committed: the thread always has a transaction
+  // queued, as under load, so the log is never all copied when a write comes (it grew ~120 MB a second so).
+  const end = Date.now() + 1500;
+  let written = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async (_, caller) => {
+      for (let i = 0; Date.now() < end; i++) {
+        const at = Date.now();
+        await thread.writeNow(
+          Array.from({ length: 20 }, (_, j) => ({
+            request_id: `req_${caller}_${i}_${j}`,
+            user_id: null,
+            key_id: null,
+            operation: 'echo',
+            status: 200,
+            charged: 0,
+            cached: 0,
+            duration_ms: 1,
+            ip: '127.0.0.1',
+            created_at: at,
+          })),
+        );
+        written += 20;
+      }
+    }),
+  );
+  const rows = await store.db
+    .selectFrom('call_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .execute();
+  t.equal(Number(rows[0].n), written, 'every row was written');
+  t.ok(written > 5000, `enough writes to need several passes (${written} rows)`);
+  // The checkpointer passes every 200 ms; after each the writer thread copies the rest and the next write restarts.
+  t.ok(logRestarts(wal) - before >= 3, `the log started over ${logRestarts(wal) - before} times in 1.5 s`);
 });
 
 t.test('a worker that cannot run hands checkpoints back to the connection, and says so', async (t) => {
