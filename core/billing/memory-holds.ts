@@ -14,6 +14,7 @@
 // - kill -9 loses only these in-memory reservations: no money had moved, reconcile holds.
 // PostgreSQL keeps row holds (several processes share it; core/billing/holds.ts).
 import type { Kysely, Transaction } from 'kysely';
+import type { MaybePromise } from '../kernel/maybe-promise.js';
 import { asMicro } from '../kernel/money.js';
 import { type CallLogRow, callLogParams, INSERT_CALL_LOG } from '../store/call-log-rows.js';
 import { inTransaction } from '../store/group-commit.js';
@@ -146,11 +147,12 @@ export class MemoryHolds {
     }
   }
 
-  /** The committed balance (for `remaining` in an answer): as this process last committed or read it, if recent. */
-  async balance(userId: number): Promise<number> {
+  /** The committed balance (for `remaining` in an answer): as this process last committed or read it, if recent
+   *  (then at once, without a promise). */
+  balance(userId: number): MaybePromise<number> {
     const a = this.accounts.get(userId);
     if (a && a.epoch === staleEpochOf(userId) && Date.now() - a.seenAt < KNOWN_FOR_MS) return a.balance;
-    return (await this.load(userId)).balance;
+    return this.load(userId).then((loaded) => loaded.balance);
   }
 
   /** One read per user at a time; concurrent holds of a user wait for the same read. */

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { PlanConfig } from '../config/operations-config.js';
 import { chinaDay, chinaDayStart } from '../kernel/china-day.js';
+import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import type { Registry } from '../registry/registry.js';
 import { type SharedState, StateUnavailableError } from '../state/shared-state.js';
 import type { Database } from '../store/schema.js';
@@ -25,16 +26,23 @@ export interface PlanPricing extends Plans {
 export function createPlans(db: Kysely<Database>, state: SharedState, registry: () => Registry): PlanPricing {
   const subs = new LRUCache<number, { sub: ActiveSubscription | null }>({ max: 50_000, ttl: 5000 });
 
-  const activePlan = async (userId: number): Promise<{ sub: ActiveSubscription; plan: PlanConfig } | null> => {
-    let entry = subs.get(userId);
-    // A cached subscription that ended may have a renewal starting right at its end: look again, do not wait
-    // for the cache entry to age out.
-    if (!entry || (entry.sub && entry.sub.endsAt <= Date.now()))
-      subs.set(userId, (entry = { sub: await activeSubscription(db, userId) }));
+  const current = (entry: { sub: ActiveSubscription | null }): { sub: ActiveSubscription; plan: PlanConfig } | null => {
     const sub = entry.sub;
     if (!sub || sub.endsAt <= Date.now()) return null;
     const plan = registry().plan(sub.planId);
     return plan ? { sub, plan } : null;
+  };
+  /** At once from the cache; from the database when the user is not in it. */
+  const activePlan = (userId: number): MaybePromise<{ sub: ActiveSubscription; plan: PlanConfig } | null> => {
+    const entry = subs.get(userId);
+    // A cached subscription that ended may have a renewal starting right at its end: look again, do not wait
+    // for the cache entry to age out.
+    if (entry && !(entry.sub && entry.sub.endsAt <= Date.now())) return current(entry);
+    return activeSubscription(db, userId).then((sub) => {
+      const fresh = { sub };
+      subs.set(userId, fresh);
+      return current(fresh);
+    });
   };
 
   const dailyKey = (userId: number): string => `quota:${userId}:${chinaDay()}`;
@@ -56,29 +64,34 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     return Number((await q.executeTakeFirstOrThrow()).n);
   };
 
+  const seed = async (key: string, userId: number, plan: PlanConfig): Promise<void> =>
+    state.initCounter(key, await usedFromLog(userId, plan), COUNTER_TTL_S);
+
   /** The day's counter key, seeded from the log when the counter is not there; and its value read on the way. */
-  const daily = async (userId: number, plan: PlanConfig): Promise<{ key: string; used: number | null }> => {
+  const daily = (userId: number, plan: PlanConfig): MaybePromise<{ key: string; used: number | null }> => {
     const key = dailyKey(userId);
-    const used = await state.get(key);
-    if (used === null) await state.initCounter(key, await usedFromLog(userId, plan), COUNTER_TTL_S);
-    return { key, used };
+    return after(state.get(key), (used) =>
+      used !== null ? { key, used } : seed(key, userId, plan).then(() => ({ key, used })),
+    );
   };
-  const ensureDaily = async (userId: number, plan: PlanConfig): Promise<string> => (await daily(userId, plan)).key;
 
   /** For display: the shared counter, or while it is unreachable what the call log says. */
-  const usedNow = async (userId: number, plan: PlanConfig): Promise<number> => {
-    try {
-      const { key, used } = await daily(userId, plan);
-      return used ?? (await state.get(key)) ?? 0;
-    } catch (err) {
+  const usedNow = (userId: number, plan: PlanConfig): MaybePromise<number> => {
+    const fromLog = (err: unknown): Promise<number> => {
       if (err instanceof StateUnavailableError) return usedFromLog(userId, plan);
       throw err;
+    };
+    try {
+      const used = after(daily(userId, plan), ({ key, used }) => used ?? after(state.get(key), (v) => v ?? 0));
+      return used instanceof Promise ? used.catch(fromLog) : used;
+    } catch (err) {
+      return fromLog(err);
     }
   };
 
   /** Counting-only plans: count the call now, uncount it if it fails; the call is charged as usual. */
   const count = async (userId: number, plan: PlanConfig): Promise<PlanGrant> => {
-    const key = await ensureDaily(userId, plan);
+    const { key } = await daily(userId, plan);
     await state.incr(key, 1, COUNTER_TTL_S);
     return {
       planId: plan.id,
@@ -87,68 +100,71 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     };
   };
 
-  const reserve = async (userId: number, plan: PlanConfig): Promise<PlanGrant | null> => {
-    const key = await ensureDaily(userId, plan);
-    const used = await state.incr(key, 1, COUNTER_TTL_S);
-    if (used > plan.quota.callsPerDay) {
-      await state.giveBack(key, 1, COUNTER_TTL_S);
-      return null;
-    }
-    let slot: string | null = null;
-    const slotScope = `plan-slot:${userId}`;
-    if (plan.quota.concurrency !== null) {
-      slot = await state.acquireSlot(slotScope, plan.quota.concurrency, SLOT_TTL_MS);
-      if (!slot) {
-        await state.giveBack(key, 1, COUNTER_TTL_S);
-        return null;
-      }
-    }
-    const freeSlot = async (): Promise<void> => {
-      if (slot) await state.releaseSlot(slotScope, slot);
-    };
+  /** The day's quota, one call of it, and a free-concurrency slot; null when either is used up. */
+  const reserve = (userId: number, plan: PlanConfig): MaybePromise<PlanGrant | null> =>
+    after(daily(userId, plan), ({ key }) =>
+      after(state.incr(key, 1, COUNTER_TTL_S), (used) => {
+        const refuse = (): MaybePromise<null> => after(state.giveBack(key, 1, COUNTER_TTL_S), () => null);
+        if (used > plan.quota.callsPerDay) return refuse();
+        const slotScope = `plan-slot:${userId}`;
+        if (plan.quota.concurrency === null) return grantOf(plan, key, used, slotScope, null);
+        return after(state.acquireSlot(slotScope, plan.quota.concurrency, SLOT_TTL_MS), (slot) =>
+          slot ? grantOf(plan, key, used, slotScope, slot) : refuse(),
+        );
+      }),
+    );
+
+  const grantOf = (plan: PlanConfig, key: string, used: number, slotScope: string, slot: string | null): PlanGrant => {
+    const freeSlot = (): MaybePromise<void> => (slot ? state.releaseSlot(slotScope, slot) : undefined);
     return {
       planId: plan.id,
       usage: { used, limit: plan.quota.callsPerDay },
       commit: freeSlot,
-      release: async () => {
-        await state.giveBack(key, 1, COUNTER_TTL_S);
-        await freeSlot();
-      },
+      release: () => after(state.giveBack(key, 1, COUNTER_TTL_S), freeSlot),
     };
   };
 
+  const quoteFor = (
+    userId: number,
+    op: PricedOperation,
+    cached: boolean,
+    active: { plan: PlanConfig } | null,
+  ): MaybePromise<Quote> => {
+    const charged: Quote = { price: op.priceMicro, freeReason: null };
+    if (!active?.plan.codes.includes(op.code)) return charged;
+    const { quota } = active.plan;
+    // A free cache hit uses no quota; a counting-only plan still counts it, as every successful call to its codes.
+    if (cached && quota.cacheFree) {
+      if (quota.callsPerDay !== 0) return { price: 0, freeReason: 'plan_cache' };
+      return count(userId, active.plan).then((counted) => ({ price: 0, freeReason: 'plan_cache', planGrant: counted }));
+    }
+    // Charged, but counted: the grant only gives the count back if the call fails.
+    if (quota.callsPerDay === 0) return count(userId, active.plan).then((planGrant) => ({ ...charged, planGrant }));
+    return after(reserve(userId, active.plan), (grant) =>
+      grant ? { price: 0, freeReason: 'plan', planGrant: grant } : charged,
+    );
+  };
+
   return {
-    async quote(userId: number, op: PricedOperation, cached: boolean): Promise<Quote> {
+    quote(userId, op, cached) {
       if (op.priceMicro === 0) return { price: 0, freeReason: 'free_operation' };
-      const charged: Quote = { price: op.priceMicro, freeReason: null };
-      const active = await activePlan(userId);
-      if (!active?.plan.codes.includes(op.code)) return charged;
-      const { quota } = active.plan;
-      // A free cache hit uses no quota; a counting-only plan still counts it, as every successful call to its codes.
-      if (cached && quota.cacheFree) {
-        const counted = quota.callsPerDay === 0 ? await count(userId, active.plan) : undefined;
-        return { price: 0, freeReason: 'plan_cache', planGrant: counted };
-      }
-      // Charged, but counted: the grant only gives the count back if the call fails.
-      if (quota.callsPerDay === 0) return { ...charged, planGrant: await count(userId, active.plan) };
-      const grant = await reserve(userId, active.plan);
-      return grant ? { price: 0, freeReason: 'plan', planGrant: grant } : charged;
+      return after(activePlan(userId), (active) => quoteFor(userId, op, cached, active));
     },
-    async quotaHeaders(userId: number): Promise<Record<string, string>> {
-      const active = await activePlan(userId);
-      if (!active) return {};
-      const used = await usedNow(userId, active.plan);
-      return {
-        'X-Plan': active.plan.id,
-        'X-Quota-Limit': String(active.plan.quota.callsPerDay),
-        'X-Quota-Remaining': String(Math.max(0, active.plan.quota.callsPerDay - used)),
-      };
+    quotaHeaders(userId) {
+      return after(activePlan(userId), (active) => {
+        if (!active) return {};
+        const { id, quota } = active.plan;
+        return after(usedNow(userId, active.plan), (used) => ({
+          'X-Plan': id,
+          'X-Quota-Limit': String(quota.callsPerDay),
+          'X-Quota-Remaining': String(Math.max(0, quota.callsPerDay - used)),
+        }));
+      });
     },
     invalidate: (userId) => void subs.delete(userId),
     async usedToday(userId) {
       const active = await activePlan(userId);
-      if (!active) return 0;
-      return usedNow(userId, active.plan);
+      return active ? usedNow(userId, active.plan) : 0;
     },
   };
 }

@@ -1,6 +1,7 @@
 // Stage: per-key token-bucket rate limit and a hard cap of calls in flight per key. Both answer 429 with
 // Retry-After; the rate headers go on every response of an identified caller.
 import { deny } from '../http/errors.js';
+import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import type { SharedState } from '../state/shared-state.js';
 import type { Reservation, Stage } from './call.js';
 import { reserve } from './reservations.js';
@@ -8,25 +9,26 @@ import { reserve } from './reservations.js';
 /** A slot whose holder died is freed after this long, whatever the operation's timeout. */
 const SLOT_TTL_MS = 130_000;
 
-export const admit: Stage = async (call, s) => {
+export const admit: Stage = (call, s) => {
   const id = call.identity!;
   const rate = id.rateLimitPerSec ?? s.settings.rateLimitPerSecond;
   const burst = id.rateLimitBurst ?? Math.max(rate, s.settings.rateLimitBurst);
   const cap = Math.min(id.maxConcurrency ?? s.settings.maxInFlightPerKey, s.settings.maxInFlightPerKey);
   const scope = `inflight:${id.keyId}`;
   // The token, then the slot (asked only when the token was there): one round trip on Redis.
-  const { rate: decision, slot } = await s.state.admit(`rl:${id.keyId}`, rate, burst, scope, cap, SLOT_TTL_MS);
-  call.rate = decision;
-  if (!decision.allowed) {
-    return deny(
-      'RATE_LIMITED',
-      `Rate limit of ${rate}/s (burst ${burst}) reached for this key.`,
-      decision.retryAfterSeconds,
-    );
-  }
-  if (!slot) return deny('CONCURRENCY_LIMITED', `At most ${cap} calls may be in flight for this key.`, 1);
-  reserve(call, new ConcurrencySlot(s.state, scope, slot));
-  return undefined;
+  return after(s.state.admit(`rl:${id.keyId}`, rate, burst, scope, cap, SLOT_TTL_MS), ({ rate: decision, slot }) => {
+    call.rate = decision;
+    if (!decision.allowed) {
+      return deny(
+        'RATE_LIMITED',
+        `Rate limit of ${rate}/s (burst ${burst}) reached for this key.`,
+        decision.retryAfterSeconds,
+      );
+    }
+    if (!slot) return deny('CONCURRENCY_LIMITED', `At most ${cap} calls may be in flight for this key.`, 1);
+    reserve(call, new ConcurrencySlot(s.state, scope, slot));
+    return undefined;
+  });
 };
 
 /** Freed whatever the outcome. */
@@ -37,10 +39,10 @@ class ConcurrencySlot implements Reservation {
     private readonly scope: string,
     private readonly slot: string,
   ) {}
-  keep(): Promise<void> {
+  keep(): MaybePromise<void> {
     return this.state.releaseSlot(this.scope, this.slot);
   }
-  giveBack(): Promise<void> {
+  giveBack(): MaybePromise<void> {
     return this.state.releaseSlot(this.scope, this.slot);
   }
 }

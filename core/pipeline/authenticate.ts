@@ -1,8 +1,10 @@
 // Stage: find the caller's key (X-API-Key header, or api_key in the query or body) and check it may be used.
 import { BlockList, isIP } from 'node:net';
+import type { KeyIdentity } from '../accounts/api-keys.js';
 import { sha256Hex } from '../accounts/secrets.js';
-import { deny } from '../http/errors.js';
-import type { Stage } from './call.js';
+import { type Denial, deny } from '../http/errors.js';
+import { after } from '../kernel/maybe-promise.js';
+import type { ApiCall, Stage } from './call.js';
 
 function keyFrom(call: Parameters<Stage>[0]): string | undefined {
   const header = call.headers['x-api-key'];
@@ -33,12 +35,15 @@ function ipAllowed(ip: string, cidrs: string[]): boolean {
   return list.check(addr, isIP(addr) === 6 ? 'ipv6' : 'ipv4');
 }
 
-export const authenticate: Stage = async (call, s) => {
+export const authenticate: Stage = (call, s) => {
   const secret = keyFrom(call);
   if (!secret) return deny('MISSING_API_KEY');
   if (!/^sk_[A-Za-z0-9_-]{20,100}$/.test(secret))
     return deny('INVALID_API_KEY', 'The API key is not valid: keys look like sk_ followed by 43 characters.');
-  const identity = await s.keys.get(sha256Hex(secret));
+  return after(s.keys.get(sha256Hex(secret)), (identity) => admitIdentity(call, identity));
+};
+
+function admitIdentity(call: ApiCall, identity: KeyIdentity | null): Denial | undefined {
   if (!identity) return deny('INVALID_API_KEY');
   call.identity = identity;
   if (identity.userStatus !== 'active') return deny('KEY_DISABLED', 'The account this API key belongs to is disabled.');
@@ -50,4 +55,4 @@ export const authenticate: Stage = async (call, s) => {
     return deny('IP_NOT_ALLOWED', `This API key may not be used from ${call.ip}.`);
   }
   return undefined;
-};
+}

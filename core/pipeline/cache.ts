@@ -4,18 +4,20 @@
 // Entries are the result's JSON text, so a hit is sent as stored without parsing it. The cache is read before the
 // price is decided: a hit that the caller's plan makes free then reserves no quota at all (price.ts).
 import { keyOf } from '../kernel/canonical.js';
+import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
 
-export const readCache: Stage = async (call, s) => {
+export const readCache: Stage = (call, s) => {
   const op = call.operation!;
   call.cacheKey = `c:${op.code}:${keyOf(op.optionsHash, call.input)}`;
   if (op.cacheTtl === 0) return undefined;
-  const hit = await s.state.cacheGet(call.cacheKey);
-  if (hit === undefined) return undefined;
-  call.dataJson = hit;
-  call.cached = true;
-  return undefined;
+  return after(s.state.cacheGet(call.cacheKey), (hit) => {
+    if (hit === undefined) return undefined;
+    call.dataJson = hit;
+    call.cached = true;
+    return undefined;
+  });
 };
 
 /**
@@ -31,11 +33,15 @@ export const cacheResult: Stage = (call, s) => {
   return writeCache(call, s, call.cacheKey, call.dataJson, ttl);
 };
 
-async function writeCache(call: ApiCall, s: Services, key: string, json: string, ttl: number): Promise<undefined> {
-  try {
-    await s.state.cacheSet(key, json, ttl);
-  } catch (e) {
+function writeCache(call: ApiCall, s: Services, key: string, json: string, ttl: number): MaybePromise<undefined> {
+  const failed = (e: unknown): undefined => {
     s.logger.warn('cache write failed', { request_id: call.requestId, reason: (e as Error).message });
+    return undefined;
+  };
+  try {
+    const written = s.state.cacheSet(key, json, ttl);
+    return written instanceof Promise ? written.then(() => undefined, failed) : undefined;
+  } catch (e) {
+    return failed(e);
   }
-  return undefined;
 }

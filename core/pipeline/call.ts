@@ -4,6 +4,7 @@ import type { KeyIdentity } from '../accounts/api-keys.js';
 import type { MemoryHold } from '../billing/memory-holds.js';
 import type { PlanGrant } from '../billing/plans.js';
 import type { Denial } from '../http/errors.js';
+import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { Operation, Registry } from '../registry/registry.js';
 import type { Services } from '../services.js';
 import type { RateDecision } from '../state/shared-state.js';
@@ -56,7 +57,7 @@ export interface ApiCall {
  * A stage either lets the call go on (undefined) or ends it with a Denial. One with nothing to wait for answers
  * directly, without a promise (runStages, index.ts, awaits only promises).
  */
-export type Stage = (call: ApiCall, services: Services) => Denial | undefined | Promise<Denial | undefined>;
+export type Stage = (call: ApiCall, services: Services) => MaybePromise<Denial | undefined>;
 
 /** How a call ended, as its reservations see it when they are settled (reservations.ts). */
 export interface Outcome {
@@ -75,7 +76,7 @@ export interface Reservation {
   /** Settle once the answer is built instead of before (it needs status and body). */
   afterAnswer?: boolean;
   /** The call succeeded: keep what was taken. */
-  keep(outcome: Outcome): Promise<void>;
+  keep(outcome: Outcome): MaybePromise<void>;
   /** The call failed: give it back. */
-  giveBack(outcome: Outcome): Promise<void>;
+  giveBack(outcome: Outcome): MaybePromise<void>;
 }

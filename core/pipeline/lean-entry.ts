@@ -100,11 +100,18 @@ function writeAnswer(res: ServerResponse, requestId: string, answer: ApiAnswer):
   res.end(answer.body);
 }
 
-async function answer(req: IncomingMessage, res: ServerResponse, s: Services, ip: ClientIpResolver): Promise<void> {
+function answer(req: IncomingMessage, res: ServerResponse, s: Services, ip: ClientIpResolver): void {
   const requestId = newRequestId();
   const startedNs = process.hrtime.bigint();
   const url = req.url!;
   const q = url.indexOf('?');
+  // runCall turns stage failures into answers itself; this is the last line, as requestContext is for Koa.
+  const failed = (err: unknown): void => {
+    s.logger.error('request failed', { request_id: requestId, path: url.slice(0, 200), reason: (err as Error).stack });
+    const locale = callerLocale(req.headers['accept-language']);
+    const body = JSON.stringify(failureBody(deny('INTERNAL'), requestId, undefined, locale));
+    send(res, requestId, { status: 500, headers: [], body }, s);
+  };
   try {
     const xff = req.headers['x-forwarded-for'];
     const call = newCall(
@@ -121,13 +128,11 @@ async function answer(req: IncomingMessage, res: ServerResponse, s: Services, ip
       },
       s,
     );
-    send(res, requestId, await runCall(call, s), s);
+    const answered = runCall(call, s);
+    if (answered instanceof Promise) answered.then((a) => send(res, requestId, a, s), failed);
+    else send(res, requestId, answered, s);
   } catch (err) {
-    // runCall turns stage failures into answers itself; this is the last line, as requestContext is for Koa.
-    s.logger.error('request failed', { request_id: requestId, path: url.slice(0, 200), reason: (err as Error).stack });
-    const locale = callerLocale(req.headers['accept-language']);
-    const body = JSON.stringify(failureBody(deny('INTERNAL'), requestId, undefined, locale));
-    send(res, requestId, { status: 500, headers: [], body }, s);
+    failed(err);
   }
 }
 
@@ -138,7 +143,7 @@ export function leanApiEntry(
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     if (!isLean(req)) return false;
-    void answer(req, res, s, ip);
+    answer(req, res, s, ip);
     return true;
   };
 }

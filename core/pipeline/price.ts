@@ -4,11 +4,14 @@
 // Plan quotas and spending caps are counters in shared state; while it is unreachable they cannot be kept exact
 // across processes, so such a call is refused with 503 (uncharged) rather than allowed to overshoot.
 
+import type { Quote } from '../billing/plans.js';
 import { reserveSpend } from '../billing/spend-cap.js';
 import { type Denial, deny } from '../http/errors.js';
+import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import { toToken } from '../kernel/money.js';
+import type { Services } from '../services.js';
 import { StateUnavailableError } from '../state/shared-state.js';
-import type { Stage } from './call.js';
+import type { ApiCall, Stage } from './call.js';
 import { reserve } from './reservations.js';
 
 export const COUNTERS_UNAVAILABLE: Denial = deny(
@@ -17,17 +20,23 @@ export const COUNTERS_UNAVAILABLE: Denial = deny(
   5,
 );
 
-export const price: Stage = async (call, s) => {
-  try {
-    return await priceAndReserve(call, s);
-  } catch (err) {
+export const price: Stage = (call, s) => {
+  const unavailable = (err: unknown): Denial => {
     if (err instanceof StateUnavailableError) return COUNTERS_UNAVAILABLE;
     throw err;
+  };
+  try {
+    const priced = after(s.plans.quote(call.identity!.userId, call.operation!, call.cached), (quote) =>
+      recordQuote(call, s, quote),
+    );
+    return priced instanceof Promise ? priced.catch(unavailable) : priced;
+  } catch (err) {
+    return unavailable(err);
   }
 };
 
-const priceAndReserve: Stage = async (call, s) => {
-  const quote = await s.plans.quote(call.identity!.userId, call.operation!, call.cached);
+/** The quote on the call, its plan grant among the reservations, and the spending cap's share reserved. */
+function recordQuote(call: ApiCall, s: Services, quote: Quote): MaybePromise<Denial | undefined> {
   call.price = quote.price;
   call.freeReason = quote.freeReason;
   call.planGrant = quote.planGrant;
@@ -35,6 +44,10 @@ const priceAndReserve: Stage = async (call, s) => {
   if (grant) reserve(call, { name: 'plan quota', keep: () => grant.commit(), giveBack: () => grant.release() });
   const cap = call.identity!.dailySpendCap;
   if (cap === null || call.price === 0) return undefined;
+  return reserveCap(call, s, cap);
+}
+
+async function reserveCap(call: ApiCall, s: Services, cap: number): Promise<Denial | undefined> {
   const reservation = await reserveSpend(s.store.db, s.state, call.identity!, cap, call.price);
   if (!reservation) {
     return deny(
@@ -49,4 +62,4 @@ const priceAndReserve: Stage = async (call, s) => {
     giveBack: () => reservation.settle(0),
   });
   return undefined;
-};
+}

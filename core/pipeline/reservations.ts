@@ -7,6 +7,7 @@
 // already count a given-back grant); an entry that needs the answer itself (the idempotency claim stores the
 // response) settles after it, with `afterAnswer`.
 
+import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Outcome, Reservation } from './call.js';
 
@@ -16,26 +17,51 @@ export function reserve(call: ApiCall, r: Reservation): void {
 
 /**
  * Settle the entries of one moment, newest first. A failure to settle one is logged and does not stop the
- * others: each entry's own expiry (slot TTL, hold expiry, claim lease) is the backstop.
+ * others: each entry's own expiry (slot TTL, hold expiry, claim lease) is the backstop. Entries that settle at once
+ * (in memory) are settled without a promise.
  */
-export async function settleReservations(
+export function settleReservations(
   call: ApiCall,
   s: Services,
   outcome: Outcome,
   afterAnswer = false,
-): Promise<void> {
+): MaybePromise<void> {
   const due = call.reservations.filter((r) => !!r.afterAnswer === afterAnswer);
   call.reservations = call.reservations.filter((r) => !!r.afterAnswer !== afterAnswer);
-  for (let i = due.length - 1; i >= 0; i--) {
+  return settleFrom(call, s, outcome, due, due.length - 1);
+}
+
+function settleFrom(
+  call: ApiCall,
+  s: Services,
+  outcome: Outcome,
+  due: Reservation[],
+  from: number,
+): MaybePromise<void> {
+  for (let i = from; i >= 0; i--) {
     const r = due[i];
     try {
-      await (outcome.ok ? r.keep(outcome) : r.giveBack(outcome));
+      const settled = outcome.ok ? r.keep(outcome) : r.giveBack(outcome);
+      if (settled instanceof Promise) {
+        return settled.then(
+          () => settleFrom(call, s, outcome, due, i - 1),
+          (err) => {
+            logFailure(call, s, r, err);
+            return settleFrom(call, s, outcome, due, i - 1);
+          },
+        );
+      }
     } catch (err) {
-      s.logger.error('settling a reservation failed', {
-        request_id: call.requestId,
-        reservation: r.name,
-        reason: (err as Error).message,
-      });
+      logFailure(call, s, r, err);
     }
   }
+  return undefined;
+}
+
+function logFailure(call: ApiCall, s: Services, r: Reservation, err: unknown): void {
+  s.logger.error('settling a reservation failed', {
+    request_id: call.requestId,
+    reservation: r.name,
+    reason: (err as Error).message,
+  });
 }

@@ -5,20 +5,26 @@ import { balanceOf } from '../billing/ledger.js';
 import { memoryHoldsOf } from '../billing/memory-holds.js';
 import { callerLocale, failureBody } from '../http/envelope.js';
 import { type Denial, statusOf } from '../http/errors.js';
+import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
 import type { ApiCall } from './call.js';
 
-async function remainingOf(call: ApiCall, s: Services): Promise<number | undefined> {
+/** The balance for `remaining`; on SQLite usually known at once (no promise). */
+function remainingOf(call: ApiCall, s: Services): MaybePromise<number | undefined> {
   if (call.balanceAfter !== undefined) return call.balanceAfter;
   if (!call.identity) return undefined;
+  // The answer must go out even when the database is what failed; `remaining` is then simply absent.
+  const absent = (): undefined => undefined;
   try {
     // SQLite: the balance this process committed or read within the last second (no query per free call).
-    if (s.store.dialect === 'sqlite') return await memoryHoldsOf(s.store.db).balance(call.identity.userId);
-    return (await balanceOf(s.store.db, call.identity.userId)).balance;
+    const balance =
+      s.store.dialect === 'sqlite'
+        ? memoryHoldsOf(s.store.db).balance(call.identity.userId)
+        : balanceOf(s.store.db, call.identity.userId).then((b) => b.balance);
+    return balance instanceof Promise ? balance.catch(absent) : balance;
   } catch {
-    // The answer must go out even when the database is what failed; `remaining` is then simply absent.
-    return undefined;
+    return absent();
   }
 }
 
@@ -51,23 +57,29 @@ export function answerHeader(answer: ApiAnswer, name: string): string | undefine
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-export async function respond(call: ApiCall, s: Services, denial: Denial | undefined): Promise<ApiAnswer> {
-  let status: number;
-  let body: string;
-  const headers: string[] = [];
+export function respond(call: ApiCall, s: Services, denial: Denial | undefined): MaybePromise<ApiAnswer> {
   if (call.idempotency?.replay) {
-    ({ status, body } = call.idempotency.replay);
-    headers.push('Idempotent-Replayed', 'true');
-  } else if (denial) {
-    status = statusOf(denial.code);
-    body = JSON.stringify(
-      failureBody(denial, call.requestId, await remainingOf(call, s), callerLocale(call.headers['accept-language'])),
-    );
-    if (denial.retryAfter !== undefined) headers.push('Retry-After', String(denial.retryAfter));
-  } else {
-    status = 200;
-    body = call.bodyOut ?? successText(call, (await remainingOf(call, s)) ?? 0);
+    const { status, body } = call.idempotency.replay;
+    return answerOf(call, status, body, ['Idempotent-Replayed', 'true']);
   }
+  if (denial) {
+    return after(remainingOf(call, s), (remaining) => {
+      const locale = callerLocale(call.headers['accept-language']);
+      const body = JSON.stringify(failureBody(denial, call.requestId, remaining, locale));
+      return answerOf(
+        call,
+        statusOf(denial.code),
+        body,
+        denial.retryAfter === undefined ? [] : ['Retry-After', String(denial.retryAfter)],
+      );
+    });
+  }
+  if (call.bodyOut !== undefined) return answerOf(call, 200, call.bodyOut, []);
+  return after(remainingOf(call, s), (remaining) => answerOf(call, 200, successText(call, remaining ?? 0), []));
+}
+
+/** The answer: its status and body, with the headers every answer of a call carries after `headers`. */
+function answerOf(call: ApiCall, status: number, body: string, headers: string[]): ApiAnswer {
   if (call.rate) {
     headers.push(
       'X-RateLimit-Limit',

@@ -10,6 +10,7 @@ import { type CaptureLogRow, captureHoldPg } from '../billing/holds.js';
 import { InsufficientBalanceError, postEntry } from '../billing/ledger.js';
 import { memoryHoldsOf } from '../billing/memory-holds.js';
 import { type Denial, deny } from '../http/errors.js';
+import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
 import { type CallLogRow, insertCallLogRows } from '../store/call-log-rows.js';
 import type { Database } from '../store/schema.js';
@@ -75,11 +76,25 @@ function capturePg(call: ApiCall, s: Services, earlier: CallLogRow[]): Promise<n
   return captureHoldPg(s.store.db, call.hold!.id, call.operation!.code, log, after, before);
 }
 
-export async function capture(call: ApiCall, s: Services): Promise<Denial | undefined> {
+/** A call made free by the plan quota is logged at once too: the day's quota is rebuilt from these rows. */
+const freeByPlan = (call: ApiCall): boolean =>
+  !call.hold && call.price === 0 && call.freeReason === 'plan' && !!call.planGrant;
+
+export function capture(call: ApiCall, s: Services): MaybePromise<Denial | undefined> {
+  // Nothing to write (a free cache hit, a free operation): over without a promise.
+  if (call.hold || call.price > 0 || freeByPlan(call)) return captureAndLog(call, s);
+  afterCapture(call, s);
+  return undefined;
+}
+
+/** Low-balance and quota alerts: in-memory comparisons, no database work unless this call crossed a user's line. */
+function afterCapture(call: ApiCall, s: Services): void {
+  s.alerts.afterCapture(call.identity!.userId, call.charged, call.balanceAfter, call.planGrant?.usage);
+}
+
+async function captureAndLog(call: ApiCall, s: Services): Promise<Denial | undefined> {
   const code = call.operation!.code;
-  // A call made free by the plan quota is logged at once too: the day's quota is rebuilt from these rows.
-  const freeByPlan = !call.hold && call.price === 0 && call.freeReason === 'plan' && !!call.planGrant;
-  const earlier = call.hold || call.price > 0 || freeByPlan ? s.callLog.drain() : [];
+  const earlier = s.callLog.drain();
   try {
     if (call.hold) {
       const { id, memory } = call.hold;
@@ -111,8 +126,9 @@ export async function capture(call: ApiCall, s: Services): Promise<Denial | unde
       };
       call.balanceAfter = await postEntry(s.store.db, entry, withCharge(call, earlier));
       call.logged = true;
-    } else if (freeByPlan) {
-      // Written before the answer, with the other free calls of this turn (call-log-writer.ts).
+    } else {
+      // Made free by the plan quota: written before the answer, with the other free calls of this turn
+      // (call-log-writer.ts).
       await s.callLog.writeNow([...earlier, callLogRow(call, 200, undefined, Date.now())]);
       call.logged = true;
     }
@@ -130,7 +146,6 @@ export async function capture(call: ApiCall, s: Services): Promise<Denial | unde
     }
     throw err;
   }
-  // Low-balance and quota alerts: in-memory comparisons, no database work unless this call crossed a user's line.
-  s.alerts.afterCapture(call.identity!.userId, call.charged, call.balanceAfter, call.planGrant?.usage);
+  afterCapture(call, s);
   return undefined;
 }

@@ -1,4 +1,5 @@
 // SharedState for a single process. Also the fallback a Redis-backed process degrades to while Redis is down.
+// Everything here answers at once, without a promise (MaybePromise, shared-state.ts).
 import { LRUCache } from 'lru-cache';
 import type { RateDecision, SharedState } from './shared-state.js';
 import { type Bucket, takeFromBucket } from './token-bucket.js';
@@ -44,39 +45,39 @@ export function createMemoryState(cacheEntries = 10_000): SharedState {
   };
 
   return {
-    async takeToken(key, rate, burst) {
+    takeToken(key, rate, burst) {
       return take(key, rate, burst);
     },
-    async admit(key, rate, burst, scope, limit, ttlMs) {
+    admit(key, rate, burst, scope, limit, ttlMs) {
       const decision = take(key, rate, burst);
       return { rate: decision, slot: decision.allowed ? acquire(scope, limit, ttlMs) : null };
     },
-    async acquireSlot(scope, limit, ttlMs) {
+    acquireSlot(scope, limit, ttlMs) {
       return acquire(scope, limit, ttlMs);
     },
-    async releaseSlot(scope, token) {
+    releaseSlot(scope, token) {
       const held = slots.get(scope);
       held?.delete(token);
       if (held?.size === 0) slots.delete(scope);
     },
-    async incr(key, by, ttlSeconds) {
+    incr(key, by, ttlSeconds) {
       return add(key, by, ttlSeconds);
     },
-    async giveBack(key, by, ttlSeconds) {
+    giveBack(key, by, ttlSeconds) {
       add(key, -by, ttlSeconds);
     },
-    async initCounter(key, value, ttlSeconds) {
+    initCounter(key, value, ttlSeconds) {
       const c = counters.get(key);
       if (!c || c.expiresMs <= Date.now()) counters.set(key, { value, expiresMs: Date.now() + ttlSeconds * 1000 });
     },
-    async get(key) {
+    get(key) {
       const c = counters.get(key);
       return c && c.expiresMs > Date.now() ? c.value : null;
     },
-    async cacheGet(key) {
+    cacheGet(key) {
       return cache.get(key);
     },
-    async cacheSet(key, value, ttlSeconds) {
+    cacheSet(key, value, ttlSeconds) {
       cache.set(key, value, { ttl: ttlSeconds * 1000 });
     },
     async publishRevocation(userId) {

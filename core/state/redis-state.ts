@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../kernel/logger.js';
+import type { MaybePromise } from '../kernel/maybe-promise.js';
 import { createMemoryState } from './memory-state.js';
 import { ACQUIRE_SLOT, ADMIT, INCR, RENEW_SLOTS, scriptRunner, TAKE_TOKEN } from './redis-scripts.js';
 import { type SharedState, type StateHealth, StateUnavailableError } from './shared-state.js';
@@ -118,7 +119,7 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
   void sub.subscribe(channel).catch(() => undefined);
 
   /** Run against Redis when it is up and the breaker closed; otherwise (or when the command fails) in memory. */
-  const run = async <T>(viaRedis: () => Promise<T>, viaMemory: () => Promise<T>): Promise<T> => {
+  const run = async <T>(viaRedis: () => Promise<T>, viaMemory: () => MaybePromise<T>): Promise<T> => {
     if (outage || redis.status !== 'ready') {
       markDown(`connection ${redis.status}`);
       return viaMemory();

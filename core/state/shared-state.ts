@@ -1,5 +1,7 @@
 // State shared by every gateway process: rate-limit buckets, in-flight slots, counters, the shared cache tier
 // and revocation notices. Memory implementation for one process; Redis for many (REDIS_URL).
+import type { MaybePromise } from '../kernel/maybe-promise.js';
+
 export interface RateDecision {
   allowed: boolean;
   /** Bucket size (X-RateLimit-Limit). */
@@ -37,8 +39,12 @@ export interface Admission {
   slot: string | null;
 }
 
+/**
+ * The calls of every /api call answer at once in memory (no promise: kernel/maybe-promise.ts) and with a promise on
+ * Redis; callers `await` them or go on at once with `after`.
+ */
 export interface SharedState {
-  takeToken(bucket: string, ratePerSecond: number, burst: number): Promise<RateDecision>;
+  takeToken(bucket: string, ratePerSecond: number, burst: number): MaybePromise<RateDecision>;
   /**
    * takeToken, then (only when it allowed the call) acquireSlot: one round trip on Redis instead of two, for every
    * /api call (core/pipeline/admit.ts).
@@ -50,24 +56,24 @@ export interface SharedState {
     scope: string,
     limit: number,
     ttlMs: number,
-  ): Promise<Admission>;
+  ): MaybePromise<Admission>;
   /** Take one of `limit` slots; the slot frees itself after ttlMs if its holder dies. */
-  acquireSlot(scope: string, limit: number, ttlMs: number): Promise<string | null>;
-  releaseSlot(scope: string, token: string): Promise<void>;
+  acquireSlot(scope: string, limit: number, ttlMs: number): MaybePromise<string | null>;
+  releaseSlot(scope: string, token: string): MaybePromise<void>;
   /** Atomically add to a counter (created with the TTL) and return the new value. Counters (incr, get,
    *  initCounter) never fall back per process: they throw StateUnavailableError while the backend is down. */
-  incr(key: string, by: number, ttlSeconds: number): Promise<number>;
+  incr(key: string, by: number, ttlSeconds: number): MaybePromise<number>;
   /**
    * Give back part of a counter (a reservation the call did not use). Never fails: while the backend is
    * unreachable the decrement is kept and applied when it returns, so the counter reconciles after an outage
    * instead of staying high for the rest of the day.
    */
-  giveBack(key: string, by: number, ttlSeconds: number): Promise<void>;
-  get(key: string): Promise<number | null>;
+  giveBack(key: string, by: number, ttlSeconds: number): MaybePromise<void>;
+  get(key: string): MaybePromise<number | null>;
   /** Set a counter only if it does not exist yet (seeding from the database after a restart). */
-  initCounter(key: string, value: number, ttlSeconds: number): Promise<void>;
-  cacheGet(key: string): Promise<string | undefined>;
-  cacheSet(key: string, value: string, ttlSeconds: number): Promise<void>;
+  initCounter(key: string, value: number, ttlSeconds: number): MaybePromise<void>;
+  cacheGet(key: string): MaybePromise<string | undefined>;
+  cacheSet(key: string, value: string, ttlSeconds: number): MaybePromise<void>;
   /** Tell every process that a user's keys or tokens changed (disable, delete). */
   publishRevocation(userId: number): Promise<void>;
   onRevocation(listener: (userId: number) => void): void;

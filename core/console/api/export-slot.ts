@@ -21,6 +21,10 @@ export async function takeExportSlot(
   return async () => {
     if (released) return;
     released = true;
-    await s.state.releaseSlot(scope, slot).catch(() => undefined);
+    try {
+      await s.state.releaseSlot(scope, slot);
+    } catch {
+      // best effort: the slot's TTL frees it
+    }
   };
 }
