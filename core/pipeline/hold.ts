@@ -4,6 +4,7 @@
 import { placeHold, releaseHold } from '../billing/holds.js';
 import { memoryHoldsOf } from '../billing/memory-holds.js';
 import { type Denial, deny } from '../http/errors.js';
+import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
@@ -12,16 +13,18 @@ import { reserve } from './reservations.js';
 /** Free calls and cache hits hold nothing: for them the stage is over without a promise. */
 export const hold: Stage = (call, s) => (call.price === 0 || call.cached ? undefined : placeMoneyHold(call, s));
 
-async function placeMoneyHold(call: ApiCall, s: Services): Promise<Denial | undefined> {
-  const op = call.operation!;
-  if (s.store.dialect === 'sqlite') {
-    // One process owns the database: the reservation lives in memory, no row and no transaction (memory-holds.ts).
-    const memory = await memoryHoldsOf(s.store.db).place(call.identity!.userId, call.price);
+function placeMoneyHold(call: ApiCall, s: Services): MaybePromise<Denial | undefined> {
+  if (s.store.dialect !== 'sqlite') return placeRowHold(call, s);
+  // One process owns the database: the reservation lives in memory, no row and no transaction (memory-holds.ts).
+  return after(memoryHoldsOf(s.store.db).place(call.identity!.userId, call.price), (memory) => {
     if (!memory) return insufficient(call.price);
     call.hold = { id: call.requestId, memory };
     reserve(call, moneyHold(call, s));
     return undefined;
-  }
+  });
+}
+
+async function placeRowHold(call: ApiCall, s: Services): Promise<Denial | undefined> {
   const ok = await placeHold(
     s.store.db,
     {
@@ -30,7 +33,7 @@ async function placeMoneyHold(call: ApiCall, s: Services): Promise<Denial | unde
       amount: call.price,
       // Grace (HOLD_GRACE_MS) beyond the deadline before a leftover hold counts as abandoned by a dead process;
       // the hold sweeper of every process releases it then (core/billing/holds.ts).
-      expiresAt: Date.now() + op.timeoutMs + s.settings.holdGraceMs,
+      expiresAt: Date.now() + call.operation!.timeoutMs + s.settings.holdGraceMs,
     },
     s.store.dialect,
   );
@@ -42,12 +45,12 @@ async function placeMoneyHold(call: ApiCall, s: Services): Promise<Denial | unde
 
 /** A success's capture (settle.ts) turns the hold into the charge and clears it; whatever is left goes back. */
 function moneyHold(call: ApiCall, s: Services) {
-  const giveBack = async (): Promise<void> => {
+  const giveBack = (): MaybePromise<void> => {
     if (!call.hold) return;
     const { id, memory } = call.hold;
     call.hold = undefined;
     if (memory) memoryHoldsOf(s.store.db).release(memory);
-    else await releaseHold(s.store.db, id);
+    else return releaseHold(s.store.db, id);
   };
   return { name: 'money hold', keep: giveBack, giveBack };
 }
