@@ -3,10 +3,10 @@
 // group waits for it (issue 14: ~4% of the gateway's CPU and its slowest answers). The gateway instead hands the
 // checkpoint to a worker thread with a connection of its own. PASSIVE never waits for the writer and never makes it
 // wait. SQLite starts the log over at a write that finds all of it copied; under steady load that needs the writer
-// thread's catch-up after each pass (see startCheckpointer), and the log stays small. A pass that fails (disk full,
+// thread's catch-up after each pass (see CheckpointSignal), and the log stays small. A pass that fails (disk full,
 // I/O error) is reported as a storage fault, so /api/health looks at the disk (store-health.ts), and the next pass
-// tries again. If the worker cannot run at all, the gateway's own connection
-// goes back to checkpointing automatically.
+// tries again. If the worker cannot run at all, the gateway's own connection and the writer thread's go back to
+// checkpointing automatically.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
@@ -23,12 +23,12 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
-const behind = workerData.behind;
+const signal = workerData.signal;
 const pass = () => {
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    // What the writer thread added during the pass is left for its catch-up (see startCheckpointer).
-    if (behind && r.log > 0) Atomics.add(behind, 0, 1);
+    // What the writer thread added during the pass is left for its catch-up (CheckpointSignal, slot 0: passes).
+    if (signal && r.log > 0) Atomics.add(signal, 0, 1);
   } catch (err) {
     parentPort.postMessage({ code: String(err && err.code), message: String(err && err.message) });
   }
@@ -51,24 +51,31 @@ export interface Checkpointer {
 const LOG_FAILURE_EVERY_MS = 60_000;
 
 /**
- * `behind`, shared with the writer thread (writer-thread.ts): counts the passes over a log that was not empty. A
- * pass copies the log as it was when the pass began; SQLite starts the log over only when a write finds all of it
- * copied, and under steady load the writer thread has always added frames during the pass: the log grew by ~120 MB
- * a second in `npm run bench`, and every frame written to a growing file cost the writer a new block of it. So the
- * writer thread copies the rest after such a pass, between two of its transactions when nothing else writes; this
- * pass, concurrent with the writes, did the bulk (and the slow syncs) of it.
+ * Shared with the writer thread (writer-thread.ts), two Int32 slots. 0: passes over a log that was not empty. A pass
+ * copies the log as it was when the pass began; SQLite starts the log over only when a write finds all of it copied,
+ * and under steady load the writer thread has always added frames during the pass: the log grew by ~120 MB a second
+ * in `npm run bench`, and every frame written to a growing file cost the writer a new block of it. So the writer
+ * thread copies the rest after such a pass, between two of its transactions when nothing else writes; this pass,
+ * concurrent with the writes, did the bulk (and the slow syncs) of it. 1: set once this worker is gone, so the
+ * writer thread checkpoints in its own commits, as the gateway's connection does then.
  */
+export type CheckpointSignal = Int32Array;
+
+export function newCheckpointSignal(): CheckpointSignal {
+  return new Int32Array(new SharedArrayBuffer(8));
+}
+
 export function startCheckpointer(
   sqlite: SQLite.Database,
   file: string,
   logger: Logger,
   onFault: (err: unknown) => void = () => undefined,
-  behind?: Int32Array,
+  signal?: CheckpointSignal,
 ): Checkpointer {
   sqlite.pragma('wal_autocheckpoint = 0');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { module: createRequire(import.meta.url).resolve('better-sqlite3'), file, everyMs: EVERY_MS, behind },
+    workerData: { module: createRequire(import.meta.url).resolve('better-sqlite3'), file, everyMs: EVERY_MS, signal },
   });
   worker.unref(); // never what keeps the process alive
   let stopping = false;
@@ -79,6 +86,7 @@ export function startCheckpointer(
   const fallBack = (reason: string): void => {
     if (stopping || !sqlite.open) return;
     sqlite.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+    if (signal) Atomics.store(signal, 1, 1);
     logger.warn('background checkpoints stopped; the database checkpoints in its own commits again', { reason });
   };
   let loggedAt = 0;

@@ -7,7 +7,7 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kyse
 import pg from 'pg';
 import type { Logger } from '../kernel/logger.js';
 import { asMicro } from '../kernel/money.js';
-import { type Checkpointer, startCheckpointer } from './checkpointer.js';
+import { type Checkpointer, newCheckpointSignal, startCheckpointer } from './checkpointer.js';
 import { registerDirectSqlite } from './direct-sqlite.js';
 import { guardPool } from './pg-pool-guard.js';
 import type { Database } from './schema.js';
@@ -66,11 +66,11 @@ function openSqlite(
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   registerDirectSqlite(db, statements);
   if (file === ':memory:' || !opts.checkpointLogger) return { db };
-  const checkpointsBehind = new Int32Array(new SharedArrayBuffer(4));
+  const signal = newCheckpointSignal();
   return {
     db,
-    checkpointer: startCheckpointer(sqlite, path, opts.checkpointLogger, onFault, checkpointsBehind),
-    writerThread: startWriterThread(db, path, opts.checkpointLogger, onFault, checkpointsBehind),
+    checkpointer: startCheckpointer(sqlite, path, opts.checkpointLogger, onFault, signal),
+    writerThread: startWriterThread(db, path, opts.checkpointLogger, onFault, signal),
   };
 }
 

@@ -17,6 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { Logger } from '../kernel/logger.js';
 import { type CallLogRow, callLogParams, INSERT_CALL_LOG, TOUCH_KEY } from './call-log-rows.js';
+import type { CheckpointSignal } from './checkpointer.js';
 import { isStorageFault } from './database-errors.js';
 import type { Database } from './schema.js';
 import { writeGateOf } from './write-gate.js';
@@ -86,13 +87,20 @@ const write = db.transaction((m) => {
   }
   return results;
 });
-// The checkpointer's passes run beside this thread's writes and end a few frames behind them (checkpointer.ts):
-// after one has, the rest is copied here, between two transactions, so the next starts the log from its beginning.
-const behind = workerData.behind;
+// The checkpointer's passes run beside this thread's writes and end a few frames behind them (CheckpointSignal,
+// checkpointer.ts): after one has, the rest is copied here, between two transactions, so the next starts the log
+// from its beginning. Once the checkpointer is gone, SQLite checkpoints in this connection's own commits instead.
+const signal = workerData.signal;
 let caughtUpTo = 0;
+let ownCheckpoints = false;
 const catchUp = () => {
-  if (!behind || Atomics.load(behind, 0) === caughtUpTo) return;
-  caughtUpTo = Atomics.load(behind, 0);
+  if (!signal) return;
+  if (!ownCheckpoints && Atomics.load(signal, 1) === 1) {
+    ownCheckpoints = true;
+    db.pragma('wal_autocheckpoint = 1000');
+  }
+  if (Atomics.load(signal, 0) === caughtUpTo) return;
+  caughtUpTo = Atomics.load(signal, 0);
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
   } catch (err) {
@@ -203,8 +211,8 @@ export function startWriterThread(
   file: string,
   logger: Logger,
   onFault: (err: unknown) => void,
-  /** The checkpointer's count of passes that ended behind the writes (checkpointer.ts). */
-  checkpointsBehind?: Int32Array,
+  /** Shared with the checkpointer (checkpointer.ts). */
+  checkpointSignal?: CheckpointSignal,
 ): WriterThread {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
@@ -213,7 +221,7 @@ export function startWriterThread(
       file,
       insert: INSERT_CALL_LOG,
       touch: TOUCH_KEY,
-      behind: checkpointsBehind,
+      signal: checkpointSignal,
     },
   });
   worker.unref(); // never what keeps the process alive

@@ -6,9 +6,10 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import t from 'tap';
 import { createMemoryLogger } from '../../core/kernel/logger.js';
-import { startCheckpointer } from '../../core/store/checkpointer.js';
+import { newCheckpointSignal, startCheckpointer } from '../../core/store/checkpointer.js';
 import { openStore } from '../../core/store/database.js';
 import { migrateToLatest } from '../../core/store/migrate.js';
+import { startWriterThread, type WriterThread } from '../../core/store/writer-thread.js';
 
 const sizeOf = (file: string): number => statSync(file).size;
 
@@ -57,17 +58,12 @@ function logRestarts(file: string): number {
   }
 }
 
-t.test('under steady writes through the writer thread the log starts over instead of growing', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-ckpt-'));
-  const store = openStore({ databaseUrl: null, dataDir: dir, checkpointLogger: createMemoryLogger('debug') });
-  t.teardown(() => store.close());
-  await migrateToLatest(store.db as never, 'sqlite');
-  const wal = join(dir, 'tollgate.db-wal');
-  const thread = store.writerThread!;
-  const before = logRestarts(wal);
-  // Eight callers, each sending its next rows as soon as the last committed: the thread always has a transaction
-  // queued, as under load, so the log is never all copied when a write comes (it grew ~120 MB a second so).
-  const end = Date.now() + 1500;
+/**
+ * Eight callers, each sending its next rows as soon as the last committed: the thread always has a transaction
+ * queued, as under load, so the log is never all copied when a write comes (it grew ~120 MB a second so).
+ */
+async function writeSteadily(thread: WriterThread, ms: number): Promise<number> {
+  const end = Date.now() + ms;
   let written = 0;
   await Promise.all(
     Array.from({ length: 8 }, async (_, caller) => {
@@ -91,6 +87,18 @@ t.test('under steady writes through the writer thread the log starts over instea
       }
     }),
   );
+  return written;
+}
+
+t.test('under steady writes through the writer thread the log starts over instead of growing', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-ckpt-'));
+  const store = openStore({ databaseUrl: null, dataDir: dir, checkpointLogger: createMemoryLogger('debug') });
+  t.teardown(() => store.close());
+  await migrateToLatest(store.db as never, 'sqlite');
+  const wal = join(dir, 'tollgate.db-wal');
+  const thread = store.writerThread!;
+  const before = logRestarts(wal);
+  const written = await writeSteadily(thread, 1500);
   const rows = await store.db
     .selectFrom('call_log')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -116,6 +124,31 @@ t.test('a worker that cannot run hands checkpoints back to the connection, and s
   t.match(logger.lines, [{ level: 'warn', message: /background checkpoints stopped/ }]);
   await checkpointer.stop(); // already gone: returns at once
 });
+
+t.test(
+  'without the checkpointer the writer thread checkpoints in its own commits, and the log still starts over',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-ckpt-'));
+    const store = openStore({ databaseUrl: null, dataDir: dir }); // no threads of its own: started below
+    t.teardown(() => store.close());
+    await migrateToLatest(store.db as never, 'sqlite');
+    const file = join(dir, 'tollgate.db');
+    const logger = createMemoryLogger('debug');
+    const signal = newCheckpointSignal();
+    const thread = startWriterThread(store.db, file, logger, () => undefined, signal);
+    t.teardown(() => thread.stop());
+    const gateway = new SQLite(file);
+    t.teardown(() => gateway.close());
+    startCheckpointer(gateway, join(dir, 'missing.db'), logger, undefined, signal); // fileMustExist: it fails
+    t.ok(await until(() => Atomics.load(signal, 1) === 1, 5000), 'the writer thread is told the checkpointer is gone');
+    const wal = `${file}-wal`;
+    const before = logRestarts(wal);
+    const written = await writeSteadily(thread, 1500);
+    t.ok(written > 5000, `${written} rows`);
+    t.ok(logRestarts(wal) - before >= 1, `the log started over ${logRestarts(wal) - before} times in 1.5 s`);
+    t.match(logger.lines, [{ level: 'warn', message: /background checkpoints stopped/ }]);
+  },
+);
 
 t.test('close() ends the worker after a last pass; the file is whole', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-ckpt-'));
