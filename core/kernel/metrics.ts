@@ -2,7 +2,8 @@
 // CPU; one per process, however many gateways a test builds in it) and this gateway's call metrics. Every metric
 // has HELP and TYPE. Under `npm run cluster` the primary sums the workers' registries (core/cluster-metrics.ts),
 // so each metric says how it aggregates.
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
+import { CallSeries } from './call-metrics.js';
 
 /** success: 2xx/3xx; denied: refused for the caller's reasons (4xx); failed: our or the upstream's fault (5xx). */
 export type CallOutcome = 'success' | 'denied' | 'failed';
@@ -49,25 +50,22 @@ export const outcomeOf = (status: number): CallOutcome =>
 
 export function createMetrics(startedAt = Date.now()): Metrics {
   const registry = new Registry();
-  const duration = new Histogram({
-    name: 'tollgate_call_duration_seconds',
-    help: 'Time from receiving an /api call to its answer, in seconds; _count counts the calls.',
-    labelNames: ['operation', 'outcome', 'code', 'cache'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
-  const chargedMicro = new Counter({
-    name: 'tollgate_charged_micro_total',
-    help: 'Money charged to callers for /api calls, in micro-TOKEN (1 TOKEN = 1000000 micro-TOKEN).',
-    labelNames: ['operation'] as const,
-    registers: [registry],
-  });
-  const chargedCalls = new Counter({
-    name: 'tollgate_charged_calls_total',
-    help: '/api calls that cost their caller money (free, cached-free and failed calls are not counted).',
-    labelNames: ['operation'] as const,
-    registers: [registry],
-  });
+  const calls = new CallSeries(DURATION_BUCKETS);
+  for (const metric of calls.metrics({
+    duration: {
+      name: 'tollgate_call_duration_seconds',
+      help: 'Time from receiving an /api call to its answer, in seconds; _count counts the calls.',
+    },
+    chargedMicro: {
+      name: 'tollgate_charged_micro_total',
+      help: 'Money charged to callers for /api calls, in micro-TOKEN (1 TOKEN = 1000000 micro-TOKEN).',
+    },
+    chargedCalls: {
+      name: 'tollgate_charged_calls_total',
+      help: '/api calls that cost their caller money (free, cached-free and failed calls are not counted).',
+    },
+  }))
+    registry.registerMetric(metric as unknown as Metric);
   new Gauge({
     name: 'tollgate_uptime_seconds',
     help: 'Seconds since this gateway started (under a cluster: the longest-running worker).',
@@ -82,11 +80,7 @@ export function createMetrics(startedAt = Date.now()): Metrics {
     registries,
     contentType: registry.contentType,
     observeCall(operation, status, code, cached, seconds, micro) {
-      duration.observe({ operation, outcome: outcomeOf(status), code, cache: cached ? 'hit' : 'miss' }, seconds);
-      if (micro > 0) {
-        chargedMicro.inc({ operation }, micro);
-        chargedCalls.inc({ operation });
-      }
+      calls.observe(operation, outcomeOf(status), code, cached ? 'hit' : 'miss', seconds, micro);
     },
     async text() {
       return (await Promise.all(registries.map((r) => r.metrics()))).join('\n');
