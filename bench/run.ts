@@ -1,20 +1,14 @@
 // npm run bench: the gateway (SQLite in a temp dir, real phone plugin in the sandbox, many keys) against a bare
-// Koa handler returning the same JSON, measured in the same run; then reconcile, and the charged total against
-// the count of successful calls; then phone lookups per second inside the isolate against plain Node.
+// Koa handler returning the same JSON, measured in the same run, and the floor of the billed row on this machine
+// (floor-server.ts); then reconcile, and the charged total against the count of successful calls, for both; then
+// phone lookups per second inside the isolate against plain Node.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createApiKey } from '../core/accounts/api-keys.js';
 import { hashPassword } from '../core/accounts/passwords.js';
-import { createUser } from '../core/accounts/users.js';
-import { postEntry } from '../core/billing/ledger.js';
-import { reconcile } from '../core/billing/reconcile.js';
-import { extendSubscription } from '../core/billing/subscriptions.js';
-import { toToken } from '../core/kernel/money.js';
-import { openStore } from '../core/store/database.js';
-import { migrateToLatest } from '../core/store/migrate.js';
+import { billingCheck, createBenchDatabase } from './bench-db.js';
 import { benchCluster } from './cluster-rows.js';
 import { drive, type LoadResult } from './load.js';
 import { machineBusyText } from './machine-cpu.js';
@@ -61,29 +55,16 @@ function line(name: string, r: LoadResult): string {
   return `${name.padEnd(10)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(4)} ms  statuses ${JSON.stringify(r.statuses)}`;
 }
 
-async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
-  const store = openStore({ databaseUrl: null, dataDir });
-  await migrateToLatest(store.db as never, 'sqlite');
-  const keys: string[] = [];
-  const userIds: number[] = [];
-  // One scrypt (N=2^17, ~0.25 s) shared by every bench user instead of one each: they never log in.
-  const passwordHash = await hashPassword('password123');
-  for (let i = 0; i < KEYS; i++) {
-    const user = await createUser(store.db, `bench${i}@example.com`, 'password123', 'user', passwordHash);
-    await postEntry(store.db, { userId: user.id, amount: 1_000_000_000, kind: 'grant', ref: `bench:${i}` });
-    keys.push((await createApiKey(store.db, user.id, 'bench')).secret);
-    userIds.push(user.id);
-  }
-  // The same number of users on the Pro plan (20,000 free calls a day, cache hits free).
-  const planKeys: string[] = [];
-  for (let i = 0; i < KEYS; i++) {
-    const user = await createUser(store.db, `plan${i}@example.com`, 'password123', 'user', passwordHash);
-    await store.db.transaction().execute((trx) => extendSubscription(trx, user.id, 'pro', 30, `bench-plan:${i}`));
-    planKeys.push((await createApiKey(store.db, user.id, 'bench-plan')).secret);
-  }
-  await store.close();
+const threadBusy = (r: PairedResult): string =>
+  r.gatewayThreadBusy === undefined
+    ? ''
+    : `event loop ${(100 * r.gatewayThreadBusy).toFixed(0)}% busy${r.gatewayThreadWaiting === undefined ? '' : ` + ${(100 * r.gatewayThreadWaiting).toFixed(0)}% waiting for a CPU`}, `;
+const cpu = (us: number | undefined): string => (us === undefined ? '' : `  cpu ${us.toFixed(0)} us/call`);
 
+async function main(): Promise<void> {
+  const passwordHash = await hashPassword('password123');
+  const { dataDir, keys, planKeys } = await createBenchDatabase(KEYS, passwordHash);
+  const floorDb = await createBenchDatabase(KEYS, passwordHash);
   const env = {
     DATA_DIR: dataDir,
     RATE_LIMIT_PER_SECOND: '1000000',
@@ -91,74 +72,70 @@ async function main(): Promise<void> {
     MAX_IN_FLIGHT_PER_KEY: '1000',
     LOG_LEVEL: 'warn',
   };
-  const [barePort, gatewayPort] = [await freePort(), await freePort()];
-  let bareRps = 0;
+  const [barePort, gatewayPort, floorPort] = [await freePort(), await freePort(), await freePort()];
   const bare = await start([resolve('bench/bare-koa.ts')], { PORT: String(barePort) });
+  const k = { port: barePort, pid: bare.pid };
   const profileDir = join(dataDir, 'profile');
   const profileArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const gatewayEnv = { ...env, PORT: String(gatewayPort), OPERATIONS_FILE: resolve('operations.yaml') };
-  const gateway = await start([resolve('core/main.ts'), 'serve'], gatewayEnv, profileArgs).catch((err: Error) => {
-    bare.kill('SIGTERM');
-    throw err;
-  });
+  const rows: Array<[string, PairedResult, string, number | null]> = [];
   try {
-    await drive(gatewayPort, keys, 2, CONNECTIONS); // warm-up: isolates, JIT, caches
-    await drive(barePort, keys, 1, CONNECTIONS);
-    const g = { port: gatewayPort, pid: gateway.pid };
-    const k = { port: barePort, pid: bare.pid };
-    const tollgate = await paired(g, k, keys, SECONDS, CONNECTIONS);
-    const quota = await paired(g, k, planKeys, SECONDS, CONNECTIONS);
-    await drive(gatewayPort, planKeys, 1, CONNECTIONS, CACHED_NUMBERS); // fill the cache with these numbers
-    const cacheHits = await paired(g, k, planKeys, SECONDS, CONNECTIONS, CACHED_NUMBERS);
-    // Other work on the machine moves absolute figures; each row alternates with bare Koa (bench/paired.ts).
-    console.log(
-      `load: ${SECONDS} x 1 s slices per row alternating with bare Koa, ${CONNECTIONS} connections, ${KEYS} keys per row, GET /api/phone; load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
-    const rows: Array<[string, PairedResult, string, number]> = [
-      ['billed', tollgate, 'new number each call, no plan: hold, plugin, capture + ledger + call log', 0.4],
-      ['quota', quota, 'new number each call inside the Pro plan count quota', 0.4],
-      ['cache hit', cacheHits, `${CACHED_NUMBERS} numbers repeated, Pro plan (cache hits free)`, 0.6],
-    ];
-    const threadBusy = (r: PairedResult): string =>
-      r.gatewayThreadBusy === undefined
-        ? ''
-        : `event loop ${(100 * r.gatewayThreadBusy).toFixed(0)}% busy${r.gatewayThreadWaiting === undefined ? '' : ` + ${(100 * r.gatewayThreadWaiting).toFixed(0)}% waiting for a CPU`}, `;
-    const cpu = (us: number | undefined): string => (us === undefined ? '' : `  cpu ${us.toFixed(0)} us/call`);
-    for (const [name, r, what, goal] of rows) {
-      const ratio = r.gateway.requestsPerSecond / r.bare.requestsPerSecond;
-      const cpuRatio = r.gatewayCpuUs && r.bareCpuUs ? `, cpu ratio ${(r.bareCpuUs / r.gatewayCpuUs).toFixed(3)}` : '';
-      console.log(`${line('bare koa', r.bare)}${cpu(r.bareCpuUs)}`);
-      console.log(
-        `${line(name, r.gateway)}${cpu(r.gatewayCpuUs)}  ratio ${ratio.toFixed(3)}${cpuRatio} (goal ${goal})  ${threadBusy(r)}${machineBusyText(r.gatewayMachine)}  ${what}`,
+    const gateway = await start([resolve('core/main.ts'), 'serve'], gatewayEnv, profileArgs);
+    try {
+      await drive(gatewayPort, keys, 2, CONNECTIONS); // warm-up: isolates, JIT, caches
+      await drive(barePort, keys, 1, CONNECTIONS);
+      const g = { port: gatewayPort, pid: gateway.pid };
+      const billed = await paired(g, k, keys, SECONDS, CONNECTIONS);
+      const quota = await paired(g, k, planKeys, SECONDS, CONNECTIONS);
+      await drive(gatewayPort, planKeys, 1, CONNECTIONS, CACHED_NUMBERS); // fill the cache with these numbers
+      const cacheHits = await paired(g, k, planKeys, SECONDS, CONNECTIONS, CACHED_NUMBERS);
+      rows.push(
+        ['billed', billed, 'new number each call, no plan: hold, plugin, capture + ledger + call log', 0.4],
+        ['quota', quota, 'new number each call inside the Pro plan count quota', 0.4],
+        ['cache hit', cacheHits, `${CACHED_NUMBERS} numbers repeated, Pro plan (cache hits free)`, 0.6],
       );
+    } finally {
+      gateway.kill('SIGTERM');
+      await new Promise((r) => gateway.once('exit', r));
     }
-    bareRps = tollgate.bare.requestsPerSecond;
+    // The floor (floor-server.ts): the billed row's lookup and writes with nothing else, on a database of its own.
+    const floor = await start([resolve('bench/floor-server.ts')], { DB: floorDb.file, PORT: String(floorPort) });
+    try {
+      await drive(floorPort, floorDb.keys, 2, CONNECTIONS);
+      const what = 'the billed row with nothing but its lookup and its writes, all on one thread (floor-server.ts)';
+      rows.push([
+        'floor',
+        await paired({ port: floorPort, pid: floor.pid }, k, floorDb.keys, SECONDS, CONNECTIONS),
+        what,
+        null,
+      ]);
+    } finally {
+      floor.kill('SIGTERM');
+      await new Promise((r) => floor.once('exit', r));
+    }
   } finally {
-    gateway.kill('SIGTERM');
     bare.kill('SIGTERM');
-    await new Promise((r) => gateway.once('exit', r));
   }
-
-  const check = openStore({ databaseUrl: null, dataDir });
-  const report = await reconcile(check.db);
-  const charged = await check.db
-    .selectFrom('ledger')
-    .select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.sum<number>('amount').as('sum')])
-    .where('kind', '=', 'charge')
-    .executeTakeFirstOrThrow();
-  const successes = await check.db
-    .selectFrom('call_log')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', 200)
-    .where('charged', '>', 0)
-    .executeTakeFirstOrThrow();
-  console.log(`reconcile: ${report.ok ? 'ok' : 'FAILED'} (${report.users} users)`);
+  // Other work on the machine moves absolute figures; each row alternates with bare Koa (bench/paired.ts).
   console.log(
-    `charged: ${toToken(-Number(charged.sum))} TOKEN in ${charged.rows} ledger rows; ${successes.n} charged successful calls x 0.005 = ${toToken(Number(successes.n) * 5000)} TOKEN`,
+    `load: ${SECONDS} x 1 s slices per row alternating with bare Koa, ${CONNECTIONS} connections, ${KEYS} keys per row, GET /api/phone; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
   );
-  await check.close();
+  for (const [name, r, what, goal] of rows) {
+    const ratio = r.gateway.requestsPerSecond / r.bare.requestsPerSecond;
+    const cpuRatio = r.gatewayCpuUs && r.bareCpuUs ? `, cpu ratio ${(r.bareCpuUs / r.gatewayCpuUs).toFixed(3)}` : '';
+    console.log(`${line('bare koa', r.bare)}${cpu(r.bareCpuUs)}`);
+    console.log(
+      `${line(name, r.gateway)}${cpu(r.gatewayCpuUs)}  ratio ${ratio.toFixed(3)}${cpuRatio}${goal === null ? '' : ` (goal ${goal})`}  ${threadBusy(r)}${machineBusyText(r.gatewayMachine)}  ${what}`,
+    );
+  }
+  const bareRps = rows[0][1].bare.requestsPerSecond;
+
+  const gatewayBilling = await billingCheck(dataDir);
+  for (const l of gatewayBilling.lines) console.log(l);
+  const floorBilling = await billingCheck(floorDb.dataDir);
+  console.log(`floor: ${floorBilling.lines.join('; ')}`);
 
   if (PROFILE) {
     // One profile per thread; the gateway's main thread is the busiest.
@@ -179,7 +156,7 @@ async function main(): Promise<void> {
   console.log(
     `phone lookups inside the isolate: ${phone.lookupsPerSecond.toFixed(0)}/s; plain Node baseline ${phone.baselinePerSecond.toFixed(0)}/s; ratio ${(phone.lookupsPerSecond / phone.baselinePerSecond).toFixed(2)}`,
   );
-  if (!report.ok) process.exitCode = 1;
+  if (!gatewayBilling.ok || !floorBilling.ok) process.exitCode = 1;
 }
 
 await main();

@@ -1,0 +1,74 @@
+// The bench's SQLite databases: one migrated file with funded users and Pro-plan users, each with a key, and what the
+// billing of a run left in it (reconcile, and the charged total against the charged successful calls).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApiKey } from '../core/accounts/api-keys.js';
+import { createUser } from '../core/accounts/users.js';
+import { postEntry } from '../core/billing/ledger.js';
+import { reconcile } from '../core/billing/reconcile.js';
+import { extendSubscription } from '../core/billing/subscriptions.js';
+import { toToken } from '../core/kernel/money.js';
+import { openStore } from '../core/store/database.js';
+import { migrateToLatest } from '../core/store/migrate.js';
+
+export interface BenchDatabase {
+  dataDir: string;
+  /** The file the gateway opens in `dataDir`. */
+  file: string;
+  /** Keys of users with 1,000 TOKEN each, no plan. */
+  keys: string[];
+  /** Keys of users on the Pro plan (20,000 free calls a day, cache hits free). */
+  planKeys: string[];
+}
+
+/** `passwordHash`: one scrypt (~0.25 s) shared by every bench user instead of one each: they never log in. */
+export async function createBenchDatabase(users: number, passwordHash: string): Promise<BenchDatabase> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
+  const store = openStore({ databaseUrl: null, dataDir });
+  await migrateToLatest(store.db as never, 'sqlite');
+  const keys: string[] = [];
+  for (let i = 0; i < users; i++) {
+    const user = await createUser(store.db, `bench${i}@example.com`, 'password123', 'user', passwordHash);
+    await postEntry(store.db, { userId: user.id, amount: 1_000_000_000, kind: 'grant', ref: `bench:${i}` });
+    keys.push((await createApiKey(store.db, user.id, 'bench')).secret);
+  }
+  const planKeys: string[] = [];
+  for (let i = 0; i < users; i++) {
+    const user = await createUser(store.db, `plan${i}@example.com`, 'password123', 'user', passwordHash);
+    await store.db.transaction().execute((trx) => extendSubscription(trx, user.id, 'pro', 30, `bench-plan:${i}`));
+    planKeys.push((await createApiKey(store.db, user.id, 'bench-plan')).secret);
+  }
+  await store.close();
+  return { dataDir, file: join(dataDir, 'tollgate.db'), keys, planKeys };
+}
+
+/** Reconcile, and the charged total against price x charged successful calls: whether billing stayed exact. */
+export async function billingCheck(dataDir: string): Promise<{ ok: boolean; lines: string[] }> {
+  const check = openStore({ databaseUrl: null, dataDir });
+  try {
+    const report = await reconcile(check.db);
+    const charged = await check.db
+      .selectFrom('ledger')
+      .select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.sum<number>('amount').as('sum')])
+      .where('kind', '=', 'charge')
+      .executeTakeFirstOrThrow();
+    const successes = await check.db
+      .selectFrom('call_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 200)
+      .where('charged', '>', 0)
+      .executeTakeFirstOrThrow();
+    const total = -Number(charged.sum);
+    const exact = total === Number(successes.n) * 5000 && Number(charged.rows) === Number(successes.n);
+    return {
+      ok: report.ok && exact,
+      lines: [
+        `reconcile: ${report.ok ? 'ok' : 'FAILED'} (${report.users} users)`,
+        `charged: ${toToken(total)} TOKEN in ${charged.rows} ledger rows; ${successes.n} charged successful calls x 0.005 = ${toToken(Number(successes.n) * 5000)} TOKEN${exact ? '' : ' (NOT EXACT)'}`,
+      ],
+    };
+  } finally {
+    await check.close();
+  }
+}
