@@ -6,7 +6,7 @@
 // COMMIT, with the gateway's envelope and headers. No input validation, rate or concurrency limits, cache, plans,
 // spending caps, idempotency, reservations bookkeeping, metrics or logs: the distance from this row to the billed
 // row is what those cost, and this row is as far as any design of the billed call could go here.
-//   DB=<migrated SQLite file> PORT=<port> node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/floor-server.ts
+//   DB=<migrated SQLite file> PORT=<port> [WITHOUT_USER_INDEXES=1] node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/floor-server.ts
 import { createServer, type ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
 import type ivm from 'isolated-vm';
@@ -24,6 +24,9 @@ const PRICE = 5000; // micro-TOKEN: phone's price in operations.yaml
 const db = new Database(process.env.DB!, { fileMustExist: true });
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
+// The bench's second floor row: what a charge costs when its rows touch no per-user page at commit.
+if (process.env.WITHOUT_USER_INDEXES)
+  db.exec('drop index if exists ledger_user_time; drop index if exists call_log_user_time');
 // Checkpoints off this thread, as the gateway's (core/store/checkpointer.ts): inside a commit here they cost this
 // row a fifth of its throughput. This thread copies what a pass left, between two transactions, so the log restarts.
 const signal = newCheckpointSignal();

@@ -98,20 +98,30 @@ async function main(): Promise<void> {
       gateway.kill('SIGTERM');
       await new Promise((r) => gateway.once('exit', r));
     }
-    // The floor (floor-server.ts): the billed row's lookup and writes with nothing else, on a database of its own.
-    const floor = await start([resolve('bench/floor-server.ts')], { DB: floorDb.file, PORT: String(floorPort) });
-    try {
-      await drive(floorPort, floorDb.keys, 2, CONNECTIONS);
-      const what = 'the billed row with nothing but its lookup and its writes, all on one thread (floor-server.ts)';
-      rows.push([
-        'floor',
-        await paired({ port: floorPort, pid: floor.pid }, k, floorDb.keys, SECONDS, CONNECTIONS),
-        what,
-        null,
-      ]);
-    } finally {
-      floor.kill('SIGTERM');
-      await new Promise((r) => floor.once('exit', r));
+    // The floor (floor-server.ts): the billed row's lookup and writes with nothing else, on a database of its own;
+    // then the same without the two per-user indexes, whose pages every charge writes (what the schema costs).
+    const floors: Array<[string, Record<string, string>, string]> = [
+      ['floor', {}, 'the billed row with nothing but its lookup and its writes, all on one thread (floor-server.ts)'],
+      [
+        'floor -idx',
+        { WITHOUT_USER_INDEXES: '1' },
+        'the floor without the indexes ledger_user_time, call_log_user_time',
+      ],
+    ];
+    for (const [name, extra, what] of floors) {
+      const floor = await start([resolve('bench/floor-server.ts')], {
+        DB: floorDb.file,
+        PORT: String(floorPort),
+        ...extra,
+      });
+      try {
+        await drive(floorPort, floorDb.keys, 2, CONNECTIONS);
+        const r = await paired({ port: floorPort, pid: floor.pid }, k, floorDb.keys, SECONDS, CONNECTIONS);
+        rows.push([name, r, what, null]);
+      } finally {
+        floor.kill('SIGTERM');
+        await new Promise((r) => floor.once('exit', r));
+      }
     }
   } finally {
     bare.kill('SIGTERM');
