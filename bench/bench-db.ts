@@ -3,6 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
 import { createApiKey } from '../core/accounts/api-keys.js';
 import { createUser } from '../core/accounts/users.js';
 import { postEntry } from '../core/billing/ledger.js';
@@ -11,6 +12,7 @@ import { extendSubscription } from '../core/billing/subscriptions.js';
 import { toToken } from '../core/kernel/money.js';
 import { openStore } from '../core/store/database.js';
 import { migrateToLatest } from '../core/store/migrate.js';
+import type { Database } from '../core/store/schema.js';
 
 export interface BenchDatabase {
   dataDir: string;
@@ -43,32 +45,58 @@ export async function createBenchDatabase(users: number, passwordHash: string): 
   return { dataDir, file: join(dataDir, 'tollgate.db'), keys, planKeys };
 }
 
-/** Reconcile, and the charged total against price x charged successful calls: whether billing stayed exact. */
-export async function billingCheck(dataDir: string): Promise<{ ok: boolean; lines: string[] }> {
-  const check = openStore({ databaseUrl: null, dataDir });
+/** What the billing of a run left: reconcile, and the charged total against price x charged successful calls. */
+export interface BillingCheck {
+  ok: boolean;
+  reconciled: boolean;
+  users: number;
+  /** micro-TOKEN charged, in `ledgerRows` charge rows, for `successes` charged successful calls at 0.005 TOKEN. */
+  charged: number;
+  ledgerRows: number;
+  successes: number;
+  exact: boolean;
+}
+
+export async function checkBilling(db: Kysely<Database>): Promise<BillingCheck> {
+  const report = await reconcile(db);
+  const charges = await db
+    .selectFrom('ledger')
+    .select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.sum<number>('amount').as('sum')])
+    .where('kind', '=', 'charge')
+    .executeTakeFirstOrThrow();
+  const successes = await db
+    .selectFrom('call_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 200)
+    .where('charged', '>', 0)
+    .executeTakeFirstOrThrow();
+  const charged = -Number(charges.sum ?? 0);
+  const n = Number(successes.n);
+  const exact = charged === n * 5000 && Number(charges.rows) === n;
+  return {
+    ok: report.ok && exact,
+    reconciled: report.ok,
+    users: report.users,
+    charged,
+    ledgerRows: Number(charges.rows),
+    successes: n,
+    exact,
+  };
+}
+
+/** The check of a bench SQLite database, as the lines the bench prints. */
+export async function billingLines(dataDir: string): Promise<{ ok: boolean; lines: string[] }> {
+  const store = openStore({ databaseUrl: null, dataDir });
   try {
-    const report = await reconcile(check.db);
-    const charged = await check.db
-      .selectFrom('ledger')
-      .select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.sum<number>('amount').as('sum')])
-      .where('kind', '=', 'charge')
-      .executeTakeFirstOrThrow();
-    const successes = await check.db
-      .selectFrom('call_log')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('status', '=', 200)
-      .where('charged', '>', 0)
-      .executeTakeFirstOrThrow();
-    const total = -Number(charged.sum);
-    const exact = total === Number(successes.n) * 5000 && Number(charged.rows) === Number(successes.n);
+    const c = await checkBilling(store.db);
     return {
-      ok: report.ok && exact,
+      ok: c.ok,
       lines: [
-        `reconcile: ${report.ok ? 'ok' : 'FAILED'} (${report.users} users)`,
-        `charged: ${toToken(total)} TOKEN in ${charged.rows} ledger rows; ${successes.n} charged successful calls x 0.005 = ${toToken(Number(successes.n) * 5000)} TOKEN${exact ? '' : ' (NOT EXACT)'}`,
+        `reconcile: ${c.reconciled ? 'ok' : 'FAILED'} (${c.users} users)`,
+        `charged: ${toToken(c.charged)} TOKEN in ${c.ledgerRows} ledger rows; ${c.successes} charged successful calls x 0.005 = ${toToken(c.successes * 5000)} TOKEN${c.exact ? '' : ' (NOT EXACT)'}`,
       ],
     };
   } finally {
-    await check.close();
+    await store.close();
   }
 }

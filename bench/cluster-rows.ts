@@ -10,10 +10,10 @@ import pg from 'pg';
 import { createApiKey } from '../core/accounts/api-keys.js';
 import { createUser } from '../core/accounts/users.js';
 import { postEntry } from '../core/billing/ledger.js';
-import { reconcile } from '../core/billing/reconcile.js';
 import { toToken } from '../core/kernel/money.js';
 import { openStore } from '../core/store/database.js';
 import { migrateToLatest } from '../core/store/migrate.js';
+import { checkBilling } from './bench-db.js';
 import { drive, type LoadResult } from './load.js';
 import { addTicks, type CpuTicks, machineTicks } from './machine-cpu.js';
 
@@ -136,23 +136,11 @@ export async function benchCluster(
         await stop(child);
       }
     }
-    const report = await reconcile(store.db);
-    const charged = await store.db
-      .selectFrom('ledger')
-      .select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.sum<number>('amount').as('sum')])
-      .where('kind', '=', 'charge')
-      .executeTakeFirstOrThrow();
-    const successes = await store.db
-      .selectFrom('call_log')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('status', '=', 200)
-      .where('charged', '>', 0)
-      .executeTakeFirstOrThrow();
-    const exact = -Number(charged.sum) === Number(successes.n) * 5000 && Number(charged.rows) === Number(successes.n);
+    const c = await checkBilling(store.db);
     notes.push(
-      `PostgreSQL + Redis: reconcile ${report.ok ? 'ok' : 'FAILED'}; charged ${toToken(-Number(charged.sum))} TOKEN in ${charged.rows} ledger rows for ${successes.n} charged successful calls x 0.005 (${exact ? 'exact' : 'MISMATCH'})`,
+      `PostgreSQL + Redis: reconcile ${c.reconciled ? 'ok' : 'FAILED'}; charged ${toToken(c.charged)} TOKEN in ${c.ledgerRows} ledger rows for ${c.successes} charged successful calls x 0.005 (${c.exact ? 'exact' : 'MISMATCH'})`,
     );
-    if (!report.ok || !exact) process.exitCode = 1;
+    if (!c.ok) process.exitCode = 1;
   } finally {
     await store.db.schema
       .dropSchema(schema)

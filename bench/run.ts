@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hashPassword } from '../core/accounts/passwords.js';
-import { billingCheck, createBenchDatabase } from './bench-db.js';
+import { billingLines, createBenchDatabase } from './bench-db.js';
 import { benchCluster } from './cluster-rows.js';
 import { drive, type LoadResult } from './load.js';
 import { machineBusyText } from './machine-cpu.js';
@@ -142,9 +142,9 @@ async function main(): Promise<void> {
   }
   const bareRps = rows[0][1].bare.requestsPerSecond;
 
-  const gatewayBilling = await billingCheck(dataDir);
+  const gatewayBilling = await billingLines(dataDir);
   for (const l of gatewayBilling.lines) console.log(l);
-  const floorBilling = await billingCheck(floorDb.dataDir);
+  const floorBilling = await billingLines(floorDb.dataDir);
   console.log(`floor: ${floorBilling.lines.join('; ')}`);
 
   if (PROFILE) {
