@@ -51,6 +51,8 @@ export const outcomeOf = (status: number): CallOutcome =>
 export function createMetrics(startedAt = Date.now()): Metrics {
   const registry = new Registry();
   const calls = new CallSeries(DURATION_BUCKETS);
+  // Registry takes any object with name, help, type, aggregator, get() and reset(); its Metric type names the
+  // classes prom-client ships, so ours is cast to it.
   for (const metric of calls.metrics({
     duration: {
       name: 'tollgate_call_duration_seconds',
