@@ -1,7 +1,7 @@
 // jiexi: a pasted share link or share text → watermark-free media of Douyin, Kuaishou, Xiaohongshu or
 // Bilibili. The handler only picks the link and the platform; each platform module owns its protocol.
 import type { Host, OperationPlugin, PluginOutcome } from '../../core/sandbox/contract.js';
-import type { JiexiData } from './platform.js';
+import { type JiexiData, noPostMessage } from './platform.js';
 import { platforms } from './platforms/index.js';
 import { findSupportedLink, unsupportedMessage } from './share-text.js';
 import { fail, fetchFailure } from './upstream.js';
@@ -23,7 +23,11 @@ async function run(input: JiexiInput, host: Host): Promise<PluginOutcome<JiexiDa
   const found = findSupportedLink(input.url, platforms);
   // Nothing is fetched for an unsupported or IP link: only a module's own hosts are ever contacted.
   if (!found.ok) return fail('UNSUPPORTED', unsupportedMessage(platforms, found.reason));
-  const { module, url } = found.link;
+  const { module, url, parts } = found.link;
+  // A link that cannot name a post (bare short-link host, profile page) is the caller's mistake: refused before
+  // any request goes out, so it costs nothing and no upstream sees it.
+  const refused = module.refuseLink(parts);
+  if (refused) return fail('INVALID_INPUT', noPostMessage(refused));
   try {
     return await module.parse(url, host, { imageFormat: format });
   } catch (err) {

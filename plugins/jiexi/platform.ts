@@ -1,6 +1,7 @@
 // One module per video platform. Adding a fifth platform = one module implementing PlatformModule,
 // one line in platforms/index.ts, and its hosts in plugin.json allow_hosts.
 import type { Host, PluginOutcome } from '../../core/sandbox/contract.js';
+import type { UrlParts } from '../_lib/url-lite.js';
 
 export type PlatformId = 'douyin' | 'kuaishou' | 'xiaohongshu' | 'bilibili';
 
@@ -74,5 +75,15 @@ export interface PlatformModule {
   linkHosts: string[];
   /** Every host the module fetches (must also be in plugins/jiexi/plugin.json allow_hosts). */
   fetchHosts: string[];
+  /**
+   * Why a link on one of `linkHosts` cannot name a post (a bare short-link host, a short-link path without a
+   * code, a profile page), else null. Checked before `parse`: such a link is INVALID_INPUT and never fetched.
+   */
+  refuseLink(parts: UrlParts): string | null;
   parse(url: string, host: Host, options: ParseOptions): Promise<PluginOutcome<JiexiData>>;
+}
+
+/** The INVALID_INPUT message for a link that cannot name a post; `why` names the link form (English). */
+export function noPostMessage(why: string): string {
+  return `链接没有指向具体作品，请粘贴作品的分享链接 (the link does not name a post: ${why}; paste the post's share link).`;
 }

@@ -6,7 +6,14 @@ import { type DouyinInfo, toDouyinInfo } from './info.js';
 import { resolveAwemeId } from './links.js';
 
 export type { DouyinBitRate, DouyinImage, DouyinInfo, DouyinVideo } from './info.js';
-export { AWEME_ID_RE, DOUYIN_FETCH_HOSTS, DOUYIN_LINK_HOSTS, isDouyinLinkHost, resolveAwemeId } from './links.js';
+export {
+  AWEME_ID_RE,
+  DOUYIN_FETCH_HOSTS,
+  DOUYIN_LINK_HOSTS,
+  douyinLinkWithoutPost,
+  isDouyinLinkHost,
+  resolveAwemeId,
+} from './links.js';
 
 export async function douyinInfoById(id: string, host: Host): Promise<PluginOutcome<DouyinInfo>> {
   const item = await fetchAweme(id, host);

@@ -4,25 +4,46 @@ import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
 import { hostMatches, parseUrl, queryParam, resolveLocation, type UrlParts } from '../url-lite.js';
 import { fetchStep, MOBILE_HEADERS, redirectTarget } from './http.js';
 
-/** Hosts whose links are Douyin posts (short links and long links). */
+/**
+ * Hosts whose links are Douyin posts (short links and long links): the web site, the share pages
+ * (iesdouyin, m.douyin), 抖音精选 (jingxuan.douyin.com, `?app=yumme`) and the short-link hosts.
+ */
 export const DOUYIN_LINK_HOSTS = [
   'v.douyin.com',
+  'jx.douyin.com',
   'www.douyin.com',
   'douyin.com',
   'm.douyin.com',
+  'jingxuan.douyin.com',
   'www.iesdouyin.com',
   'iesdouyin.com',
 ] as const;
 
 /** Every host the Douyin code fetches; plugin manifests that use it must allow all of them. */
-export const DOUYIN_FETCH_HOSTS = ['v.douyin.com', 'www.iesdouyin.com', 'aweme.snssdk.com', 'www.douyin.com'] as const;
+export const DOUYIN_FETCH_HOSTS = [
+  'v.douyin.com',
+  'jx.douyin.com',
+  'www.iesdouyin.com',
+  'aweme.snssdk.com',
+  'www.douyin.com',
+] as const;
 
-const SHORT_HOST = 'v.douyin.com';
+/** Short-link hosts: the app's share links (v.) and 抖音精选's (jx.). Their path is one share code. */
+const SHORT_HOSTS: readonly string[] = ['v.douyin.com', 'jx.douyin.com'];
 
 /** Aweme ids are decimal; usually 19 digits, validated loosely as 10-32 like the newer parsers do. */
 export const AWEME_ID_RE = /^\d{10,32}$/;
 
-const PATH_ID_RES = [/^\/share\/(?:video|note|slides)\/(\d{10,32})(?:\/|$)/, /^\/(?:video|note)\/(\d{10,32})(?:\/|$)/];
+// Where the id sits in a path: the share pages /share/video|note|slides/<id> (iesdouyin, m.douyin), the web
+// pages /video|note|slides/<id> (slides = an image or Live Photo post), and 抖音精选's /m/video|note|slides/<id>.
+const PATH_ID_RES = [
+  /^\/share\/(?:video|note|slides)\/(\d{10,32})(?:\/|$)/,
+  /^\/(?:video|note|slides)\/(\d{10,32})(?:\/|$)/,
+  /^\/m\/(?:video|note|slides)\/(\d{10,32})(?:\/|$)/,
+];
+// Feed, search, topic, user and activity pages name the opened post in the query: modal_id (web feed, 精选,
+// user pages, activity pages) and vid (older share and search pages).
+const QUERY_ID_KEYS = ['modal_id', 'vid'];
 
 export function isDouyinLinkHost(host: string): boolean {
   return hostMatches(host, DOUYIN_LINK_HOSTS);
@@ -32,14 +53,29 @@ function isXiguaHost(host: string): boolean {
   return host === 'ixigua.com' || host.endsWith('.ixigua.com');
 }
 
-/** The aweme id in a long Douyin link (`modal_id=` wins: it names the opened post on feed pages), or null. */
+/** The aweme id in a long Douyin link (a query id wins: it names the opened post on feed pages), or null. */
 export function awemeIdFromParts(parts: UrlParts): string | null {
-  const modal = queryParam(parts.query, 'modal_id');
-  if (modal && AWEME_ID_RE.test(modal)) return modal;
+  for (const key of QUERY_ID_KEYS) {
+    const id = queryParam(parts.query, key);
+    if (id && AWEME_ID_RE.test(id)) return id;
+  }
   for (const re of PATH_ID_RES) {
     const m = re.exec(parts.path);
     if (m) return m[1];
   }
+  return null;
+}
+
+/**
+ * Why a Douyin link cannot name a post (checked before anything is fetched), or null: a short-link host without
+ * a share code, a bare site root, or a profile page (/user/<sec_uid>) without a `modal_id`.
+ */
+export function douyinLinkWithoutPost(parts: UrlParts): string | null {
+  if (SHORT_HOSTS.includes(parts.host))
+    return /^\/[A-Za-z0-9_-]+\/?$/.test(parts.path) ? null : 'a Douyin short link without its share code';
+  if (awemeIdFromParts(parts)) return null;
+  if (parts.path === '/' || parts.path === '') return 'the Douyin home page';
+  if (/^\/(?:share\/)?user\//.test(parts.path)) return 'a Douyin profile page';
   return null;
 }
 
@@ -53,7 +89,7 @@ export async function resolveAwemeId(url: string, host: Host): Promise<PluginOut
   if (!isDouyinLinkHost(parts.host)) {
     return { ok: false, code: 'UNSUPPORTED', message: `douyin: ${parts.host} is not a Douyin link` };
   }
-  if (parts.host !== SHORT_HOST) return idOrUnsupported(parts);
+  if (!SHORT_HOSTS.includes(parts.host)) return idOrUnsupported(parts);
 
   if (!/^\/[A-Za-z0-9_-]+\/?$/.test(parts.path)) {
     return { ok: false, code: 'INVALID_INPUT', message: 'douyin: the short link has no share code' };

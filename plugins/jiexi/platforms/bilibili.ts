@@ -1,7 +1,9 @@
 // Bilibili (哔哩哔哩). Protocol (research/video.md §4, as of 2026):
-// 1. b23.tv/<code>: GET with redirects OFF and read Location (following into www.bilibili.com draws 412 risk
-//    control), recursing while it points at b23.tv again. A target that is not /video/BV… (live room, shop,
-//    user space) is not a video. www/m.bilibili.com/video/BV… links are used directly; nothing fetches www.
+// 1. b23.tv/<code> or bili2233.cn/<code>: GET with redirects OFF and read Location (following into
+//    www.bilibili.com draws 412 risk control), recursing while it points at a short host again. A target that
+//    names no video (live room, shop, user space) is not a video. www/m.bilibili.com/video/BV… links, and theme,
+//    festival and list pages that carry the video as ?bvid=BV… (or ?aid=), are used directly; nothing fetches
+//    www.
 // 2. api.bilibili.com/x/web-interface/view?bvid= → code 0, title/cover/owner/pages[].cid.
 // 3. api.bilibili.com/x/player/playurl?…&platform=html5 → data.durl[0].url, a progressive mp4 (Bilibili has no
 //    watermark; this is the plain file, quality capped for anonymous callers).
@@ -17,7 +19,11 @@ const API = 'https://api.bilibili.com';
 const headers = { 'User-Agent': DESKTOP_CHROME_UA, Referer: 'https://www.bilibili.com/', Accept: JSON_ACCEPT };
 const BV = '(BV1[1-9A-HJ-NP-Za-km-z]{9})';
 const VIDEO_PATH = new RegExp(`^/(?:s/)?video/(?:${BV}|av(\\d+))(?:/|$)`);
-const B23_BV_PATH = new RegExp(`^/${BV}/?$`);
+const BV_ONLY = new RegExp(`^${BV}$`);
+const SHORT_BV_PATH = new RegExp(`^/${BV}/?$`);
+/** Short-link hosts: b23.tv and its newer twin bili2233.cn (same codes, same redirect). */
+const SHORT_HOSTS = ['b23.tv', 'bili2233.cn'];
+const SHORT_CODE_PATH = /^\/[A-Za-z0-9]+\/?$/;
 const MAX_HOPS = 3;
 const NOT_VIDEO = 'Not a Bilibili video link.';
 
@@ -28,25 +34,44 @@ export interface VideoRef {
   page: number;
 }
 
-function refFromVideoUrl(parts: UrlParts): VideoRef | null {
-  const m = VIDEO_PATH.exec(parts.path);
-  if (!m) return null;
+/**
+ * The video a bilibili.com link names: the /video/ path, else a `bvid=` (or `aid=`) in the query, which is how
+ * festival/theme pages (/festival/<name>?bvid=…), play lists (/list/<mid>?…&bvid=…) and watch-later pages carry
+ * the video they open. `p` is the part on /video/ pages; the other pages open part 1.
+ */
+export function refFromBiliUrl(parts: UrlParts): VideoRef | null {
   const p = Number(queryParam(parts.query, 'p') ?? '1');
-  return { bvid: m[1] ?? null, aid: m[2] ?? null, page: Number.isInteger(p) && p > 0 ? p : 1 };
+  const page = Number.isInteger(p) && p > 0 ? p : 1;
+  const m = VIDEO_PATH.exec(parts.path);
+  if (m) return { bvid: m[1] ?? null, aid: m[2] ?? null, page };
+  const bvid = queryParam(parts.query, 'bvid');
+  if (bvid && BV_ONLY.test(bvid)) return { bvid, aid: null, page: 1 };
+  const aid = queryParam(parts.query, 'aid');
+  if (aid && /^\d{1,20}$/.test(aid)) return { bvid: null, aid, page: 1 };
+  return null;
 }
 
-/** Step 1: b23.tv hops (redirects off) until a bilibili.com/video/ URL. */
+/** Why a Bilibili link cannot name a video (checked before any fetch), or null. */
+function refuseLink(parts: UrlParts): string | null {
+  if (SHORT_HOSTS.includes(parts.host))
+    return parts.path === '/' || parts.path === '' ? 'a Bilibili short link without its code' : null;
+  if (parts.host === 'space.bilibili.com' || /^\/space\//.test(parts.path)) return 'a Bilibili profile page';
+  if ((parts.path === '/' || parts.path === '') && !refFromBiliUrl(parts)) return 'the Bilibili home page';
+  return null;
+}
+
+/** Step 1: short-link hops (redirects off) until a bilibili.com URL that names a video. */
 async function resolveRef(start: UrlParts, host: Host): Promise<Step<VideoRef>> {
   let parts = start;
   for (let hop = 0; hop <= MAX_HOPS; hop++) {
-    if (parts.host !== 'b23.tv') {
-      const ref = /(^|\.)bilibili\.com$/.test(parts.host) ? refFromVideoUrl(parts) : null;
+    if (!SHORT_HOSTS.includes(parts.host)) {
+      const ref = /(^|\.)bilibili\.com$/.test(parts.host) ? refFromBiliUrl(parts) : null;
       return ref ? { ok: true, value: ref } : fail('UNSUPPORTED', NOT_VIDEO);
     }
-    const direct = B23_BV_PATH.exec(parts.path);
+    const direct = SHORT_BV_PATH.exec(parts.path);
     if (direct) return { ok: true, value: { bvid: direct[1], aid: null, page: 1 } };
-    if (!/^\/[A-Za-z0-9]+\/?$/.test(parts.path)) return fail('UNSUPPORTED', NOT_VIDEO);
-    const got = await fetchStep(host, 'Bilibili b23.tv short link', `https://b23.tv${parts.path}`, {
+    if (!SHORT_CODE_PATH.test(parts.path)) return fail('UNSUPPORTED', NOT_VIDEO);
+    const got = await fetchStep(host, `Bilibili ${parts.host} short link`, `https://${parts.host}${parts.path}`, {
       headers,
       redirect: 'manual',
     });
@@ -54,14 +79,14 @@ async function resolveRef(start: UrlParts, host: Host): Promise<Step<VideoRef>> 
     const location = header(got.value, 'location');
     if (!isRedirect(got.value.status) || !location) {
       if (got.value.status === 404)
-        return fail('NOT_FOUND', 'Bilibili: the b23.tv short link does not exist (HTTP 404).');
-      return fail('UPSTREAM_FAILED', `Bilibili b23.tv short link: no redirect (HTTP ${got.value.status}).`);
+        return fail('NOT_FOUND', `Bilibili: the ${parts.host} short link does not exist (HTTP 404).`);
+      return fail('UPSTREAM_FAILED', `Bilibili ${parts.host} short link: no redirect (HTTP ${got.value.status}).`);
     }
     const next = parseUrl(resolveLocation(location, parts));
     if (!next) return fail('UNSUPPORTED', NOT_VIDEO);
     parts = next;
   }
-  return fail('UPSTREAM_FAILED', 'Bilibili b23.tv short link: too many redirects.');
+  return fail('UPSTREAM_FAILED', 'Bilibili short link: too many redirects.');
 }
 
 const NOT_FOUND_CODES = new Set([-404, 62002, 62004, 62012]);
@@ -136,7 +161,8 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
 export const bilibili: PlatformModule = {
   id: 'bilibili',
   label: 'B站',
-  linkHosts: ['b23.tv', 'www.bilibili.com', 'm.bilibili.com', 'bilibili.com'],
-  fetchHosts: ['b23.tv', 'api.bilibili.com'],
+  linkHosts: [...SHORT_HOSTS, 'www.bilibili.com', 'm.bilibili.com', 'bilibili.com', 'space.bilibili.com'],
+  fetchHosts: [...SHORT_HOSTS, 'api.bilibili.com'],
+  refuseLink,
   parse,
 };

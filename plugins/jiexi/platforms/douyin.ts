@@ -1,6 +1,12 @@
 // jiexi's Douyin module: the shared Douyin core (plugins/_lib/douyin) narrowed to JiexiData.
 import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
-import { DOUYIN_FETCH_HOSTS, DOUYIN_LINK_HOSTS, type DouyinInfo, douyinInfoByUrl } from '../../_lib/douyin/index.js';
+import {
+  DOUYIN_FETCH_HOSTS,
+  DOUYIN_LINK_HOSTS,
+  type DouyinInfo,
+  douyinInfoByUrl,
+  douyinLinkWithoutPost,
+} from '../../_lib/douyin/index.js';
 import type { JiexiData, PlatformModule } from '../platform.js';
 
 export function toJiexiData(info: DouyinInfo): JiexiData {
@@ -34,6 +40,7 @@ export const douyin: PlatformModule = {
   label: '抖音',
   linkHosts: [...DOUYIN_LINK_HOSTS],
   fetchHosts: [...DOUYIN_FETCH_HOSTS],
+  refuseLink: douyinLinkWithoutPost,
   async parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>> {
     const info = await douyinInfoByUrl(url, host);
     return info.ok ? { ok: true, data: toJiexiData(info.data) } : info;

@@ -10,7 +10,13 @@ import { xiaohongshu } from './xiaohongshu.js';
 function isModule(m: PlatformModule | undefined): m is PlatformModule {
   // A module that is half-written (undefined export, missing parse) is dropped rather than breaking the other
   // platforms: the registry is what every jiexi call goes through.
-  return !!m && typeof m.parse === 'function' && Array.isArray(m.linkHosts) && Array.isArray(m.fetchHosts);
+  return (
+    !!m &&
+    typeof m.parse === 'function' &&
+    typeof m.refuseLink === 'function' &&
+    Array.isArray(m.linkHosts) &&
+    Array.isArray(m.fetchHosts)
+  );
 }
 
 export const platforms: readonly PlatformModule[] = [douyin, kuaishou, xiaohongshu, bilibili].filter(isModule);

@@ -1,186 +1,126 @@
-// Kuaishou (快手). Protocol (research/video.md §2, as of 2026):
-// 1. Short link (v.kuaishou.com/<code>, www.kuaishou.com/f/<code>): GET with an iPhone UA, redirects off.
-//    Follow a redirect only when it goes to www.kuaishou.com/short-video/<id> (that page redirects the phone on);
-//    any other Location is the H5 page, usually v.m.chenzhongtech.com/fw/photo/<id>.
-// 2. /fw/long-video/ is rewritten to /fw/photo/: the long-video page has a different shape.
-// 3. GET the H5 page, sending the 302's cookies back (without them some nodes answer 404).
-// 4. window.INIT_STATE holds the data under obfuscated top-level keys: take the object with `result` + `photo`.
-import type { Host, PluginFailure, PluginOutcome } from '../../../core/sandbox/contract.js';
-import { arr, at, idStr, isRecord, type JsonRecord, num, rec, str } from '../../_lib/pick.js';
+// Kuaishou (快手) and 快手极速版. Protocol (2026):
+// 1. Short link (v.kuaishou.com/<code>, 极速版 v.kuaishouapp.com/s/<code>, www.kuaishou.com/f/<code>): GET with an
+//    iPhone UA, redirects off, and take Location: usually the H5 page (v.m.chenzhongtech.com or m.kuaishou.com
+//    /fw/photo/<id>), sometimes the desktop www.kuaishou.com/short-video/<id>.
+// 2. The desktop short-video page is asked once (redirects off): a phone is usually redirected on to the H5 page.
+//    When it answers with its own page instead (an empty desktop shell: the data is rendered in the browser) or a
+//    404, the post is read from the mobile page m.kuaishou.com/fw/photo/<id> before anything is concluded.
+// 3. /fw/long-video/ and /fw/video/ are rewritten to /fw/photo/: those pages have another shape.
+// 4. GET the H5 page (iPhone UA), sending the redirects' cookies back (without them some nodes answer 404).
+// 5. window.INIT_STATE: the linked post is found by shape and photo id (ks-state.ts).
+import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
 import { parseStateScript } from '../../_lib/state-script.js';
-import { hostMatches, parseUrl, resolveLocation, type UrlParts } from '../../_lib/url-lite.js';
+import { hostMatches, parseUrl, queryParam, resolveLocation, type UrlParts } from '../../_lib/url-lite.js';
 import { HTML_ACCEPT, IPHONE_SAFARI_UA } from '../../_lib/user-agents.js';
 import type { JiexiData, PlatformModule } from '../platform.js';
 import { cookieHeader, fail, fetchStep, header, isRedirect, type Step } from '../upstream.js';
+import { findLinkedPhoto, photoToData } from './ks-state.js';
 
-// m.kuaishou.com/fw/photo/<id> is where 2026 short links land as well as the chenzhongtech H5 hosts.
-const PAGE_HOSTS = ['v.m.chenzhongtech.com', '*.m.chenzhongtech.com', 'm.gifshow.com', 'm.kuaishou.com'];
-const LINK_HOSTS = ['v.kuaishou.com', 'www.kuaishou.com', ...PAGE_HOSTS];
-const H5_PAGE = /^\/fw\/(?:photo|long-video|video)\/[A-Za-z0-9_-]+/;
-const SHORT_VIDEO = /^\/short-video\/[A-Za-z0-9_-]+/;
+/** Share-link hosts: the main app's and 极速版's (v.kuaishouapp.com/s/<code>). */
+const SHORT_HOSTS = ['v.kuaishou.com', 'v.kuaishouapp.com'];
+/** The desktop site: /f/<code> short links, /short-video/<id> pages, /profile/<id>. */
+const DESKTOP_HOSTS = ['www.kuaishou.com', 'kuaishou.com'];
+/** H5 pages read where they are: the main app's (chenzhongtech, m.kuaishou) and 极速版's (gifshow). */
+const PAGE_HOSTS = [
+  'v.m.chenzhongtech.com',
+  '*.m.chenzhongtech.com',
+  'm.gifshow.com',
+  'www.gifshow.com',
+  'm.kuaishou.com',
+];
+/** Other hosts of the same H5 page; read on m.kuaishou.com, the host 2026 share links land on. */
+const MOBILE_ALIASES = ['c.kuaishou.com', 'v.m.kuaishou.com', 'gifshow.com'];
+const MOBILE_PAGE_HOST = 'm.kuaishou.com';
+const LINK_HOSTS = [...SHORT_HOSTS, ...DESKTOP_HOSTS, ...PAGE_HOSTS, ...MOBILE_ALIASES];
+const FETCH_HOSTS = [...SHORT_HOSTS, 'www.kuaishou.com', ...PAGE_HOSTS];
+
+const H5_PAGE = /^\/fw\/(?:photo|long-video|video)\/([A-Za-z0-9_-]+)/;
+const SHORT_VIDEO = /^\/short-video\/([A-Za-z0-9_-]+)/;
+const SHORT_CODE = /^\/(?:s\/)?[A-Za-z0-9_-]+\/?$/;
+const F_CODE = /^\/f\/[A-Za-z0-9_-]+\/?$/;
 const MAX_HOPS = 4;
+const NOT_VIDEO = 'Not a Kuaishou video link.';
 
 const headers = { 'User-Agent': IPHONE_SAFARI_UA, Accept: HTML_ACCEPT, Referer: 'https://v.kuaishou.com/' };
 
 interface PageTarget {
   url: string;
+  photoId: string | null;
   cookie: string | null;
+}
+
+/** Why a Kuaishou link cannot name a post (checked before any fetch), or null. */
+function refuseLink(parts: UrlParts): string | null {
+  if (SHORT_HOSTS.includes(parts.host) && /^\/(?:s\/?)?$/.test(parts.path))
+    return 'a Kuaishou short link without its code';
+  if (/^\/f\/?$/.test(parts.path)) return 'a Kuaishou short link without its code';
+  if (/^\/(?:profile|fw\/user)\//.test(parts.path)) return 'a Kuaishou profile page';
+  if (parts.path === '/' || parts.path === '') return 'the Kuaishou home page';
+  return null;
 }
 
 function isCaptchaTarget(parts: UrlParts): boolean {
   return /(?:^|\.)captcha\./.test(parts.host) || /captcha/i.test(parts.path);
 }
 
-/** Steps 1-2: from the pasted link to the H5 photo page URL (plus cookies the redirects set). */
+/** The H5 photo page for an H5 path: /fw/long-video/ and /fw/video/ become /fw/photo/ on `pageHost`. */
+function h5Target(parts: UrlParts, pageHost: string, cookies: string[]): PageTarget {
+  const path = parts.path.replace(/^\/fw\/(?:long-video|video)\//, '/fw/photo/');
+  const photoId = H5_PAGE.exec(parts.path)?.[1] ?? queryParam(parts.query, 'photoId');
+  const url = `https://${pageHost}${path}${parts.query ? `?${parts.query}` : ''}`;
+  return { url, photoId, cookie: cookieHeader(cookies) };
+}
+
+/** Steps 1-3: from the pasted link to the H5 photo page URL (plus cookies the redirects set). */
 async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget>> {
   let parts = start;
   const cookies: string[] = [];
   for (let hop = 0; hop < MAX_HOPS; hop++) {
-    if (hostMatches(parts.host, PAGE_HOSTS)) {
-      if (!H5_PAGE.test(parts.path)) return fail('UNSUPPORTED', 'Not a Kuaishou video link.');
-      // The long-video (and /fw/video/) pages have another shape; the photo page serves the same id.
-      const path = parts.path.replace(/^\/fw\/(?:long-video|video)\//, '/fw/photo/');
-      const url = `https://${parts.host}${path}${parts.query ? `?${parts.query}` : ''}`;
-      return { ok: true, value: { url, cookie: cookieHeader(cookies) } };
+    const onPageHost = hostMatches(parts.host, PAGE_HOSTS);
+    const onAlias = MOBILE_ALIASES.includes(parts.host);
+    const onDesktop = DESKTOP_HOSTS.includes(parts.host);
+    if (onPageHost || onAlias || (onDesktop && H5_PAGE.test(parts.path))) {
+      if (!H5_PAGE.test(parts.path)) return fail('UNSUPPORTED', NOT_VIDEO);
+      return { ok: true, value: h5Target(parts, onPageHost ? parts.host : MOBILE_PAGE_HOST, cookies) };
     }
-    // v.kuaishou.com/<code>, www.kuaishou.com/f/<code> or the desktop /short-video/<id> (redirects phones on).
-    const isShort =
-      parts.host === 'v.kuaishou.com' || /^\/f\/[A-Za-z0-9_-]+/.test(parts.path) || SHORT_VIDEO.test(parts.path);
-    if (!hostMatches(parts.host, LINK_HOSTS) || !isShort) return fail('UNSUPPORTED', 'Not a Kuaishou video link.');
-    const url = `https://${parts.host}${parts.path}${parts.query ? `?${parts.query}` : ''}`;
-    const got = await fetchStep(host, 'Kuaishou short link', url, { headers, redirect: 'manual' });
+    const onShortHost = SHORT_HOSTS.includes(parts.host);
+    const shortVideo = onDesktop || onShortHost ? SHORT_VIDEO.exec(parts.path) : null;
+    const isShort = (onShortHost && SHORT_CODE.test(parts.path)) || (onDesktop && F_CODE.test(parts.path));
+    if (!shortVideo && !isShort) return fail('UNSUPPORTED', NOT_VIDEO);
+    const where = shortVideo ? 'Kuaishou desktop page' : 'Kuaishou short link';
+    const url = `https://${shortVideo ? 'www.kuaishou.com' : parts.host}${parts.path}${parts.query ? `?${parts.query}` : ''}`;
+    const got = await fetchStep(host, where, url, { headers, redirect: 'manual' });
     if (!got.ok) return got;
     const res = got.value;
     cookies.push(...res.set_cookies);
     const location = header(res, 'location');
     if (!isRedirect(res.status) || !location) {
+      // The desktop page answered with itself (an empty shell for a phone) or a 404: the mobile page has the post.
+      if (shortVideo) {
+        const mobile = { ...parts, host: MOBILE_PAGE_HOST, path: `/fw/photo/${shortVideo[1]}` };
+        return { ok: true, value: h5Target(mobile, MOBILE_PAGE_HOST, cookies) };
+      }
       if (res.status === 404) return fail('NOT_FOUND', 'Kuaishou short link does not exist (HTTP 404).');
       return fail('UPSTREAM_FAILED', `Kuaishou short link: expected a redirect, got HTTP ${res.status}.`);
     }
     const next = parseUrl(resolveLocation(location, parts));
-    if (!next) return fail('UPSTREAM_FAILED', 'Kuaishou short link: redirect target is not a URL.');
+    if (!next) return fail('UPSTREAM_FAILED', `${where}: redirect target is not a URL.`);
     // A throttled IP is sent to the captcha site (captcha.zt.kuaishou.com) instead of the video: that is a
     // refusal to retry later, not a link to something else.
     if (isCaptchaTarget(next))
       return fail(
         'UPSTREAM_FAILED',
-        `Kuaishou short link: redirected to a captcha page (${next.host}); IP rate-limited, retry later.`,
+        `${where}: redirected to a captcha page (${next.host}); IP rate-limited, retry later.`,
       );
+    if (!hostMatches(next.host, LINK_HOSTS)) return fail('UNSUPPORTED', NOT_VIDEO);
     parts = next;
   }
   return fail('UPSTREAM_FAILED', 'Kuaishou short link: too many redirects.');
 }
 
-/** Does this state object carry media: a main video URL or atlas (image post) entries? */
-function hasMedia(found: JsonRecord): boolean {
-  return arr(at(found, 'photo', 'mainMvUrls')).length > 0 || arr(at(atlasOf(found), 'list')).length > 0;
-}
-
-/**
- * The object among INIT_STATE's (obfuscated) values that answers for the photo. The state holds several objects
- * with a `result` (the photo fetch, share info, tracking/recommendation lists), and more than one may carry a
- * `photo` stub; the one to read is the one whose photo has media. Failing that, an error result (captcha, gone)
- * explains why there is none; then a result-1 object whose photo is null (deleted); then a photo stub without
- * media (a shape we do not know); null = no result object at all.
- */
-export function findPhotoState(state: unknown): JsonRecord | null {
-  const withResult: JsonRecord[] = [];
-  const queue: Array<{ v: unknown; depth: number }> = [{ v: state, depth: 0 }];
-  while (queue.length) {
-    const { v, depth } = queue.shift() as { v: unknown; depth: number };
-    if (!isRecord(v)) continue;
-    if (typeof v.result === 'number') withResult.push(v);
-    if (depth < 4) for (const child of Object.values(v)) queue.push({ v: child, depth: depth + 1 });
-  }
-  return (
-    withResult.find((o) => o.result === 1 && isRecord(o.photo) && hasMedia(o)) ??
-    withResult.find((o) => o.result !== 1) ??
-    withResult.find((o) => 'photo' in o && !isRecord(o.photo)) ??
-    withResult.find((o) => 'photo' in o) ??
-    withResult[0] ??
-    null
-  );
-}
-
-/** Maps a non-1 `result` code. Codes from research/video.md §2 (2001/50/2 anti-bot, 223 not found). */
-function resultFailure(result: unknown, message: string | null): PluginFailure {
-  const detail = message ? ` (${message})` : '';
-  if (result === 223)
-    return fail('NOT_FOUND', `Kuaishou: the video does not exist or was deleted (result 223)${detail}.`);
-  if (result === 2001)
-    return fail('UPSTREAM_FAILED', `Kuaishou share page: captcha required, IP rate-limited (result 2001)${detail}.`);
-  if (result === 50)
-    return fail('UPSTREAM_FAILED', `Kuaishou share page: signature check failed (result 50)${detail}.`);
-  if (result === 2)
-    return fail('UPSTREAM_FAILED', `Kuaishou share page: refused (result 2, desktop page served)${detail}.`);
-  return fail('UPSTREAM_FAILED', `Kuaishou share page: result ${String(result)}${detail}.`);
-}
-
-/**
- * The atlas (image post) of a state object. Pages put it in three places: photo.ext_params.atlas (research
- * notes), photo.atlas, or beside photo in the same object (the 2026 H5 page). The CDN host is cdn[0] (a string)
- * or cdnList[0].cdn.
- */
-function atlasOf(found: JsonRecord): JsonRecord | null {
-  return rec(at(found, 'photo', 'ext_params', 'atlas')) ?? rec(at(found, 'photo', 'atlas')) ?? rec(found.atlas);
-}
-
-function atlasHost(atlas: unknown, listKey: 'cdnList' | 'musicCdnList' = 'cdnList'): string | null {
-  return str(at(atlas, listKey, 0, 'cdn')) ?? str(at(atlas, listKey, 0)) ?? str(at(atlas, 'cdn', 0));
-}
-
-function onHost(cdn: string, path: string): string {
-  return /^https?:\/\//.test(path) ? path : `https://${cdn}${path.startsWith('/') ? '' : '/'}${path}`;
-}
-
-/** Maps the state object that answers for the photo (see findPhotoState). */
-export function photoToData(found: JsonRecord, fallbackId: string): JiexiData {
-  const photo = rec(found.photo) ?? {};
-  const atlas = atlasOf(found);
-  const cdn = atlasHost(atlas);
-  const paths = cdn
-    ? arr(at(atlas, 'list'))
-        .map(str)
-        .filter((p): p is string => p !== null)
-    : [];
-  const images = cdn ? paths.map((p) => onHost(cdn, p)) : [];
-  // atlas.size[i] = {w, h} when the page lists it.
-  const sizes = arr(at(atlas, 'size'));
-  const items = images.map((url, i) => ({
-    url,
-    live_photo_url: null,
-    width: num(at(sizes[i], 'w')),
-    height: num(at(sizes[i], 'h')),
-  }));
-  // An image post's background music is atlas.music on the music CDN (or the image CDN).
-  const atlasMusic = str(at(atlas, 'music'));
-  const musicHost = atlasHost(atlas, 'musicCdnList') ?? cdn;
-  const musicUrl = images.length && atlasMusic && musicHost ? onHost(musicHost, atlasMusic) : null;
-  const durationMs = num(photo.duration);
-  const music = str(at(photo, 'soundTrack', 'name'));
-  return {
-    platform: 'kuaishou',
-    id: idStr(photo.photoId) ?? fallbackId,
-    type: images.length ? 'images' : 'video',
-    title: str(photo.caption) ?? '',
-    cover: str(at(photo, 'coverUrls', 0, 'url')),
-    // mainMvUrls[0] is the watermark-free file as served; image posts have no playable video.
-    url: images.length ? null : str(at(photo, 'mainMvUrls', 0, 'url')),
-    images,
-    author: { id: idStr(photo.userId), name: str(photo.userName), avatar: str(photo.headUrl) },
-    duration: durationMs !== null && durationMs > 0 ? Math.round(durationMs / 1000) : null,
-    music: music || musicUrl ? { title: music, author: null, url: musicUrl } : null,
-    image_items: items,
-    // mainMvUrls is the file Kuaishou serves its own player: no watermark is burnt in (research/video.md §2).
-    watermark: false,
-    watermark_url: null,
-    note: null,
-  };
-}
-
 async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>> {
   const start = parseUrl(url);
-  if (!start) return fail('UNSUPPORTED', 'Not a Kuaishou video link.');
+  if (!start) return fail('UNSUPPORTED', NOT_VIDEO);
   const target = await resolvePage(start, host);
   if (!target.ok) return target;
   const pageHeaders: Record<string, string> = { ...headers };
@@ -194,13 +134,9 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
   const state = parseStateScript(page.body, 'INIT_STATE');
   if (!state.ok)
     return fail('UPSTREAM_FAILED', `Kuaishou share page: ${state.detail} (verification page or changed layout).`);
-  const found = findPhotoState(state.value);
-  if (!found)
-    return fail('UPSTREAM_FAILED', 'Kuaishou share page: INIT_STATE has no object with result/photo (changed shape).');
-  if (found.result !== 1) return resultFailure(found.result, str(found.error_msg));
-  if (!rec(found.photo)) return fail('NOT_FOUND', 'Kuaishou: the video does not exist or was deleted.');
-  const pathId = /\/fw\/photo\/([A-Za-z0-9_-]+)/.exec(target.value.url)?.[1] ?? '';
-  const data = photoToData(found, pathId);
+  const found = findLinkedPhoto(state.value, target.value.photoId);
+  if (found.kind === 'failed') return found.failure;
+  const data = photoToData(found.hit, target.value.photoId ?? '');
   if (data.type === 'video' && !data.url)
     return fail(
       'UPSTREAM_FAILED',
@@ -213,6 +149,7 @@ export const kuaishou: PlatformModule = {
   id: 'kuaishou',
   label: '快手',
   linkHosts: LINK_HOSTS,
-  fetchHosts: LINK_HOSTS,
+  fetchHosts: FETCH_HOSTS,
+  refuseLink,
   parse,
 };

@@ -7,7 +7,7 @@ import type { Host, PluginFailure } from '../../../core/sandbox/contract.js';
 import { at, type JsonRecord, num, parseJson, rec, str } from '../../_lib/pick.js';
 import { parseStateScript } from '../../_lib/state-script.js';
 import { parseUrl, queryParam, type UrlParts } from '../../_lib/url-lite.js';
-import { DESKTOP_CHROME_UA, HTML_ACCEPT } from '../../_lib/user-agents.js';
+import { DESKTOP_CHROME_UA, HTML_ACCEPT, IPHONE_SAFARI_UA } from '../../_lib/user-agents.js';
 import { fail, fetchStep } from '../upstream.js';
 
 /** The web hosts that serve note pages (mainland and international). */
@@ -19,7 +19,16 @@ export type PageVerdict =
   | { kind: 'note'; note: JsonRecord; id: string }
   /** The page is fine but the note entry is empty; `landed` is where the redirects ended. */
   | { kind: 'empty'; id: string; landed: UrlParts; errorCode: number | null }
+  /**
+   * The desktop site said 404 (HTTP 404, or a redirect to /404 that is not a security page, e.g.
+   * `/404?errorCode=-510001`). It does so for notes that exist and that the mobile page serves, so this is not
+   * yet NOT_FOUND: the caller reads the mobile page first.
+   */
+  | { kind: 'missing'; failure: PluginFailure }
   | { kind: 'failed'; failure: PluginFailure };
+
+/** Which page a read asks for: the desktop web page, or the mobile (iPhone) page with its own state shape. */
+export type PageView = 'desktop' | 'mobile';
 
 function failed(failure: PluginFailure): PageVerdict {
   return { kind: 'failed', failure };
@@ -54,7 +63,8 @@ export function classifyLanding(landed: UrlParts | null): PluginFailure | null {
       `Xiaohongshu share link: redirected to ${landed?.host ?? 'an invalid URL'} instead of the note page.`,
     );
   }
-  const code = queryParam(landed.query, 'error_code');
+  // Security pages say error_code=…; the plain 404 page of 2026 says errorCode=… (e.g. -510001).
+  const code = queryParam(landed.query, 'error_code') ?? queryParam(landed.query, 'errorCode');
   // /website-login/… is the captcha/verify flow; a plain /login landing for a public note is the same risk-control
   // downgrade (XHS sends throttled visitors to log in), not a property of the note.
   if (/^\/(?:website-)?login\b/.test(landed.path))
@@ -102,22 +112,60 @@ function lastFilledNote(map: JsonRecord): JsonRecord | null {
   return filled[filled.length - 1] ?? null;
 }
 
+/** A 404 verdict (HTTP status or /404 landing) is "missing", everything else stays as it is. */
+function notFoundOr(failure: PluginFailure): PageVerdict {
+  return failure.code === 'NOT_FOUND' ? { kind: 'missing', failure } : failed(failure);
+}
+
+/**
+ * The mobile page's state (`noteData.data.noteData`, user as `nickName`) as the desktop note shape, so one
+ * mapping serves both. undefined = the state is not the mobile shape; null = it is, without a note.
+ */
+export function mobileNote(state: unknown, pathId: string | null): JsonRecord | null | undefined {
+  const container = rec(at(state, 'noteData'));
+  if (!container) return undefined;
+  const n = rec(at(container, 'data', 'noteData'));
+  if (!n || Object.keys(n).length === 0) return null;
+  const user = rec(n.user) ?? {};
+  return {
+    ...n,
+    noteId: str(n.noteId) ?? pathId,
+    user: {
+      userId: str(user.userId) ?? str(user.id),
+      nickname: str(user.nickname) ?? str(user.nickName),
+      avatar: str(user.avatar) ?? str(user.image),
+    },
+  };
+}
+
+const VIEW_HEADERS: Record<PageView, Record<string, string>> = {
+  desktop: { 'User-Agent': DESKTOP_CHROME_UA, Accept: HTML_ACCEPT },
+  mobile: { 'User-Agent': IPHONE_SAFARI_UA, Accept: HTML_ACCEPT },
+};
+
 /** GET one note page URL (redirects followed by the host, every hop re-checked) and classify it. */
-export async function readNotePage(url: string, host: Host): Promise<PageVerdict> {
-  const got = await fetchStep(host, 'Xiaohongshu note page', url, {
-    headers: { 'User-Agent': DESKTOP_CHROME_UA, Accept: HTML_ACCEPT },
-  });
+export async function readNotePage(url: string, host: Host, view: PageView = 'desktop'): Promise<PageVerdict> {
+  const where = view === 'mobile' ? 'Xiaohongshu mobile note page' : 'Xiaohongshu note page';
+  const got = await fetchStep(host, where, url, { headers: VIEW_HEADERS[view] });
   if (!got.ok) return failed(got);
   const res = got.value;
   const landed = parseUrl(res.url);
   const byStatus = classifyStatus(res.status);
-  if (byStatus) return failed(byStatus);
+  if (byStatus) return notFoundOr(byStatus);
   const byLanding = classifyLanding(landed);
-  if (byLanding || !landed) return failed(byLanding ?? fail('UPSTREAM_FAILED', 'Xiaohongshu note page: no final URL.'));
+  if (byLanding) return notFoundOr(byLanding);
+  if (!landed) return failed(fail('UPSTREAM_FAILED', 'Xiaohongshu note page: no final URL.'));
   if (res.body.trim() === '') return failed(fail('UPSTREAM_FAILED', 'Xiaohongshu note page: empty body.'));
 
   const state = parseStateScript(res.body, '__INITIAL_STATE__');
   if (!state.ok) return failed(classifyStateless(res.body, state.detail));
+  const pathId = NOTE_ID_IN_PATH.exec(landed.path)?.[1] ?? null;
+  const mobile = mobileNote(state.value, pathId);
+  if (mobile !== undefined) {
+    const id = str(mobile?.noteId) ?? pathId;
+    if (mobile && id) return { kind: 'note', note: mobile, id };
+    if (id) return { kind: 'empty', id, landed, errorCode: serverErrorCode(state.value) };
+  }
   const note = rec(at(state.value, 'note'));
   const map = rec(at(note, 'noteDetailMap'));
   if (!note || !map) {
@@ -131,7 +179,6 @@ export async function readNotePage(url: string, host: Host): Promise<PageVerdict
     return failed(wall(`serverRequestInfo.errorCode ${errorCode}`));
   if (errorCode !== null && GONE_CODES.has(errorCode)) return failed(gone(`serverRequestInfo.errorCode ${errorCode}`));
 
-  const pathId = NOTE_ID_IN_PATH.exec(landed.path)?.[1] ?? null;
   let id = str(note.currentNoteId) ?? str(note.firstNoteId);
   // The string "undefined" is how an expired share link shows (PV-Go #61); the path id may still name the entry.
   if (id === 'undefined') id = null;

@@ -1,19 +1,25 @@
 // Xiaohongshu (小红书) and its international site RedNote. Protocol (research/video.md §3, as of 2026):
-// 1. GET the share link (xhslink.com|xhslink.cn/[a|o|n|m/]<code>) or the note page
-//    (www.xiaohongshu.com|www.rednote.com/explore|discovery/item/<24 hex>?xsec_token=…), following redirects (the
-//    host re-checks every hop against allow_hosts). DESKTOP Chrome UA, no cookie.
-// 2. window.__INITIAL_STATE__ (bare `undefined` → null); id = note.currentNoteId; n = note.noteDetailMap[id].note.
+// 1. A share link (xhslink.com|xhslink.cn/[a|o|n|m/]<code>) is asked with redirects off: its Location is the note
+//    page (/discovery/item/<24 hex>?xsec_token=…), which names the note even when that page later sends the
+//    desktop browser to /404. A Location that is a bot wall or a gone page is classified without fetching it.
+// 2. GET the note page (www.xiaohongshu.com|www.rednote.com/explore|discovery/item/<id>?xsec_token=…), following
+//    redirects (the host re-checks every hop against allow_hosts). DESKTOP Chrome UA, no cookie.
+//    window.__INITIAL_STATE__ (bare `undefined` → null); id = note.currentNoteId; n = note.noteDetailMap[id].note.
 // 3. An /explore/ page whose entry is empty is read once more as /discovery/item/<id> with the same xsec_token:
-//    the desktop explore page withholds some notes that the discovery page serves. Only then is it NOT_FOUND.
+//    the desktop explore page withholds some notes that the discovery page serves.
+// 4. Still empty, or the desktop site answered 404 / redirected to /404 (it does both for notes that exist):
+//    the mobile page /discovery/item/<id> with an iPhone UA, whose state is `noteData.data.noteData`. Only when
+//    the mobile page has no note either is it NOT_FOUND; a bot wall there stays UPSTREAM_FAILED.
 // Page classification (bot walls vs gone notes) is in xhs-page.ts; media choice (no WM_ streams, original
 // images, Live Photo clips) in xhs-media.ts.
-import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
+import type { Host, PluginFailure, PluginOutcome } from '../../../core/sandbox/contract.js';
 import { at, type JsonRecord, num, str } from '../../_lib/pick.js';
-import { parseUrl, queryParam, type UrlParts } from '../../_lib/url-lite.js';
+import { parseUrl, queryParam, resolveLocation, type UrlParts } from '../../_lib/url-lite.js';
+import { DESKTOP_CHROME_UA, HTML_ACCEPT } from '../../_lib/user-agents.js';
 import type { JiexiData, ParseOptions, PlatformModule } from '../platform.js';
-import { fail } from '../upstream.js';
+import { fail, fetchStep, header, isRedirect, type Step } from '../upstream.js';
 import { noteImages, pickVideo } from './xhs-media.js';
-import { NOTE_ID_IN_PATH, NOTE_PAGE_HOSTS, type PageVerdict, readNotePage } from './xhs-page.js';
+import { classifyLanding, NOTE_ID_IN_PATH, NOTE_PAGE_HOSTS, type PageVerdict, readNotePage } from './xhs-page.js';
 
 const SHORT_HOSTS = ['xhslink.com', 'xhslink.cn'];
 // Short codes come as /a/<code>, /o/<code>, /n/<code>, /m/<code> and, on older links, a bare /<code>.
@@ -29,6 +35,7 @@ const BARE_TO_WWW: Record<string, string> = {
   'rednote.com': 'www.rednote.com',
 };
 const NOT_A_NOTE = 'Not a Xiaohongshu note link.';
+const MAX_SHORT_HOPS = 3;
 
 const WATERMARK_NOTE =
   '该视频只有带水印的版本，url 为空，带水印地址见 watermark_url (this video is only offered with a watermark: url is null, watermark_url holds the watermarked stream).';
@@ -47,6 +54,45 @@ export function fetchTarget(parts: UrlParts): string | null {
     return `https://${host}${path}${query}`;
   }
   return null;
+}
+
+/** Why a Xiaohongshu link cannot name a note (checked before any fetch), or null. */
+function refuseLink(parts: UrlParts): string | null {
+  if (SHORT_HOSTS.includes(parts.host))
+    return /^\/(?:[aonm]\/?)?$/.test(parts.path) ? 'a Xiaohongshu short link without its code' : null;
+  if (/^\/user\/profile\/[0-9a-f]{24}\/?$/.test(parts.path)) return 'a Xiaohongshu profile page';
+  if (parts.path === '/' || parts.path === '') return 'the Xiaohongshu home page';
+  return null;
+}
+
+/**
+ * Step 1: xhslink hops with redirects off, until a note page URL. A Location on the note site that is not a
+ * note (security page, login, /404) is classified here and never fetched; one off the site is not followed.
+ */
+async function resolveShort(start: string, host: Host): Promise<Step<string>> {
+  let url = start;
+  for (let hop = 0; hop < MAX_SHORT_HOPS; hop++) {
+    const parts = parseUrl(url);
+    if (!parts) return fail('UPSTREAM_FAILED', 'Xiaohongshu share link: redirect target is not a URL.');
+    if (!SHORT_HOSTS.includes(parts.host)) {
+      const target = fetchTarget(parts);
+      if (target) return { ok: true, value: target };
+      return classifyLanding(parts) ?? fail('UNSUPPORTED', NOT_A_NOTE);
+    }
+    const got = await fetchStep(host, 'Xiaohongshu share link', url, {
+      headers: { 'User-Agent': DESKTOP_CHROME_UA, Accept: HTML_ACCEPT },
+      redirect: 'manual',
+    });
+    if (!got.ok) return got;
+    const location = header(got.value, 'location');
+    if (!isRedirect(got.value.status) || !location) {
+      if (got.value.status === 404)
+        return fail('NOT_FOUND', '小红书分享链接不存在 (Xiaohongshu: the share link does not exist, HTTP 404).');
+      return fail('UPSTREAM_FAILED', `Xiaohongshu share link: expected a redirect, got HTTP ${got.value.status}.`);
+    }
+    url = resolveLocation(location, parts);
+  }
+  return fail('UPSTREAM_FAILED', 'Xiaohongshu share link: too many redirects.');
 }
 
 function noteDuration(n: JsonRecord): number | null {
@@ -95,12 +141,16 @@ export function noteToData(
   };
 }
 
+/** /discovery/item/<id> on `site`, keeping only the xsec_token (what makes a note readable without login). */
+function discoveryUrl(site: string, id: string, query: string): string {
+  const token = queryParam(query, 'xsec_token');
+  return `https://${site}/discovery/item/${id}${token ? `?xsec_token=${encodeURIComponent(token)}` : ''}`;
+}
+
 /** The discovery-page URL for a second read of an empty /explore/ entry, or null when it was not an explore page. */
 function discoveryRetryUrl(verdict: Extract<PageVerdict, { kind: 'empty' }>): string | null {
   if (!/^\/explore\//.test(verdict.landed.path)) return null;
-  const token = queryParam(verdict.landed.query, 'xsec_token');
-  const query = token ? `?xsec_token=${encodeURIComponent(token)}` : '';
-  return `https://${verdict.landed.host}/discovery/item/${verdict.id}${query}`;
+  return discoveryUrl(verdict.landed.host, verdict.id, verdict.landed.query);
 }
 
 function notVisible(verdict: Extract<PageVerdict, { kind: 'empty' }>): PluginOutcome<JiexiData> {
@@ -115,19 +165,45 @@ function notVisible(verdict: Extract<PageVerdict, { kind: 'empty' }>): PluginOut
   );
 }
 
+/** Step 4: what the mobile page says after the desktop site had no note (`desktop` is its last verdict). */
+function afterMobile(
+  desktop: Extract<PageVerdict, { kind: 'empty' | 'missing' }>,
+  mobile: PageVerdict,
+  options: ParseOptions,
+): PluginOutcome<JiexiData> {
+  if (mobile.kind === 'note') return noteToData(mobile.note, mobile.id, options);
+  if (mobile.kind === 'failed' && mobile.failure.code !== 'NOT_FOUND') {
+    // The mobile page refused us (bot wall, throttling, timeout): the desktop 404 alone does not prove the note
+    // is gone, so this stays a retryable failure.
+    return fail(mobile.failure.code, `${mobile.failure.message} (the desktop page had no note either)`);
+  }
+  return desktop.kind === 'empty' ? notVisible(desktop) : desktop.failure;
+}
+
 async function parse(url: string, host: Host, options: ParseOptions): Promise<PluginOutcome<JiexiData>> {
   const parts = parseUrl(url);
-  const target = parts ? fetchTarget(parts) : null;
-  if (!target) return fail('UNSUPPORTED', NOT_A_NOTE);
-  const first = await readNotePage(target, host);
-  if (first.kind === 'note') return noteToData(first.note, first.id, options);
-  if (first.kind === 'failed') return first.failure;
-  const retryUrl = discoveryRetryUrl(first);
-  if (!retryUrl) return notVisible(first);
-  const second = await readNotePage(retryUrl, host);
-  if (second.kind === 'note') return noteToData(second.note, second.id, options);
-  if (second.kind === 'empty') return notVisible(second);
-  return second.failure;
+  const direct = parts ? fetchTarget(parts) : null;
+  if (!parts || !direct) return fail('UNSUPPORTED', NOT_A_NOTE);
+  const resolved = SHORT_HOSTS.includes(parts.host)
+    ? await resolveShort(direct, host)
+    : { ok: true as const, value: direct };
+  if (!resolved.ok) return resolved;
+  const target = parseUrl(resolved.value) as UrlParts;
+  const linkedId = NOTE_ID_IN_PATH.exec(target.path)?.[1] ?? null;
+
+  let verdict = await readNotePage(resolved.value, host);
+  if (verdict.kind === 'note') return noteToData(verdict.note, verdict.id, options);
+  if (verdict.kind === 'failed') return verdict.failure;
+  const retryUrl = verdict.kind === 'empty' ? discoveryRetryUrl(verdict) : null;
+  if (retryUrl) {
+    verdict = await readNotePage(retryUrl, host);
+    if (verdict.kind === 'note') return noteToData(verdict.note, verdict.id, options);
+    if (verdict.kind === 'failed') return verdict.failure;
+  }
+  const id = verdict.kind === 'empty' ? verdict.id : linkedId;
+  if (!id) return verdict.kind === 'empty' ? notVisible(verdict) : (verdict.failure as PluginFailure);
+  const mobile = await readNotePage(discoveryUrl(target.host, id, target.query), host, 'mobile');
+  return afterMobile(verdict, mobile, options);
 }
 
 export const xiaohongshu: PlatformModule = {
@@ -135,5 +211,6 @@ export const xiaohongshu: PlatformModule = {
   label: '小红书',
   linkHosts: [...SHORT_HOSTS, ...NOTE_PAGE_HOSTS, ...Object.keys(BARE_TO_WWW)],
   fetchHosts: [...SHORT_HOSTS, ...NOTE_PAGE_HOSTS],
+  refuseLink,
   parse,
 };

@@ -165,7 +165,6 @@ t.test('slow playurl → UPSTREAM_TIMEOUT', async (t) => {
 
 t.test('bilibili.com paths that are not videos → UNSUPPORTED, nothing fetched', async (t) => {
   for (const link of [
-    'https://space.bilibili.com/98765432',
     'https://www.bilibili.com/read/cv123',
     'https://www.bilibili.com/bangumi/play/ep1',
   ]) {

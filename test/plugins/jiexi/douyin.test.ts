@@ -141,9 +141,11 @@ t.test('module hosts: every fetch host is allowed by the jiexi manifest', async 
   for (const h of douyin.fetchHosts) t.ok(manifest.allow_hosts.includes(h), `${h} in jiexi allow_hosts`);
   t.strictSame(douyin.linkHosts, [
     'v.douyin.com',
+    'jx.douyin.com',
     'www.douyin.com',
     'douyin.com',
     'm.douyin.com',
+    'jingxuan.douyin.com',
     'www.iesdouyin.com',
     'iesdouyin.com',
   ]);

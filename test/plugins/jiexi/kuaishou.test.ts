@@ -1,6 +1,6 @@
 import nock from 'nock';
 import t from 'tap';
-import { findPhotoState } from '../../../plugins/jiexi/platforms/kuaishou.js';
+import { findPhotoState } from '../../../plugins/jiexi/platforms/ks-state.js';
 import { dataOf, fixture, runJiexi, slowReply } from './_helpers.js';
 
 nock.disableNetConnect();

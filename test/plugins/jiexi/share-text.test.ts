@@ -12,6 +12,7 @@ const douyinStub: PlatformModule = {
   label: '抖音',
   linkHosts: ['v.douyin.com', 'www.douyin.com', 'www.iesdouyin.com'],
   fetchHosts: [],
+  refuseLink: () => null,
   parse: async () => ({ ok: false, code: 'UPSTREAM_FAILED', message: 'stub' }),
 };
 const modules = [douyinStub, kuaishou, xiaohongshu, bilibili];

@@ -20,8 +20,13 @@ function shareRedirect(location: string): void {
   nock('https://xhslink.com').get('/a/zGL52ubtpJ20').reply(302, '', { Location: location });
 }
 
+/** The mobile (iPhone) read of /discovery/item/<id>, the last step before NOT_FOUND. */
+function mobilePage(id: string): nock.Interceptor {
+  return nock(XHS).get(`/discovery/item/${id}`).query(true).matchHeader('user-agent', /iPhone/);
+}
+
 t.test(
-  'login-only: empty explore entry → one re-read via /discovery/item with the same xsec_token → NOT_FOUND',
+  'login-only: empty explore entry → desktop /discovery/item re-read → mobile page → NOT_FOUND',
   async (t) => {
     nock(XHS)
       .get(`/explore/${EMPTY_ID}`)
@@ -30,7 +35,9 @@ t.test(
     nock(XHS)
       .get(`/discovery/item/${EMPTY_ID}`)
       .query({ xsec_token: 'ABtok=' })
+      .matchHeader('user-agent', /Windows NT/)
       .reply(200, fixture('xhs-login-only.html'));
+    mobilePage(EMPTY_ID).reply(200, fixture('xhs-mobile-empty.html'));
     const { outcome, fetched } = await runJiexi(`${XHS}/explore/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`);
     t.strictSame(outcome, {
       ok: false,
@@ -41,7 +48,9 @@ t.test(
     t.strictSame(fetched, [
       `${XHS}/explore/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`,
       `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=ABtok%3D`,
+      `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=ABtok%3D`,
     ]);
+    t.ok(nock.isDone(), 'desktop and mobile reads both made');
   },
 );
 
@@ -54,20 +63,30 @@ t.test('empty explore entry that the discovery page serves → success from the 
   t.equal(data.url, 'https://sns-video-bd.xhscdn.com/pre_post/1040g2t031origkey0001');
 });
 
-t.test('explore link without xsec_token: re-read, then NOT_FOUND suggesting the share link', async (t) => {
+t.test('explore link without xsec_token: re-read, mobile read, then NOT_FOUND suggesting the share link', async (t) => {
   nock(XHS).get(`/explore/${EMPTY_ID}`).reply(200, fixture('xhs-login-only.html'));
-  nock(XHS).get(`/discovery/item/${EMPTY_ID}`).reply(200, fixture('xhs-login-only.html'));
+  nock(XHS).get(`/discovery/item/${EMPTY_ID}`).matchHeader('user-agent', /Windows NT/).reply(200, fixture('xhs-login-only.html'));
+  nock(XHS).get(`/discovery/item/${EMPTY_ID}`).matchHeader('user-agent', /iPhone/).reply(200, fixture('xhs-mobile-empty.html'));
   const { outcome, fetched } = await runJiexi(`${XHS}/explore/${EMPTY_ID}`);
   t.match(outcome, { ok: false, code: 'NOT_FOUND', message: /no xsec_token: paste the share link/ });
-  t.equal(fetched.length, 2);
+  t.equal(fetched.length, 3);
 });
 
-t.test('share link landing on an empty discovery entry → NOT_FOUND without a second read', async (t) => {
+t.test('share link landing on an empty discovery entry → no desktop re-read, one mobile read → NOT_FOUND', async (t) => {
   shareRedirect(`${XHS}/discovery/item/${EMPTY_ID}?xsec_token=T1&xsec_source=app_share`);
-  nock(XHS).get(`/discovery/item/${EMPTY_ID}`).query(true).reply(200, fixture('xhs-login-only.html'));
+  nock(XHS)
+    .get(`/discovery/item/${EMPTY_ID}`)
+    .query(true)
+    .matchHeader('user-agent', /Windows NT/)
+    .reply(200, fixture('xhs-login-only.html'));
+  mobilePage(EMPTY_ID).reply(200, fixture('xhs-mobile-empty.html'));
   const { outcome, fetched } = await runJiexi(SHARE);
   t.match(outcome, { ok: false, code: 'NOT_FOUND', message: /not publicly visible/ });
-  t.equal(fetched.length, 1);
+  t.strictSame(fetched, [
+    'https://xhslink.com/a/zGL52ubtpJ20',
+    `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=T1&xsec_source=app_share`,
+    `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=T1`,
+  ]);
 });
 
 t.test('a bot wall on the second read stays UPSTREAM_FAILED, not NOT_FOUND', async (t) => {
@@ -209,9 +228,13 @@ t.test('gone: the page or the redirect says the note does not exist → NOT_FOUN
     .reply(200, '<html><body><div class="not-found">笔记不存在</div></body></html>');
   t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'NOT_FOUND', message: /the page says so/ });
 
+  // A desktop 404 is not final: the mobile page is asked, and only its 404 too makes it NOT_FOUND.
   shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
-  nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(404, '');
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'NOT_FOUND', message: /HTTP 404/ });
+  nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).matchHeader('user-agent', /Windows NT/).reply(404, '');
+  mobilePage(VIDEO_ID).reply(404, '');
+  const http404 = await runJiexi(SHARE);
+  t.match(http404.outcome, { ok: false, code: 'NOT_FOUND', message: /HTTP 404/ });
+  t.equal(http404.fetched.length, 3, 'short link, desktop page, mobile page');
 });
 
 t.test('expired share link: currentNoteId "undefined" → NOT_FOUND with the reason', async (t) => {
@@ -251,10 +274,23 @@ t.test('changed shape, empty body, unknown layout → UPSTREAM_FAILED naming the
   });
 });
 
-t.test('redirect to a host outside allow_hosts is refused by the host → UPSTREAM_FAILED', async (t) => {
+t.test('share link redirecting off the note site → UPSTREAM_FAILED, the other host never fetched', async (t) => {
   shareRedirect('https://evil.example.com/steal');
   const evil = nock('https://evil.example.com').get('/steal').reply(200, 'x');
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /fetch refused/ });
+  const { outcome, fetched } = await runJiexi(SHARE);
+  t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /redirected to evil\.example\.com instead of the note page/ });
+  t.strictSame(fetched, ['https://xhslink.com/a/zGL52ubtpJ20']);
+  t.notOk(evil.isDone(), 'the other host was never contacted');
+});
+
+t.test('a redirect inside the note site to a foreign host is refused by the host → UPSTREAM_FAILED', async (t) => {
+  nock(XHS).get(`/explore/${VIDEO_ID}`).query(true).reply(302, '', { Location: 'https://evil.example.com/steal' });
+  const evil = nock('https://evil.example.com').get('/steal').reply(200, 'x');
+  t.match((await runJiexi(`${XHS}/explore/${VIDEO_ID}?xsec_token=T1`)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /fetch refused/,
+  });
   t.notOk(evil.isDone(), 'the other host was never contacted');
 });
 

@@ -68,8 +68,8 @@ t.test('video note: the original upload (originVideoKey), never the WM_ h264 str
   });
   t.strictSame(
     fetched,
-    ['https://xhslink.com/a/zGL52ubtpJ20'],
-    'one fetch, always https: the host followed the redirect',
+    ['https://xhslink.com/a/zGL52ubtpJ20', `https://www.xiaohongshu.com/discovery/item/${VIDEO_ID}?${NOTE_QUERY}`],
+    'always https: the short link is asked for its Location, then the note page it names is read',
   );
 });
 
@@ -246,7 +246,6 @@ t.test('RedNote share link: xhslink → www.rednote.com note page', async (t) =>
 
 t.test('other paths on xhs hosts → UNSUPPORTED, nothing fetched', async (t) => {
   for (const link of [
-    'https://www.xiaohongshu.com/user/profile/5f1a2b3c4d5e6f7a8b9c0d1e',
     'https://www.rednote.com/explore',
     'https://xhslink.com/a/b/c',
     `https://www.xiaohongshu.com/explore/${VIDEO_ID.slice(0, 20)}`,
