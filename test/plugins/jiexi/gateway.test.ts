@@ -76,16 +76,25 @@ t.test('XHS bot wall (/404/sec_… error_code=300031): 502 UPSTREAM_FAILED, retr
   t.same(await h.balance(u.userId), { balance: 990_000, held: 0 });
 });
 
-t.test('XHS login-only after the discovery re-read: 404 NOT_FOUND, costs nothing', async (t) => {
+t.test('XHS login-only after the discovery re-read and the mobile page: 404 NOT_FOUND, costs nothing', async (t) => {
   const u = await h.user('1');
   const id = '68a0b1c2000000001e00d9e0';
   nock(XHS).get(`/explore/${id}`).query(true).reply(200, fixture('xhs-login-only.html'));
-  nock(XHS).get(`/discovery/item/${id}`).query({ xsec_token: 'T9' }).reply(200, fixture('xhs-login-only.html'));
+  nock(XHS)
+    .get(`/discovery/item/${id}`)
+    .query({ xsec_token: 'T9' })
+    .matchHeader('user-agent', /Windows NT/)
+    .reply(200, fixture('xhs-login-only.html'));
+  nock(XHS)
+    .get(`/discovery/item/${id}`)
+    .query({ xsec_token: 'T9' })
+    .matchHeader('user-agent', /iPhone/)
+    .reply(200, fixture('xhs-mobile-empty.html'));
   const res = await call(u.key, `${XHS}/explore/${id}?xsec_token=T9`);
   t.equal(res.status, 404);
   t.equal(res.body.error.code, 'NOT_FOUND');
   t.equal(res.body.deducted, 0);
-  t.ok(nock.isDone(), 'both reads happened');
+  t.ok(nock.isDone(), 'all three reads happened');
 });
 
 t.test(
