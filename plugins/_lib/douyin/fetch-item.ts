@@ -1,5 +1,5 @@
 // Gets the aweme struct for one id, trying the known sources in order and saying in the error which step
-// failed how (research/video.md §1). The order and every way out:
+// failed how. The order and every way out:
 //   1. slidesinfo ?aweme_ids=[id]                  item -> done; filter entry / status deleted|private -> NOT_FOUND;
 //                                                  empty aweme_details -> 1b; empty body, status_code != 0,
 //                                                  bad JSON, HTTP error -> 2 (reason kept)

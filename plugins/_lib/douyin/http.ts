@@ -1,5 +1,5 @@
 // Request headers and the mapping of host.fetch rejections. Every Douyin request goes out with an iPhone
-// Safari UA: a desktop UA gets the JSVMP anti-bot page instead of the share page (research/video.md §1).
+// Safari UA: a desktop UA gets the JSVMP anti-bot page instead of the share page.
 import type { Host, HostFetchInit, HostFetchResponse } from '../../../core/sandbox/contract.js';
 
 export const IPHONE_UA =

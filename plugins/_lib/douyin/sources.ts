@@ -1,4 +1,4 @@
-// The two known ways to get one aweme struct by id (research/video.md §1, "Data source history"):
+// The two known ways to get one aweme struct by id:
 // the slidesinfo API (works since the 2026-08 change) and the share page's _ROUTER_DATA (worked before it).
 // Each returns a verdict instead of throwing, so the caller can say which step failed and how.
 import type { Host, HostFetchResponse } from '../../../core/sandbox/contract.js';

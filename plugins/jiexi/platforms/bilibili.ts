@@ -1,4 +1,4 @@
-// Bilibili (哔哩哔哩). Protocol (research/video.md §4, as of 2026):
+// Bilibili (哔哩哔哩). Protocol (as of 2026):
 // 1. b23.tv/<code> or bili2233.cn/<code>: GET with redirects OFF and read Location (following into
 //    www.bilibili.com draws 412 risk control), recursing while it points at a short host again. A target that
 //    names no video (live room, shop, user space) is not a video. www/m.bilibili.com/video/BV… links, and theme,
@@ -18,7 +18,8 @@ import { fail, fetchStep, header, isRedirect, type Step } from '../upstream.js';
 const API = 'https://api.bilibili.com';
 const headers = { 'User-Agent': DESKTOP_CHROME_UA, Referer: 'https://www.bilibili.com/', Accept: JSON_ACCEPT };
 const BV = '(BV1[1-9A-HJ-NP-Za-km-z]{9})';
-const VIDEO_PATH = new RegExp(`^/(?:s/)?video/(?:${BV}|av(\\d+))(?:/|$)`);
+// /video/BV…, /s/video/BV… (share), and the bare /BV… or /av… that the site also redirects to the video page.
+const VIDEO_PATH = new RegExp(`^/(?:(?:s/)?video/)?(?:${BV}|av(\\d+))(?:/|$)`);
 const BV_ONLY = new RegExp(`^${BV}$`);
 const SHORT_BV_PATH = new RegExp(`^/${BV}/?$`);
 /** Short-link hosts: b23.tv and its newer twin bili2233.cn (same codes, same redirect). */

@@ -1,5 +1,5 @@
 // Xiaohongshu media addresses: which video stream to hand out and how to get an image's original file.
-// Facts (research/video.md §3, XHS-Downloader image.py/video.py, danbooru's xiaohongshu URL rules):
+// Facts (XHS-Downloader image.py/video.py, danbooru's xiaohongshu URL rules):
 // - Video: `video.consumer.originVideoKey` is the uploaded file, served at https://sns-video-bd.xhscdn.com/<key>.
 //   The transcodes live in `video.media.stream.{h264,h265,av1,h266}[]` as {streamType, streamDesc, qualityType,
 //   masterUrl, backupUrls, width, height, videoBitrate, avgBitrate}. The web player's h264 entry is the

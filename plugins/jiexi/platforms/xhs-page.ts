@@ -1,8 +1,8 @@
-// Reading one Xiaohongshu / RedNote note page and saying what it is: the note, an empty note entry (login-only,
-// hidden, or a desktop page that withheld it), a note that is gone, or a bot wall. Bot walls are retryable
-// upstream failures, never NOT_FOUND: the note may well exist, we were just refused (research/video.md §3 and
-// the issue-12 notes: error_code 300031 "当前笔记暂时无法浏览" on /404/sec_…, /website-login/…, "安全限制",
-// HTTP 461/471 captcha answers, 418/412 throttling).
+// Reading one Xiaohongshu / RedNote note page, desktop or mobile, and saying what it is: the note, an empty note
+// entry (login-only, hidden, or a desktop page that withheld it), a desktop 404 (which the mobile page may still
+// answer), a note that is gone, or a bot wall. Bot walls are retryable upstream failures, never NOT_FOUND: the
+// note may well exist, we were just refused (error_code 300031 "当前笔记暂时无法浏览" on /404/sec_…,
+// /website-login/…, "安全限制", HTTP 461/471 captcha answers, 418/412 throttling).
 import type { Host, PluginFailure } from '../../../core/sandbox/contract.js';
 import { at, type JsonRecord, num, parseJson, rec, str } from '../../_lib/pick.js';
 import { parseStateScript } from '../../_lib/state-script.js';

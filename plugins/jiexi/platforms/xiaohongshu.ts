@@ -1,4 +1,4 @@
-// Xiaohongshu (小红书) and its international site RedNote. Protocol (research/video.md §3, as of 2026):
+// Xiaohongshu (小红书) and its international site RedNote. Protocol (as of 2026):
 // 1. A share link (xhslink.com|xhslink.cn/[a|o|n|m/]<code>) is asked with redirects off: its Location is the note
 //    page (/discovery/item/<24 hex>?xsec_token=…), which names the note even when that page later sends the
 //    desktop browser to /404. A Location that is a bot wall or a gone page is classified without fetching it.

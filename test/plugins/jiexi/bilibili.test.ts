@@ -164,10 +164,7 @@ t.test('slow playurl → UPSTREAM_TIMEOUT', async (t) => {
 });
 
 t.test('bilibili.com paths that are not videos → UNSUPPORTED, nothing fetched', async (t) => {
-  for (const link of [
-    'https://www.bilibili.com/read/cv123',
-    'https://www.bilibili.com/bangumi/play/ep1',
-  ]) {
+  for (const link of ['https://www.bilibili.com/read/cv123', 'https://www.bilibili.com/bangumi/play/ep1']) {
     const { outcome, fetched } = await runJiexi(link);
     t.match(outcome, { ok: false, code: 'UNSUPPORTED' }, link);
     t.same(fetched, []);

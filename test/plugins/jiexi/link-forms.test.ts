@@ -283,6 +283,8 @@ t.test('Bilibili: the video in every long form', async (t) => {
     ['https://www.bilibili.com/video/BV1oM4y1G7LW/?p=2', { bvid: 'BV1oM4y1G7LW', aid: null, page: 2 }],
     ['https://m.bilibili.com/video/BV1oM4y1G7LW', { bvid: 'BV1oM4y1G7LW', aid: null, page: 1 }],
     ['https://www.bilibili.com/video/av170001', { bvid: null, aid: '170001', page: 1 }],
+    ['https://www.bilibili.com/BV1oM4y1G7LW?p=3', { bvid: 'BV1oM4y1G7LW', aid: null, page: 3 }],
+    ['https://bilibili.com/av170001', { bvid: null, aid: '170001', page: 1 }],
     ['https://www.bilibili.com/s/video/BV1oM4y1G7LW', { bvid: 'BV1oM4y1G7LW', aid: null, page: 1 }],
     [
       'https://www.bilibili.com/festival/2026bnj?bvid=BV1oM4y1G7LW&spm_id_from=333',

@@ -72,7 +72,11 @@ t.test('a platform redirect to an IP or foreign host is not followed', async (t)
   // XHS reads the share link's Location itself: a target off the note site is never fetched.
   nock('https://xhslink.com').get('/a/zGL52ubtpJ20').reply(302, '', { Location: 'http://127.0.0.1/' });
   const xhs = await runJiexi('http://xhslink.com/a/zGL52ubtpJ20');
-  t.match(xhs.outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /redirected to 127\.0\.0\.1 instead of the note page/ });
+  t.match(xhs.outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /redirected to 127\.0\.0\.1 instead of the note page/,
+  });
   t.same(xhs.fetched, ['https://xhslink.com/a/zGL52ubtpJ20']);
   t.ok(
     traps.every((s) => !s.isDone()),

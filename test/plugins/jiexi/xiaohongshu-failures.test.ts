@@ -22,37 +22,37 @@ function shareRedirect(location: string): void {
 
 /** The mobile (iPhone) read of /discovery/item/<id>, the last step before NOT_FOUND. */
 function mobilePage(id: string): nock.Interceptor {
-  return nock(XHS).get(`/discovery/item/${id}`).query(true).matchHeader('user-agent', /iPhone/);
+  return nock(XHS)
+    .get(`/discovery/item/${id}`)
+    .query(true)
+    .matchHeader('user-agent', /iPhone/);
 }
 
-t.test(
-  'login-only: empty explore entry → desktop /discovery/item re-read → mobile page → NOT_FOUND',
-  async (t) => {
-    nock(XHS)
-      .get(`/explore/${EMPTY_ID}`)
-      .query({ xsec_token: 'ABtok=', xsec_source: 'pc_feed' })
-      .reply(200, fixture('xhs-login-only.html'));
-    nock(XHS)
-      .get(`/discovery/item/${EMPTY_ID}`)
-      .query({ xsec_token: 'ABtok=' })
-      .matchHeader('user-agent', /Windows NT/)
-      .reply(200, fixture('xhs-login-only.html'));
-    mobilePage(EMPTY_ID).reply(200, fixture('xhs-mobile-empty.html'));
-    const { outcome, fetched } = await runJiexi(`${XHS}/explore/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`);
-    t.strictSame(outcome, {
-      ok: false,
-      code: 'NOT_FOUND',
-      message:
-        '小红书笔记不可见（仅登录可见、已删除或受限）(Xiaohongshu: the note is not publicly visible: login-only, removed or restricted (errorCode -510001)).',
-    });
-    t.strictSame(fetched, [
-      `${XHS}/explore/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`,
-      `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=ABtok%3D`,
-      `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=ABtok%3D`,
-    ]);
-    t.ok(nock.isDone(), 'desktop and mobile reads both made');
-  },
-);
+t.test('login-only: empty explore entry → desktop /discovery/item re-read → mobile page → NOT_FOUND', async (t) => {
+  nock(XHS)
+    .get(`/explore/${EMPTY_ID}`)
+    .query({ xsec_token: 'ABtok=', xsec_source: 'pc_feed' })
+    .reply(200, fixture('xhs-login-only.html'));
+  nock(XHS)
+    .get(`/discovery/item/${EMPTY_ID}`)
+    .query({ xsec_token: 'ABtok=' })
+    .matchHeader('user-agent', /Windows NT/)
+    .reply(200, fixture('xhs-login-only.html'));
+  mobilePage(EMPTY_ID).reply(200, fixture('xhs-mobile-empty.html'));
+  const { outcome, fetched } = await runJiexi(`${XHS}/explore/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`);
+  t.strictSame(outcome, {
+    ok: false,
+    code: 'NOT_FOUND',
+    message:
+      '小红书笔记不可见（仅登录可见、已删除或受限）(Xiaohongshu: the note is not publicly visible: login-only, removed or restricted (errorCode -510001)).',
+  });
+  t.strictSame(fetched, [
+    `${XHS}/explore/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`,
+    `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=ABtok%3D`,
+    `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=ABtok%3D`,
+  ]);
+  t.ok(nock.isDone(), 'desktop and mobile reads both made');
+});
 
 t.test('empty explore entry that the discovery page serves → success from the second read', async (t) => {
   const emptyVideoEntry = fixture('xhs-login-only.html').replaceAll(EMPTY_ID, VIDEO_ID);
@@ -65,29 +65,38 @@ t.test('empty explore entry that the discovery page serves → success from the 
 
 t.test('explore link without xsec_token: re-read, mobile read, then NOT_FOUND suggesting the share link', async (t) => {
   nock(XHS).get(`/explore/${EMPTY_ID}`).reply(200, fixture('xhs-login-only.html'));
-  nock(XHS).get(`/discovery/item/${EMPTY_ID}`).matchHeader('user-agent', /Windows NT/).reply(200, fixture('xhs-login-only.html'));
-  nock(XHS).get(`/discovery/item/${EMPTY_ID}`).matchHeader('user-agent', /iPhone/).reply(200, fixture('xhs-mobile-empty.html'));
+  nock(XHS)
+    .get(`/discovery/item/${EMPTY_ID}`)
+    .matchHeader('user-agent', /Windows NT/)
+    .reply(200, fixture('xhs-login-only.html'));
+  nock(XHS)
+    .get(`/discovery/item/${EMPTY_ID}`)
+    .matchHeader('user-agent', /iPhone/)
+    .reply(200, fixture('xhs-mobile-empty.html'));
   const { outcome, fetched } = await runJiexi(`${XHS}/explore/${EMPTY_ID}`);
   t.match(outcome, { ok: false, code: 'NOT_FOUND', message: /no xsec_token: paste the share link/ });
   t.equal(fetched.length, 3);
 });
 
-t.test('share link landing on an empty discovery entry → no desktop re-read, one mobile read → NOT_FOUND', async (t) => {
-  shareRedirect(`${XHS}/discovery/item/${EMPTY_ID}?xsec_token=T1&xsec_source=app_share`);
-  nock(XHS)
-    .get(`/discovery/item/${EMPTY_ID}`)
-    .query(true)
-    .matchHeader('user-agent', /Windows NT/)
-    .reply(200, fixture('xhs-login-only.html'));
-  mobilePage(EMPTY_ID).reply(200, fixture('xhs-mobile-empty.html'));
-  const { outcome, fetched } = await runJiexi(SHARE);
-  t.match(outcome, { ok: false, code: 'NOT_FOUND', message: /not publicly visible/ });
-  t.strictSame(fetched, [
-    'https://xhslink.com/a/zGL52ubtpJ20',
-    `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=T1&xsec_source=app_share`,
-    `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=T1`,
-  ]);
-});
+t.test(
+  'share link landing on an empty discovery entry → no desktop re-read, one mobile read → NOT_FOUND',
+  async (t) => {
+    shareRedirect(`${XHS}/discovery/item/${EMPTY_ID}?xsec_token=T1&xsec_source=app_share`);
+    nock(XHS)
+      .get(`/discovery/item/${EMPTY_ID}`)
+      .query(true)
+      .matchHeader('user-agent', /Windows NT/)
+      .reply(200, fixture('xhs-login-only.html'));
+    mobilePage(EMPTY_ID).reply(200, fixture('xhs-mobile-empty.html'));
+    const { outcome, fetched } = await runJiexi(SHARE);
+    t.match(outcome, { ok: false, code: 'NOT_FOUND', message: /not publicly visible/ });
+    t.strictSame(fetched, [
+      'https://xhslink.com/a/zGL52ubtpJ20',
+      `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=T1&xsec_source=app_share`,
+      `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=T1`,
+    ]);
+  },
+);
 
 t.test('a bot wall on the second read stays UPSTREAM_FAILED, not NOT_FOUND', async (t) => {
   nock(XHS).get(`/explore/${EMPTY_ID}`).query(true).reply(200, fixture('xhs-login-only.html'));
@@ -230,7 +239,11 @@ t.test('gone: the page or the redirect says the note does not exist → NOT_FOUN
 
   // A desktop 404 is not final: the mobile page is asked, and only its 404 too makes it NOT_FOUND.
   shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
-  nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).matchHeader('user-agent', /Windows NT/).reply(404, '');
+  nock(XHS)
+    .get(`/discovery/item/${VIDEO_ID}`)
+    .query(true)
+    .matchHeader('user-agent', /Windows NT/)
+    .reply(404, '');
   mobilePage(VIDEO_ID).reply(404, '');
   const http404 = await runJiexi(SHARE);
   t.match(http404.outcome, { ok: false, code: 'NOT_FOUND', message: /HTTP 404/ });
@@ -278,7 +291,11 @@ t.test('share link redirecting off the note site → UPSTREAM_FAILED, the other 
   shareRedirect('https://evil.example.com/steal');
   const evil = nock('https://evil.example.com').get('/steal').reply(200, 'x');
   const { outcome, fetched } = await runJiexi(SHARE);
-  t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /redirected to evil\.example\.com instead of the note page/ });
+  t.match(outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: /redirected to evil\.example\.com instead of the note page/,
+  });
   t.strictSame(fetched, ['https://xhslink.com/a/zGL52ubtpJ20']);
   t.notOk(evil.isDone(), 'the other host was never contacted');
 });
