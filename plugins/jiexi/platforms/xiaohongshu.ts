@@ -65,6 +65,12 @@ function refuseLink(parts: UrlParts): string | null {
   return null;
 }
 
+/** The note page named by a landing's `redirectPath=` (an absolute note URL on the note site), or null. */
+function redirectPathTarget(landing: UrlParts): string | null {
+  const named = parseUrl(queryParam(landing.query, 'redirectPath') ?? '');
+  return named && !SHORT_HOSTS.includes(named.host) ? fetchTarget(named) : null;
+}
+
 /**
  * Step 1: xhslink hops with redirects off, until a note page URL. A Location on the note site that is not a
  * note (security page, login, /404) is classified here and never fetched; one off the site is not followed.
@@ -77,7 +83,11 @@ async function resolveShort(start: string, host: Host): Promise<Step<string>> {
     if (!SHORT_HOSTS.includes(parts.host)) {
       const target = fetchTarget(parts);
       if (target) return { ok: true, value: target };
-      return classifyLanding(parts) ?? fail('UNSUPPORTED', NOT_A_NOTE);
+      const verdict = classifyLanding(parts) ?? fail('UNSUPPORTED', NOT_A_NOTE);
+      // A plain /404 (not a security page) that still names the note in redirectPath is the desktop 404 of a note
+      // that may exist: the note page is read, so its 404 leads on to the mobile page.
+      const named = verdict.code === 'NOT_FOUND' ? redirectPathTarget(parts) : null;
+      return named ? { ok: true, value: named } : verdict;
     }
     const got = await fetchStep(host, 'Xiaohongshu share link', url, {
       headers: { 'User-Agent': DESKTOP_CHROME_UA, Accept: HTML_ACCEPT },

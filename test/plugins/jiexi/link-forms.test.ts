@@ -239,6 +239,27 @@ t.test(
   },
 );
 
+t.test('XHS share link → /404 naming the note in redirectPath → the note page, then the mobile page', async (t) => {
+  const note = `${XHS}/discovery/item/${XHS_VIDEO}?xsec_token=R1`;
+  nock('https://xhslink.com')
+    .get('/o/8kQmZr2')
+    .reply(302, '', { Location: `${XHS}/404?errorCode=-510001&redirectPath=${encodeURIComponent(note)}` });
+  nock(XHS)
+    .get(`/discovery/item/${XHS_VIDEO}`)
+    .query({ xsec_token: 'R1' })
+    .matchHeader('user-agent', /Windows NT/)
+    .reply(302, '', { Location: '/404?errorCode=-510001' });
+  nock(XHS).get('/404').query(true).reply(200, '<html>页面不见了</html>');
+  nock(XHS)
+    .get(`/discovery/item/${XHS_VIDEO}`)
+    .query({ xsec_token: 'R1' })
+    .matchHeader('user-agent', /iPhone/)
+    .reply(200, fixture('xhs-mobile-video.html'));
+  const { outcome, fetched } = await runJiexi('https://xhslink.com/o/8kQmZr2');
+  t.equal(dataOf(outcome).id, XHS_VIDEO);
+  t.strictSame(fetched, ['https://xhslink.com/o/8kQmZr2', note, note]);
+});
+
 t.test('XHS mobile image note with a Live Photo: originals, sizes and the clip', async (t) => {
   const id = '6901a2b3000000001d0ff0a1';
   xhs404(id);
