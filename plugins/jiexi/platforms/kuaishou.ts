@@ -28,8 +28,13 @@ const PAGE_HOSTS = [
   'www.gifshow.com',
   'm.kuaishou.com',
 ];
-/** Other hosts of the same H5 page; read on m.kuaishou.com, the host 2026 share links land on. */
-const MOBILE_ALIASES = ['c.kuaishou.com', 'v.m.kuaishou.com', 'gifshow.com'];
+/** Other hosts of the same H5 page, and where it is read: 2026 share links land on m.kuaishou.com. */
+const ALIAS_TO_PAGE_HOST: Record<string, string> = {
+  'c.kuaishou.com': 'm.kuaishou.com',
+  'v.m.kuaishou.com': 'm.kuaishou.com',
+  'gifshow.com': 'www.gifshow.com',
+};
+const MOBILE_ALIASES = Object.keys(ALIAS_TO_PAGE_HOST);
 const MOBILE_PAGE_HOST = 'm.kuaishou.com';
 const LINK_HOSTS = [...SHORT_HOSTS, ...DESKTOP_HOSTS, ...PAGE_HOSTS, ...MOBILE_ALIASES];
 const FETCH_HOSTS = [...SHORT_HOSTS, 'www.kuaishou.com', ...PAGE_HOSTS];
@@ -81,7 +86,8 @@ async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget
     const onDesktop = DESKTOP_HOSTS.includes(parts.host);
     if (onPageHost || onAlias || (onDesktop && H5_PAGE.test(parts.path))) {
       if (!H5_PAGE.test(parts.path)) return fail('UNSUPPORTED', NOT_VIDEO);
-      return { ok: true, value: h5Target(parts, onPageHost ? parts.host : MOBILE_PAGE_HOST, cookies) };
+      const pageHost = onPageHost ? parts.host : (ALIAS_TO_PAGE_HOST[parts.host] ?? MOBILE_PAGE_HOST);
+      return { ok: true, value: h5Target(parts, pageHost, cookies) };
     }
     const onShortHost = SHORT_HOSTS.includes(parts.host);
     const shortVideo = onDesktop || onShortHost ? SHORT_VIDEO.exec(parts.path) : null;

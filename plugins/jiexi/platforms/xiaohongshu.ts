@@ -12,7 +12,7 @@
 //    the mobile page has no note either is it NOT_FOUND; a bot wall there stays UPSTREAM_FAILED.
 // Page classification (bot walls vs gone notes) is in xhs-page.ts; media choice (no WM_ streams, original
 // images, Live Photo clips) in xhs-media.ts.
-import type { Host, PluginFailure, PluginOutcome } from '../../../core/sandbox/contract.js';
+import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
 import { at, type JsonRecord, num, str } from '../../_lib/pick.js';
 import { parseUrl, queryParam, resolveLocation, type UrlParts } from '../../_lib/url-lite.js';
 import { DESKTOP_CHROME_UA, HTML_ACCEPT } from '../../_lib/user-agents.js';
@@ -211,7 +211,7 @@ async function parse(url: string, host: Host, options: ParseOptions): Promise<Pl
     if (verdict.kind === 'failed') return verdict.failure;
   }
   const id = verdict.kind === 'empty' ? verdict.id : linkedId;
-  if (!id) return verdict.kind === 'empty' ? notVisible(verdict) : (verdict.failure as PluginFailure);
+  if (!id) return verdict.kind === 'empty' ? notVisible(verdict) : verdict.failure;
   const mobile = await readNotePage(discoveryUrl(target.host, id, target.query), host, 'mobile');
   return afterMobile(verdict, mobile, options);
 }
