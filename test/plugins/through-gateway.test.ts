@@ -98,6 +98,23 @@ t.test('jiexi: an unsupported site is 422 UNSUPPORTED and never fetched; charged
   t.equal(res.body.deducted, 0);
 });
 
+t.test('jiexi: a bare short-link host is 400 INVALID_INPUT, never fetched, no ledger row', async (t) => {
+  const u = await h.user('1');
+  const trap = nock('https://v.kuaishou.com').get(/.*/).reply(302, '', { Location: 'https://m.kuaishou.com/' });
+  const res = await h.client.get(`/api/jiexi?url=${encodeURIComponent('看这个 https://v.kuaishou.com/')}`, {
+    'X-API-Key': u.key,
+  });
+  t.equal(res.status, 400);
+  t.equal(res.body.error.code, 'INVALID_INPUT');
+  t.match(res.body.error.message, /Kuaishou short link without its code/);
+  t.equal(res.body.deducted, 0);
+  t.notOk(trap.isDone(), 'no request went out');
+  t.same(await h.ledger(u.userId), [
+    { amount: 1_000_000, kind: 'grant', ref: `test-grant:${u.userId}`, balance_after: 1_000_000, operation: null },
+  ]);
+  t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+});
+
 t.test('jiexi: a Bilibili upstream error is 502 / 404 and costs nothing', async (t) => {
   const u = await h.user('1');
   nock('https://api.bilibili.com')

@@ -212,7 +212,10 @@ async function parse(url: string, host: Host, options: ParseOptions): Promise<Pl
   }
   const id = verdict.kind === 'empty' ? verdict.id : linkedId;
   if (!id) return verdict.kind === 'empty' ? notVisible(verdict) : verdict.failure;
-  const mobile = await readNotePage(discoveryUrl(target.host, id, target.query), host, 'mobile');
+  // The mobile page gets the link's whole query (xsec_token, xsec_source, share ids), as the app's own share
+  // landing carries it.
+  const mobileUrl = `https://${target.host}/discovery/item/${id}${target.query ? `?${target.query}` : ''}`;
+  const mobile = await readNotePage(mobileUrl, host, 'mobile');
   return afterMobile(verdict, mobile, options);
 }
 

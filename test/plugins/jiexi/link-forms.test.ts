@@ -204,7 +204,7 @@ t.test(
     xhs404(XHS_VIDEO);
     nock(XHS)
       .get(`/discovery/item/${XHS_VIDEO}`)
-      .query({ xsec_token: 'M1=' })
+      .query({ xsec_token: 'M1=', xsec_source: 'pc_feed' })
       .matchHeader('user-agent', /iPhone/)
       .reply(200, fixture('xhs-mobile-video.html'));
     const { outcome, fetched } = await runJiexi(`${XHS}/explore/${XHS_VIDEO}?xsec_token=M1%3D&xsec_source=pc_feed`);
@@ -234,7 +234,7 @@ t.test(
     });
     t.strictSame(fetched, [
       `${XHS}/explore/${XHS_VIDEO}?xsec_token=M1%3D&xsec_source=pc_feed`,
-      `${XHS}/discovery/item/${XHS_VIDEO}?xsec_token=M1%3D`,
+      `${XHS}/discovery/item/${XHS_VIDEO}?xsec_token=M1%3D&xsec_source=pc_feed`,
     ]);
   },
 );

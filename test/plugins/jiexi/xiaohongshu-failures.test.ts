@@ -49,7 +49,7 @@ t.test('login-only: empty explore entry → desktop /discovery/item re-read → 
   t.strictSame(fetched, [
     `${XHS}/explore/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`,
     `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=ABtok%3D`,
-    `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=ABtok%3D`,
+    `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`,
   ]);
   t.ok(nock.isDone(), 'desktop and mobile reads both made');
 });
@@ -93,7 +93,7 @@ t.test(
     t.strictSame(fetched, [
       'https://xhslink.com/a/zGL52ubtpJ20',
       `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=T1&xsec_source=app_share`,
-      `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=T1`,
+      `${XHS}/discovery/item/${EMPTY_ID}?xsec_token=T1&xsec_source=app_share`,
     ]);
   },
 );
