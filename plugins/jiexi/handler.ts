@@ -21,13 +21,12 @@ async function run(input: JiexiInput, host: Host): Promise<PluginOutcome<JiexiDa
   if (format !== null && !IMAGE_FORMATS.includes(format))
     return fail('INVALID_INPUT', 'image_format must be "png" or "jpg".');
   const found = findSupportedLink(input.url, platforms);
-  // Nothing is fetched for an unsupported or IP link: only a module's own hosts are ever contacted.
+  // Nothing is fetched for an unsupported or IP link: only a module's own hosts are ever contacted. A platform
+  // link that cannot name a post (bare short-link host, profile page) is the caller's mistake: INVALID_INPUT,
+  // refused before any request goes out, so it costs nothing and no upstream sees it.
+  if (!found.ok && found.refused) return fail('INVALID_INPUT', noPostMessage(found.refused));
   if (!found.ok) return fail('UNSUPPORTED', unsupportedMessage(platforms, found.reason));
-  const { module, url, parts } = found.link;
-  // A link that cannot name a post (bare short-link host, profile page) is the caller's mistake: refused before
-  // any request goes out, so it costs nothing and no upstream sees it.
-  const refused = module.refuseLink(parts);
-  if (refused) return fail('INVALID_INPUT', noPostMessage(refused));
+  const { module, url } = found.link;
   try {
     return await module.parse(url, host, { imageFormat: format });
   } catch (err) {

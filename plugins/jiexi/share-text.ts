@@ -15,7 +15,11 @@ export interface FoundLink {
   module: PlatformModule;
 }
 
-export type LinkSearch = { ok: true; link: FoundLink } | { ok: false; reason: string };
+/**
+ * The link to parse, or why there is none. `refused` is set when the text had platform links but none that can
+ * name a post (bare short-link host, profile page): the caller's mistake, INVALID_INPUT rather than UNSUPPORTED.
+ */
+export type LinkSearch = { ok: true; link: FoundLink } | { ok: false; reason: string; refused?: string };
 
 /**
  * Is the host an IP literal in any spelling a URL parser accepts? WHATWG treats a host whose last label is
@@ -39,11 +43,15 @@ function normalise(parts: UrlParts): string {
   return `${parts.scheme}://${parts.host}${parts.path}${parts.query ? `?${parts.query}` : ''}`;
 }
 
-/** The first link in `text` that one of `modules` handles, or why there is none. */
+/**
+ * The first link in `text` that one of `modules` handles and that can name a post (a profile link pasted before
+ * the post's link is passed over), or why there is none.
+ */
 export function findSupportedLink(text: string, modules: readonly PlatformModule[]): LinkSearch {
   const candidates = extractUrls(text);
   if (candidates.length === 0) return { ok: false, reason: 'No http(s) link found in the text.' };
   let firstOther: string | null = null;
+  let firstRefused: string | null = null;
   for (const candidate of candidates) {
     const parts = parseUrl(candidate);
     // url-lite lets "host@other/..." through as a path without a leading "/": that is user-info, refuse it.
@@ -56,8 +64,11 @@ export function findSupportedLink(text: string, modules: readonly PlatformModule
       continue;
     }
     const module = modules.find((m) => hostMatches(parts.host, m.linkHosts));
-    if (module) return { ok: true, link: { url: normalise(parts), parts, module } };
-    firstOther ??= `Links of ${parts.host} are not supported.`;
+    const refused = module ? module.refuseLink(parts) : null;
+    if (module && !refused) return { ok: true, link: { url: normalise(parts), parts, module } };
+    if (refused) firstRefused ??= refused;
+    else firstOther ??= `Links of ${parts.host} are not supported.`;
   }
+  if (firstRefused) return { ok: false, reason: firstRefused, refused: firstRefused };
   return { ok: false, reason: firstOther ?? 'No supported link found in the text.' };
 }
