@@ -118,18 +118,21 @@ t.test('unsupportedMessage lists the platforms in Chinese and English', async (t
   t.match(msg, /^目前支持: 抖音、快手、小红书、B站 \(supported: Douyin, Kuaishou, Xiaohongshu, Bilibili\)\. No http/);
 });
 
-t.test('a platform link that cannot name a post is passed over for a later one, else reported as refused', async (t) => {
-  t.same(pick('主页 https://www.kuaishou.com/profile/3xuser0001 作品 https://v.kuaishou.com/13x0B9e'), {
-    url: 'https://v.kuaishou.com/13x0B9e',
-    platform: 'kuaishou',
-  });
-  t.same(findSupportedLink('https://v.kuaishou.com/ https://example.com/x', modules), {
-    ok: false,
-    reason: 'a Kuaishou short link without its code',
-    refused: 'a Kuaishou short link without its code',
-  });
-  t.same(findSupportedLink('https://example.com/x', modules), {
-    ok: false,
-    reason: 'Links of example.com are not supported.',
-  });
-});
+t.test(
+  'a platform link that cannot name a post is passed over for a later one, else reported as refused',
+  async (t) => {
+    t.same(pick('主页 https://www.kuaishou.com/profile/3xuser0001 作品 https://v.kuaishou.com/13x0B9e'), {
+      url: 'https://v.kuaishou.com/13x0B9e',
+      platform: 'kuaishou',
+    });
+    t.same(findSupportedLink('https://v.kuaishou.com/ https://example.com/x', modules), {
+      ok: false,
+      reason: 'a Kuaishou short link without its code',
+      refused: 'a Kuaishou short link without its code',
+    });
+    t.same(findSupportedLink('https://example.com/x', modules), {
+      ok: false,
+      reason: 'Links of example.com are not supported.',
+    });
+  },
+);
