@@ -19,7 +19,7 @@ import { addTicks, type CpuTicks, machineTicks } from './machine-cpu.js';
 
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
-/** Research (fast-path-limits.md) used 16 users with a key each: one balance row per user is what serialises. */
+/** 16 users with a key each: one balance row per user is what serialises, so fewer users would measure contention. */
 const USERS = 16;
 
 async function reachable(): Promise<string | null> {

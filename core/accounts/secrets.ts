@@ -24,9 +24,9 @@ export function newUserToken(): string {
 // Request ids are unique, not secret, and ordered by time. They are the key of the call-log and ledger rows a
 // billed call writes (request_id, ref), so ids that grow with the clock put every commit's new index entries on
 // the same few right-most pages; random ids put each on a page of its own, and on a large database most of a
-// capture's cost became writing those pages (issue 14). Shape: req_ + the millisecond clock in 9 characters of
-// an alphabet in ASCII order (so the text sorts by time) + 12 random base64url characters drawn from a pooled
-// buffer rather than a randomBytes() call per request.
+// capture's cost became writing those pages (docs/performance.md "Time-ordered request ids"). Shape: req_ + the
+// millisecond clock in 9 characters of an alphabet in ASCII order (so the text sorts by time) + 12 random base64url
+// characters drawn from a pooled buffer rather than a randomBytes() call per request.
 const TIME_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const RANDOM_BYTES = 9;
 let pool: Buffer = Buffer.alloc(0);

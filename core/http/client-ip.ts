@@ -30,8 +30,9 @@ export function compileProxyCheck(trust: TrustProxy): (addr: string) => boolean 
     if (bits === undefined) list.addAddress(net, family);
     else list.addSubnet(net, Number(bits), family);
   }
-  // BlockList.check costs ~5 us (a native SocketAddress per call) and runs on every request; the addresses seen
-  // are few (the proxies and their clients' last hops), so answers are remembered in a bounded map.
+  // BlockList.check is costly (a native SocketAddress per call; docs/performance.md "Costs cited by the code") and runs
+  // on every request; the addresses seen are few (the proxies and their clients' last hops), so answers are remembered
+  // in a bounded map.
   const seen = new Map<string, boolean>();
   return (addr) => {
     let hit = seen.get(addr);

@@ -1,4 +1,4 @@
-// The response envelope of every /api call (DESIGN.md section 3). Amounts leave micro-TOKEN only here.
+// The response envelope of every /api call (docs/api.md "Responses"). Amounts leave micro-TOKEN only here.
 
 import { localeFromAcceptLanguage } from '../accounts/locale.js';
 import { toToken } from '../kernel/money.js';

@@ -1,8 +1,9 @@
 // The per-call metrics (duration histogram, money charged, charged calls), kept as plain numbers per series and
 // handed to prom-client's registry as metrics of its own shape when /metrics is read. prom-client's Histogram and
-// Counter turn the label object of every observation into a key (sorted names, validation, string building): ~0.9 us
-// of the gateway thread per call, ~3% of a cache hit's CPU (issue 14). Here a call is one Map lookup by a joined key
-// and a few additions; the exposition, the cluster sum (AggregatorRegistry reads get()) and reset() are prom-client's.
+// Counter turn the label object of every observation into a key (sorted names, validation, string building) on
+// every call, a measurable share of a cache hit's CPU (docs/performance.md "Costs cited by the code"). Here a call is
+// one Map lookup by a joined key and a few additions; the exposition, the cluster sum (AggregatorRegistry reads get())
+// and reset() are prom-client's.
 import type { MetricValue, MetricValueWithName } from 'prom-client';
 
 interface Series {

@@ -42,8 +42,9 @@ function wrap(p: PinoLogger, flushSync: () => void): Logger {
 }
 
 /**
- * A child logger built only when it first writes a line: pino's child() serialises its bindings up front (about
- * 10 us, measured), and most calls it is made for (a sandboxed plugin call) never log.
+ * A child logger built only when it first writes a line: pino's child() serialises its bindings up front (a cost
+ * measured in docs/performance.md "Costs cited by the code"), and most calls it is made for (a sandboxed plugin call)
+ * never log.
  */
 export function lazyChild(parent: Logger, fields: Record<string, unknown>): Logger {
   return new LazyChild(parent, fields);

@@ -19,8 +19,8 @@ export function toMicro(amount: number | string): number {
  * micro-TOKEN -> TOKEN for JSON output: the double nearest the decimal amount, so it prints with at most 6 decimals.
  * For an integer amount both operands of the division are exact doubles and IEEE division rounds the true quotient
  * to the nearest double, which is the same double `Number(text)` gives for the decimal text of that quotient: no
- * round trip through toFixed is needed (it cost a cache hit ~0.3 us). Only a fraction of a micro-TOKEN, which money
- * never is, goes through toFixed to be cut at 6 decimals.
+ * round trip through toFixed is needed (it was a measurable cost of a cache hit). Only a fraction of a micro-TOKEN,
+ * which money never is, goes through toFixed to be cut at 6 decimals.
  */
 export function toToken(micro: number): number {
   return Number.isInteger(micro) ? micro / MICRO_PER_TOKEN : Number((micro / MICRO_PER_TOKEN).toFixed(6));

@@ -1,10 +1,9 @@
 // Work that hands something to another thread or process — an isolate call, an answer on a socket — is done
 // together at the end of the event-loop turn instead of one piece at a time as each request gets there. The
 // receiving side (an isolate's thread, the client reading the socket: a load generator or a reverse proxy on the
-// same host) sleeps when idle, and waking it is what each piece paid most for (issue 14: ~18% of the gateway
-// thread's CPU for a billed call's isolate dispatch, ~30% for a cache hit's socket write, most of it the wake-up,
-// which on a virtual machine is an interrupt to the other CPU). Done in one burst, the first piece wakes the
-// receiver and the rest find it awake. Nothing is reordered; each piece only moves to the end of the current turn
+// same host) sleeps when idle, and waking it is what each piece paid most for (a wake-up on a virtual machine is an
+// interrupt to the other CPU; docs/performance.md "Costs cited by the code"). Done in one burst, the first piece wakes
+// the receiver and the rest find it awake. Nothing is reordered; each piece only moves to the end of the current turn
 // (setImmediate: after this turn's I/O callbacks and their promises).
 const pending: Array<() => void> = [];
 

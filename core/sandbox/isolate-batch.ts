@@ -1,10 +1,10 @@
 // The calls of one event-loop turn to one isolate of a plugin that cannot reach the network (`allow_hosts: []`),
 // started with one isolated-vm call instead of one each, and when the isolate's own thread is quiet
-// (thread-activity.ts) run right here on the gateway thread. An async isolated-vm call costs the gateway thread
-// ~10 us (scheduling on the isolate's thread, waking it, copying, settling its promise) whatever the plugin does,
-// and the call waits for that thread to get a CPU; for an offline lookup that is most of the call. A batch on the
-// isolate's thread costs ~2-4 us per call; on the gateway thread the lookup itself plus ~8 us per batch, and the
-// isolate's thread sleeps (issue 14: billed calls ~192 -> ~163 us of CPU each, all threads).
+// (thread-activity.ts) run right here on the gateway thread. An async isolated-vm call costs the gateway thread a
+// fixed price (scheduling on the isolate's thread, waking it, copying, settling its promise) whatever the plugin
+// does, and the call waits for that thread to get a CPU; for an offline lookup that is most of the call. A batch on
+// the gateway thread costs the lookup itself plus one small price per batch, and the isolate's thread sleeps
+// (figures: docs/performance.md "Costs cited by the code").
 // On the gateway thread a batch gets SYNC_BUDGET_MS: one that runs past it (or fails as a whole) is stopped, its
 // calls run again alone on the isolate's thread with their own deadlines, and this isolate stays off the gateway
 // thread for HOLD_OFF_MS, so a plugin that computes for long costs the event loop one budget per hold-off.

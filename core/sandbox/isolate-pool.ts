@@ -1,7 +1,8 @@
 // One plugin's isolates. Calls are multiplexed: an I/O-bound plugin spends most of a call awaiting host.fetch,
 // so several calls share an isolate (one persistent context, so module-scope caches survive), routed to the
 // least-loaded isolate, with a per-isolate cap and a queue beyond it. The host owns the wall clock: isolated-vm's
-// `timeout` covers only synchronous execution, never awaited promises (research/stack.md 1(a), 1(e)).
+// `timeout` covers only synchronous execution, never awaited promises: code that runs after a host promise settles
+// is not bounded by it, so the pool's own deadline disposes such an isolate.
 import type { Logger } from '../kernel/logger.js';
 import { startAtTurnEnd } from '../kernel/turn-end.js';
 import type { Resolver } from './address-policy.js';
@@ -339,7 +340,7 @@ export class IsolatePool {
   /** A rejection from a live isolate: a sync timeout, a host fetch error that escaped, or the plugin's own throw. */
   private pluginError(err: unknown, message: string, state: CallState, call: PoolCall): Exec {
     if (IVM.syncTimeout(message)) {
-      // isolated-vm stopped synchronous code at the deadline; the isolate stays usable (research 1(e)).
+      // isolated-vm stopped synchronous code at the deadline; unlike a disposal, this leaves the isolate usable.
       call.log.error('plugin call failed', { reason: `synchronous code ran past the ${call.deadlineMs} ms deadline` });
       return { kind: 'done', outcome: internalOutcome(this.o.plugin) };
     }

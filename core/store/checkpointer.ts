@@ -1,6 +1,6 @@
 // SQLite's automatic checkpoint runs inside the COMMIT that takes the write-ahead log past 1000 pages: that one
 // commit copies the pages into the database file and fsyncs both files on the event loop, while every call of its
-// group waits for it (issue 14: ~4% of the gateway's CPU and its slowest answers). The gateway instead hands the
+// group waits for it (a share of the gateway's CPU, and its slowest answers). The gateway instead hands the
 // checkpoint to a worker thread with a connection of its own. PASSIVE never waits for the writer and never makes it
 // wait. SQLite starts the log over at a write that finds all of it copied; under steady load that needs the writer
 // thread's catch-up after each pass (see CheckpointSignal), and the log stays small. A pass that fails (disk full,

@@ -1,8 +1,8 @@
 // Statements run straight on the SQLite connection while a transaction holds it. Kysely's SQLite dialect has one
 // connection, and a transaction keeps it (and Kysely's lock on it) from BEGIN to COMMIT: a statement run on the
 // same better-sqlite3 handle meanwhile is part of that transaction, exactly as if Kysely had run it, minus the
-// query object, the connection lock and the chain of promises Kysely spends on each statement (measured in issue 14:
-// a billed call's five capture statements inside the group commit). Outside a transaction nothing may go around
+// query object, the connection lock and the chain of promises Kysely spends on each statement (a billed call runs
+// five capture statements inside the group commit). Outside a transaction nothing may go around
 // Kysely's lock (a statement could land inside someone else's open transaction), so there is no direct handle then.
 import type { Kysely, QueryResult, SqliteDatabase, Transaction } from 'kysely';
 

@@ -1,5 +1,5 @@
 // Group commit for SQLite: the commit, not the SQL, is what a billed call pays for (one write transaction per
-// call caps the gateway at about a quarter of bare Koa; research/fast-path-limits.md). Money writes queued in
+// call caps the gateway at about a quarter of bare Koa; docs/performance.md). Money writes queued in
 // the same event-loop turn share one transaction; each runs inside its own savepoint, so one that fails (not
 // enough balance, a reused reference, a lost idempotency claim) rolls back alone and the others still commit.
 // Every caller is answered only after the shared COMMIT returned, so "no success before its charge is durably

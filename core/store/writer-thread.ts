@@ -1,8 +1,8 @@
 // The gateway's SQLite writes that are plain data, done by a worker thread with a connection of its own, so the
 // event loop does not spend its time inside SQLite: call-log rows (buffered ones, and those a call waits for) and
 // guarded statement scripts (a billed call's capture: balance, ledger row, call-log row). On the event loop a flush
-// of 500 buffered rows held every call for milliseconds, and a free cache hit spent ~10 us of its ~52 us there
-// (issue 14).
+// of 500 buffered rows held every call for milliseconds, and a free cache hit spent a fifth of its time there
+// (docs/performance.md "Costs cited by the code").
 //
 // Taking turns with the gateway's own write transactions is the write gate's job (write-gate.ts). Rows and scripts
 // that callers wait for are sent together: one transaction for the calls one callback finished (the isolate batch
@@ -183,8 +183,8 @@ export function startWriterThread(
   worker.once('error', (err) => end(err.message));
   worker.once('exit', (code) => end(`exit ${code}`));
 
-  // Scripts as one flat array of plain values, statements by number: copying a message to the worker cost the event
-  // loop ~2.5 us per script as objects with their SQL text, ~0.5 us so (issue 14).
+  // Scripts as one flat array of plain values, statements by number: copying objects with their SQL text to the
+  // worker cost the event loop five times as much (docs/performance.md "Costs cited by the code").
   const numbers = new Map<string, number>();
   const encode = (scripts: Script[]): Pick<Message, 'texts' | 'code'> => {
     const texts: string[] = [];
@@ -259,8 +259,8 @@ export function startWriterThread(
   /**
    * Joins the next transaction. It is sent once the promise work of the current callback has settled
    * (process.nextTick runs after the microtasks queued before it): every call that one callback finished (the
-   * isolate batch of a turn, kernel/turn-end.ts) joins first, and no event-loop turn is waited for (issue 14: a
-   * billed call's commit ~0.3 ms sooner than with setImmediate, which waited for the next turn's I/O).
+   * isolate batch of a turn, kernel/turn-end.ts) joins first, and no event-loop turn is waited for (setImmediate
+   * waited for the next turn's I/O and made a billed call's commit later).
    */
   const join = (): Turn => {
     if (!turn) turn = { rows: [], scripts: [], waiters: [] };

@@ -1,6 +1,6 @@
 // The courier table: data, not code. One row per courier; add a courier by adding a row (and its number
 // formats to format-rules.ts). `code` is the Kuaidi100 `com` and our canonical code.
-// Sources: shared/research/kuaid.md §1 (codes, Kdniao codes, phone rules).
+// Sources: Kuaidi100's and Kdniao's published company-code lists and the couriers' own customer-service numbers.
 
 export interface Courier {
   /** Kuaidi100 company code; the canonical `com` of this API. */

@@ -8,8 +8,8 @@
 // Confidence = weight / max(100, sum of the weights of every matching courier), so shared shapes come out
 // below 1 and close rivals come out ambiguous (detect.ts).
 //
-// `basis` says where a row comes from: "format" = a published format fact (shared/research/kuaid.md §1-§2,
-// courier docs, SDK test cases); "sample" = the prefix split seen in the real numbers of
+// `basis` says where a row comes from: "format" = a published format fact (courier docs, Kuaidi100's and
+// Kdniao's code lists, SDK test cases); "sample" = the prefix split seen in the real numbers of
 // test/plugins/kuaid/fixtures/real-numbers.json (each carries its public source). The accuracy test runs
 // the whole sample through these rows: change a weight, re-run it.
 

@@ -2,7 +2,7 @@
 // it (core/console/api/calls-csv.ts): keyset chunks by id, newest first, an event-loop turn between chunks so
 // one export never stalls the other callers, one export per admin at a time. Like every console CSV it starts
 // with a UTF-8 BOM and has its header in the reader's language and its times in their zone (csv-locale.ts).
-// Orders and ledger rows carry the user's email next to the id: an admin reads people, not numbers (issue 17).
+// Orders and ledger rows carry the user's email next to the id: an admin reads people, not numbers.
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Router from '@koa/router';

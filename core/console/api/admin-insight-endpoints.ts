@@ -1,4 +1,4 @@
-// Admin overview and order-cancel endpoints (issue 17) as data for the OpenAPI document; spread into
+// Admin overview and order-cancel endpoints as data for the OpenAPI document; spread into
 // CONSOLE_ENDPOINTS (console-endpoints.ts).
 // A local shape (a subset of ConsoleEndpoint) so this file does not import its importer.
 interface Endpoint {

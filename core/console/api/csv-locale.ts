@@ -1,4 +1,4 @@
-// What makes a console CSV export readable where it is opened (issue 17 item 5): a UTF-8 byte-order mark (without
+// What makes a console CSV export readable where it is opened: a UTF-8 byte-order mark (without
 // it Excel reads UTF-8 as the local code page and Chinese turns into mojibake), times in the reader's time zone
 // as "YYYY-MM-DD HH:mm:ss" (a form spreadsheets parse as a date; the zone is named in the column header), and
 // header labels in the UI language. The browser sends its IANA zone (?tz=Asia/Shanghai) and language (?lang=).
@@ -98,7 +98,7 @@ function offsetAt(fmt: Intl.DateTimeFormat, ms: number): number {
 }
 
 /**
- * A formatter of epoch milliseconds as local "YYYY-MM-DD HH:mm:ss". Intl costs ~10 µs a call, so it only finds
+ * A formatter of epoch milliseconds as local "YYYY-MM-DD HH:mm:ss". Intl is slow per call, so it only finds
  * the zone's offset, once per 15-minute stretch of UTC (every offset change in use today falls on such a
  * boundary: offsets and switch times are whole quarter hours); the text is then plain arithmetic.
  */

@@ -1,5 +1,5 @@
-// The console routes of issue 16 items 5-8 (webhooks, alerts, key rotation, admin drill-down, adjustments, audit,
-// exports) as data, for the OpenAPI document and request validation.
+// The console routes of notifications and operator records (webhooks, alerts, key rotation, admin drill-down,
+// adjustments, audit, exports) as data, for the OpenAPI document and request validation.
 import {
   type ConsoleEndpoint,
   exportQuery,
@@ -12,7 +12,7 @@ import {
   tokens,
 } from './endpoint-schemas.js';
 
-/** Issue 16 items 5-8: webhooks, alerts, key rotation, admin drill-down, adjustments, audit, exports. */
+/** Notifications and operator records: webhooks, alerts, key rotation, admin drill-down, adjustments, audit, CSV. */
 export function notificationEndpoints(): ConsoleEndpoint[] {
   const hooks = (prefix: string, idp: string, auth: 'user' | 'admin', who: string): ConsoleEndpoint[] => [
     { id: `${idp}Webhooks`, method: 'GET', path: prefix, summary: `${who} webhooks`, auth },

@@ -1,4 +1,4 @@
-// Payment endpoints (issue 15) as data for the OpenAPI document; spread into CONSOLE_ENDPOINTS.
+// Payment endpoints (docs/billing.md "Payments") as data for the OpenAPI document; spread into CONSOLE_ENDPOINTS.
 import type { ConsoleEndpoint } from './endpoint-schemas.js';
 
 type Schema = Record<string, unknown>;

@@ -1,7 +1,7 @@
-// Online payments (issue 15): each order keeps a snapshot of what was sold and for how much (prices hot-reload,
-// so crediting never re-reads them), the provider instance it is bound to and the provider's trade number
-// (unique per instance, the second guard of exactly-once crediting after the conditional status update).
-// Every raw notification goes to payment_log; refunds are rows with their own idempotency key.
+// Online payments (docs/billing.md "Payments"): each order keeps a snapshot of what was sold and for how much (prices
+// hot-reload, so crediting never re-reads them), the provider instance it is bound to and the provider's trade number
+// (unique per instance, the second guard of exactly-once crediting after the conditional status update). Every raw
+// notification goes to payment_log; refunds are rows with their own idempotency key.
 import { type Kysely, sql } from 'kysely';
 import type { MigrationContext } from './context.js';
 

@@ -1,4 +1,4 @@
-// Account security (issue 16 part A): the mail outbox, single-use account tokens (password reset, email
+// Account security: the mail outbox, single-use account tokens (password reset, email
 // verification, 2FA login challenges), per-user security settings (locale, verification, TOTP) and 2FA
 // recovery codes. Security data lives beside users, not in it, so the users row stays the money row.
 import type { Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// Notifications and operator records (issue 16 items 5-8): outbound webhook endpoints and their durable delivery
+// Notifications and operator records: outbound webhook endpoints and their durable delivery
 // queue, per-user low-balance alert settings, the admin/key audit log, and a second key hash so a rotated key's
 // old secret keeps working for a grace period.
 import type { Kysely } from 'kysely';

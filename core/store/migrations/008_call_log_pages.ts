@@ -1,7 +1,8 @@
 // The console's call-log pages and CSV chunks walk a user's rows newest first by (created_at, id) on
 // call_log_user_time (billing/usage.ts listCalls), so the (user_id, id) index added for them in 004 goes. Every
 // billed call writes a call-log row, and each index that starts with user_id puts that row's entry on its own
-// user's page: without this one a capture on the writer thread measured ~45 -> ~30 us (issue 14).
+// user's page, so dropping this one made a capture on the writer thread cheaper (docs/performance.md "Costs cited by
+// the code").
 import type { Kysely } from 'kysely';
 import type { MigrationContext } from './context.js';
 

@@ -28,7 +28,7 @@ export const en: Record<MessageKey, string> = {
   'nav.logout': 'Log out',
   'role.admin': 'admin',
   'role.user': 'user',
-  // Notifications, webhooks, key rotation, audit and admin drill-down (issue 16 items 5-8).
+  // Notifications, webhooks, key rotation, audit and admin drill-down.
   'nav.notify': 'Notifications',
   'notify.title': 'Notifications & webhooks',
   'notify.subtitle':

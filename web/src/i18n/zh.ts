@@ -26,7 +26,7 @@ export const zh = {
   'nav.logout': '退出登录',
   'role.admin': '管理员',
   'role.user': '用户',
-  // Notifications, webhooks, key rotation, audit and admin drill-down (issue 16 items 5-8).
+  // Notifications, webhooks, key rotation, audit and admin drill-down.
   'nav.notify': '通知',
   'notify.title': '通知与 Webhook',
   'notify.subtitle': '余额跌破提醒线时通知您；Webhook 以 Standard Webhooks 方式签名，失败自动重试。',

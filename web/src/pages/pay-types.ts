@@ -1,4 +1,4 @@
-// Shapes of the payment endpoints (issue 15), beside types.ts so the payment pages own their types.
+// Shapes of the payment endpoints, beside types.ts so the payment pages own their types.
 import type { Order } from '../types.js';
 
 export type PayStatus = 'pending' | 'paid' | 'cancelled' | 'expired' | 'refunded' | 'amount_mismatch';
