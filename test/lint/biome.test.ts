@@ -1,5 +1,6 @@
 // Formatting and lint are part of the test run: `biome ci` checks every source file against biome.json (format,
-// lint rules, import order) without writing anything. Fix with `npx biome check --write .`.
+// lint rules, import order) without writing anything (`npm run lint` is the same check). Fix with
+// `npx biome check --write .` (`npm run format` only reformats).
 
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
