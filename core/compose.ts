@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { createKeyCache } from './accounts/key-cache.js';
 import { createMailer } from './accounts/mail/mailer.js';
 import { releaseExpiredHolds } from './billing/holds.js';
-import { createPayments } from './billing/payments/registry.js';
+import { createPayments } from './billing/payments/provider-registry.js';
 import { createPlans } from './billing/plan-pricing.js';
 import type { Settings } from './config/env.js';
 import { createLogger, type Logger } from './kernel/logger.js';

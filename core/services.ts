@@ -2,7 +2,7 @@
 
 import type { KeyCache } from './accounts/key-cache.js';
 import type { Mailer } from './accounts/mail/mailer.js';
-import type { Payments } from './billing/payments/registry.js';
+import type { Payments } from './billing/payments/provider-registry.js';
 import type { PlanPricing } from './billing/plan-pricing.js';
 import type { Settings } from './config/env.js';
 import type { Logger } from './kernel/logger.js';
@@ -30,7 +30,7 @@ export interface Services {
   metrics: Metrics;
   /** Identical calls in flight share one plugin run (per process). */
   flights: SingleFlight<SharedRun>;
-  /** Payment instances, notify URLs and the onOrderCredited hooks (core/billing/payments/registry.ts). */
+  /** Payment instances, notify URLs and the onOrderCredited hooks (core/billing/payments/provider-registry.ts). */
   payments: Payments;
   /** SMTP or the outbox table, chosen by env (core/accounts/mail/mailer.ts). */
   mailer: Mailer;

@@ -1,13 +1,13 @@
 // Orders: a purchase of a plan or package, bound to one payment instance, with a snapshot of what it sells and
 // for how much (operations.yaml prices hot-reload; an order keeps the price it was shown at). The buyer's
 // pay page can be reopened any number of times: a click on the same item with the same method reuses the
-// open order instead of making another. Crediting is core/billing/payments/settle.ts, exactly once.
+// open order instead of making another. Crediting is core/billing/payments/settle-payment.ts, exactly once.
 import type { Kysely } from 'kysely';
 import type { Registry } from '../registry/registry.js';
 import type { Database } from '../store/schema.js';
 import type { ItemKind } from './grants.js';
 import { type OrderRow, outTradeNoOf, type PaymentAction, type PaymentProvider } from './payment-provider.js';
-import type { Payments } from './payments/registry.js';
+import type { Payments } from './payments/provider-registry.js';
 
 export type { OrderRow } from './payment-provider.js';
 

@@ -1,7 +1,7 @@
 // The payment-provider seam. A provider *kind* (manual, epay, stripe, alipay, wxpay) is code; an *instance* is
 // one configured merchant account of a kind (core/billing/payments/config.ts). Providers translate: they build
 // the buyer's next step, verify and normalise notifications and query answers, and speak the provider's reply
-// format. They never touch the database: the core (core/billing/payments/settle.ts) owns orders, their state
+// format. They never touch the database: the core (core/billing/payments/settle-payment.ts) owns orders, their state
 // machine, the amount check, crediting exactly once, the sweeper and the payment log.
 import type { Selectable } from 'kysely';
 import type { OrdersTable } from '../store/schema.js';

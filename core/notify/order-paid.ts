@@ -1,7 +1,7 @@
 // order.paid: every credited order (online notification, query, or an admin's manual confirmation) becomes a
 // webhook event for the buyer's endpoints and the operator's. The listener runs after the credit committed.
 import type { Kysely } from 'kysely';
-import type { OrderCreditedEvent } from '../billing/payments/registry.js';
+import type { OrderCreditedEvent } from '../billing/payments/provider-registry.js';
 import { toToken } from '../kernel/money.js';
 import type { Database } from '../store/schema.js';
 import type { Webhooks } from './webhooks/webhooks.js';

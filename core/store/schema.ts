@@ -131,7 +131,7 @@ export interface OrdersTable {
   item_name: string;
   amount: number;
   provider: string;
-  /** paid = paid and credited in one transaction (credited_at); see core/billing/payments/settle.ts. */
+  /** paid = paid and credited in one transaction (credited_at); see core/billing/payments/settle-payment.ts. */
   status: 'pending' | 'paid' | 'cancelled' | 'expired' | 'refunded' | 'amount_mismatch';
   created_at: number;
   paid_at: number | null;

@@ -6,7 +6,7 @@ import { applyEntry, InsufficientBalanceError } from '../ledger.js';
 import { findOrder, OrderError } from '../orders.js';
 import type { OrderRow } from '../payment-provider.js';
 import { logPayment } from './payment-log.js';
-import { creditOrder, type SettleDeps, type Settlement } from './settle.js';
+import { creditOrder, type SettleDeps, type Settlement } from './settle-payment.js';
 
 export async function confirmManually(deps: SettleDeps, orderId: number, adminId: number): Promise<Settlement> {
   const order = await findOrder(deps.db, orderId);

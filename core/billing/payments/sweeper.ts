@@ -4,7 +4,7 @@
 // ends an order (sub2api pay#27). Expired orders keep being queried for a day, so a late payment is credited.
 import type { OrderRow, PaymentProvider } from '../payment-provider.js';
 import { logPayment } from './payment-log.js';
-import { type SettleDeps, settle } from './settle.js';
+import { type SettleDeps, settle } from './settle-payment.js';
 
 const LATE_WINDOW_MS = 24 * 3600_000;
 /** Give the notification a head start before the first query. */

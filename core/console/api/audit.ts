@@ -1,9 +1,9 @@
 // The audit row of a console change: the logged-in actor and the client IP come from the request itself.
 import type { Context } from 'koa';
+import { clientIpOf } from '../../http/client-ip.js';
 import { type AuditEntry, type AuditRow, writeAudit } from '../../notify/audit-log.js';
 import type { Services } from '../../services.js';
 import { userOf } from './auth.js';
-import { clientIpOf } from './client-ip.js';
 import { iso } from './present.js';
 
 export async function audit(

@@ -4,7 +4,7 @@
 import type { Context } from 'koa';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
-import { clientGroupOf } from './client-ip.js';
+import { clientGroupOf } from './client-ip-group.js';
 
 export interface Budget {
   /** Requests refilled per hour. */

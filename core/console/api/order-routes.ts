@@ -1,18 +1,18 @@
 // The buyer's side of orders: payment methods, create (or reopen) an order, its pay page with live status,
 // cancel, and redeem codes. Paying never happens here: only a verified notification or a provider query
-// marks an order paid (core/billing/payments/settle.ts), never the return URL.
+// marks an order paid (core/billing/payments/settle-payment.ts), never the return URL.
 import type Router from '@koa/router';
 import { ItemGoneError } from '../../billing/grants.js';
 import { cancelOrder, createOrder, findOrder, listOrders, OrderError } from '../../billing/orders.js';
 import type { PaymentAction } from '../../billing/payment-provider.js';
 import { syncOrder } from '../../billing/payments/sweeper.js';
 import { RedeemError, redeemCode } from '../../billing/redeem.js';
+import { clientIpOf } from '../../http/client-ip.js';
 import { ApiError } from '../../http/errors.js';
 import { toToken } from '../../kernel/money.js';
 import type { Services } from '../../services.js';
 import { audit } from './audit.js';
 import { requireUser, userOf } from './auth.js';
-import { clientIpOf } from './client-ip.js';
 import { bodyOf, idParam, queryInt, queryOf, reqEnum, reqString } from './input.js';
 import { settleDeps } from './payment-notify-route.js';
 import { presentAction, presentPaymentOrder } from './payment-present.js';

@@ -14,7 +14,7 @@ import { hashPassword, needsRehash, verifyPassword } from '../../accounts/passwo
 import type { User } from '../../accounts/users.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
-import { clientGroupOf } from './client-ip.js';
+import { clientGroupOf } from './client-ip-group.js';
 
 /** A hash of a random password at today's parameters: unknown emails cost as much time as wrong passwords. */
 let dummyHash: Promise<string> | undefined;

@@ -9,6 +9,7 @@ import { hashPassword, passwordWeakness } from '../../accounts/passwords.js';
 import { securityOf, updateSecurity } from '../../accounts/user-security.js';
 import { emailProblem, findUserByEmail, findUserById, normaliseEmail, type User } from '../../accounts/users.js';
 import { grantTrial } from '../../billing/payments/trial-credit.js';
+import { clientIpOf } from '../../http/client-ip.js';
 import { ApiError } from '../../http/errors.js';
 import { writeAudit } from '../../notify/audit-log.js';
 import type { Services } from '../../services.js';
@@ -16,7 +17,6 @@ import { sendAccountMail, sendResetMail, sendVerificationMail } from './account-
 import { audit } from './audit.js';
 import { requireUser, tokenHashOf, userOf } from './auth.js';
 import { spendIpBudget } from './auth-limits.js';
-import { clientIpOf } from './client-ip.js';
 import { bodyOf, invalid, reqString } from './input.js';
 import type { PasswordGuard } from './password-guard.js';
 

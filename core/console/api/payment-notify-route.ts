@@ -5,7 +5,7 @@
 import type Koa from 'koa';
 import { type NotifyRequest, orderIdOf, SignatureError } from '../../billing/payment-provider.js';
 import { logPayment } from '../../billing/payments/payment-log.js';
-import { type SettleDeps, settle } from '../../billing/payments/settle.js';
+import { type SettleDeps, settle } from '../../billing/payments/settle-payment.js';
 import { clientIpOf } from '../../http/client-ip.js';
 import type { Services } from '../../services.js';
 

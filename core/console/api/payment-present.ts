@@ -2,7 +2,7 @@
 // step with a server-rendered QR code (the browser needs no QR library and no third-party image service).
 import QRCode from 'qrcode';
 import type { OrderRow, PaymentAction } from '../../billing/payment-provider.js';
-import type { Payments } from '../../billing/payments/registry.js';
+import type { Payments } from '../../billing/payments/provider-registry.js';
 import { asMicro, toToken } from '../../kernel/money.js';
 import { iso, presentOrder } from './present.js';
 

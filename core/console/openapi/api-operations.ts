@@ -7,7 +7,7 @@ import type { InputSchema } from '../../config/operations-config.js';
 import { objectSchema } from '../../config/response-fields.js';
 import { toToken } from '../../kernel/money.js';
 import type { Operation } from '../../registry/registry.js';
-import { API_ERRORS, errorResponses } from './errors.js';
+import { API_ERRORS, errorResponses } from './error-schemas.js';
 
 /** Shown first on an operation that is not configured here (x-available: false): a client reads why calls fail. */
 const UNAVAILABLE_NOTE =

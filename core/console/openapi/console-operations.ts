@@ -5,7 +5,7 @@
 import type { ConsoleEndpoint } from '../api/console-endpoints.js';
 import { toOpenApiPath } from './api-operations.js';
 import { CONSOLE_RESPONSES } from './console-responses.js';
-import { CONSOLE_ERRORS, errorResponses } from './errors.js';
+import { CONSOLE_ERRORS, errorResponses } from './error-schemas.js';
 
 type Json = Record<string, unknown>;
 

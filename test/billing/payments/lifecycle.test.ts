@@ -5,7 +5,7 @@
 import t from 'tap';
 import { parsePaymentsConfig } from '../../../core/billing/payments/config.js';
 import { epaySign } from '../../../core/billing/payments/epay.js';
-import { createPayments } from '../../../core/billing/payments/registry.js';
+import { createPayments } from '../../../core/billing/payments/provider-registry.js';
 import { grantTrial } from '../../../core/billing/payments/trial-credit.js';
 import { readAccountSettings } from '../../../core/config/account-env.js';
 import { readPaymentSettings } from '../../../core/config/payment-env.js';

@@ -11,7 +11,7 @@ import { deliverItem } from '../grants.js';
 import { applyEntry } from '../ledger.js';
 import { type OrderRow, orderIdOf, type PaymentProvider, type PaymentResult } from '../payment-provider.js';
 import { extendSubscription } from '../subscriptions.js';
-import type { OrderCreditedEvent, Payments } from './registry.js';
+import type { OrderCreditedEvent, Payments } from './provider-registry.js';
 
 export type SettleOutcome =
   | 'credited'

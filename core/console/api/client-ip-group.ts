@@ -1,11 +1,9 @@
-// The one place console routes read the caller's IP (login throttling, per-IP limits): the gateway's single
-// client-IP source (core/http/client-ip.ts), which honours TRUST_PROXY as a hop count or proxy CIDRs and counts
-// ::ffff:a.b.c.d as a.b.c.d, so ip_allow, the call log and the console throttles always agree on one IP.
+// What console throttles and per-IP limits count: the caller's address group, built on the gateway's single
+// client-IP source (core/http/client-ip.ts, which honours TRUST_PROXY and counts ::ffff:a.b.c.d as a.b.c.d), so
+// ip_allow, the call log and the console throttles always agree on one IP.
 import type { Context } from 'koa';
 import { clientIpOf } from '../../http/client-ip.js';
 import { addressGroup } from '../../http/connection-limits.js';
-
-export { clientIpOf };
 
 /**
  * The unit per-IP limits and login throttles count: an IPv4 address, or the /64 of an IPv6 one. A host usually
