@@ -24,7 +24,7 @@ interface Waiting {
   fail: (err: unknown) => void;
 }
 
-/** Upper bound on the jobs of one statement, so one batch never holds its user rows for long. */
+/** Default bound on the jobs of one statement, so one batch never holds its user rows for long. */
 const MAX_BATCH = 256;
 const STATEMENT = `${PREPARED}select tollgate_money($1::jsonb) as r`;
 
@@ -44,6 +44,7 @@ export class PgMoneyBatch {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly maxInFlight = 1,
+    private readonly maxBatch = MAX_BATCH,
   ) {}
 
   run(job: Job): Promise<Result> {
@@ -62,8 +63,9 @@ export class PgMoneyBatch {
 
   private async flush(): Promise<void> {
     this.scheduled = false;
-    const batch = this.queue.splice(0, MAX_BATCH);
+    const batch = this.queue.splice(0, this.maxBatch);
     this.inFlight++;
+    this.schedule(); // more queued than one batch takes, and room for another at the database
     this.counts.batches++;
     this.counts.jobs += batch.length;
     let results: Result[] | undefined;
