@@ -79,6 +79,8 @@ export interface ClusterRow {
   workers: number;
   /** PostgreSQL commits in the bench's database per charged call, warm-up included. */
   commitsPerCall: number;
+  /** Of them, the group commit's statements. */
+  groupCommitsPerCall: number;
   result: LoadResult;
   /** The whole machine during the row: the workers share it with PostgreSQL, Redis and the load generator. */
   machine: CpuTicks;
@@ -114,6 +116,7 @@ export async function benchCluster(
     for (const workers of [1, 2, 0]) {
       const p = await port();
       const charges = await benchPg.charges(schema);
+      const groupCommits = await benchPg.groupCommits();
       const commits = await benchPg.commits();
       const env = {
         DATABASE_URL: benchPg.url,
@@ -136,11 +139,14 @@ export async function benchCluster(
         addTicks(machine, from);
         await stop(child);
         const committed = (await benchPg.commits()) - commits;
+        const grouped = (await benchPg.groupCommits()) - groupCommits;
+        const charged = (await benchPg.charges(schema)) - charges;
         rows.push({
           workers,
           result,
           machine,
-          commitsPerCall: committed / ((await benchPg.charges(schema)) - charges),
+          commitsPerCall: committed / charged,
+          groupCommitsPerCall: grouped / charged,
         });
       } finally {
         if (child.exitCode === null && child.signalCode === null) await stop(child);
