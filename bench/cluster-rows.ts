@@ -1,5 +1,6 @@
 // The PostgreSQL + Redis rows of `npm run bench`: the same billed load against `npm run cluster` with one worker,
-// then with two, on a schema and a Redis key prefix of the bench's own (dropped afterwards), then billing checked
+// then with two, then the PostgreSQL floor (pg-floor-server.ts), on a database and a Redis key prefix of the bench's
+// own (dropped afterwards), each with its PostgreSQL commits per charged call (pg-commits.ts), then billing checked
 // exactly: reconcile, and the charged total against price x charged successful calls. Skipped (with the reason)
 // when PostgreSQL or Redis is not reachable, or with BENCH_CLUSTER=0.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -16,6 +17,7 @@ import { migrateToLatest } from '../core/store/migrate.js';
 import { checkBilling } from './bench-db.js';
 import { drive, type LoadResult } from './load.js';
 import { addTicks, type CpuTicks, machineTicks } from './machine-cpu.js';
+import { createBenchPg } from './pg-commits.js';
 
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -47,27 +49,20 @@ async function reachable(): Promise<string | null> {
   }
 }
 
+/** `npm run cluster` with `workers` workers, or (0) the PostgreSQL floor server. */
 function startCluster(workers: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--no-node-snapshot',
-      '--import',
-      './core/bin/load-ts.mjs',
-      resolve('core/cluster.ts'),
-      '--workers',
-      String(workers),
-    ],
-    {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const script =
+    workers > 0 ? [resolve('core/cluster.ts'), '--workers', String(workers)] : [resolve('bench/pg-floor-server.ts')];
+  const waitFor = Math.max(1, workers);
+  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', './core/bin/load-ts.mjs', ...script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let seen = 0;
   return new Promise((ok, fail) => {
     child.stdout!.on('data', (d: Buffer) => {
       seen += (d.toString().match(/listening/g) ?? []).length;
-      if (seen >= workers) ok(child);
+      if (seen >= waitFor) ok(child);
     });
     child.once('exit', (code) => fail(new Error(`cluster of ${workers} exited ${code}`)));
   });
@@ -80,7 +75,12 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 export interface ClusterRow {
+  /** 0: the PostgreSQL floor (pg-floor-server.ts). */
   workers: number;
+  /** PostgreSQL commits in the bench's database per charged call, warm-up included. */
+  commitsPerCall: number;
+  /** Of them, the group commit's statements. */
+  groupCommitsPerCall: number;
   result: LoadResult;
   /** The whole machine during the row: the workers share it with PostgreSQL, Redis and the load generator. */
   machine: CpuTicks;
@@ -99,7 +99,8 @@ export async function benchCluster(
   const id = randomBytes(4).toString('hex');
   const schema = `bench_${id}`;
   const prefix = `tgbench:${id}:`;
-  const store = openStore({ databaseUrl: PG_URL, dataDir: '.', schema });
+  const benchPg = await createBenchPg(PG_URL);
+  let store = openStore({ databaseUrl: benchPg.url, dataDir: '.', schema });
   const rows: ClusterRow[] = [];
   const notes: string[] = [];
   try {
@@ -110,10 +111,15 @@ export async function benchCluster(
       await postEntry(store.db, { userId: user.id, amount: 1_000_000_000, kind: 'grant', ref: `pgbench:${i}` });
       keys.push((await createApiKey(store.db, user.id, 'bench')).secret);
     }
-    for (const workers of [1, 2]) {
+    // Closed while the rows run: its connections' counts must not land in a row's (pg-commits.ts).
+    await store.close();
+    for (const workers of [1, 2, 0]) {
       const p = await port();
+      const charges = await benchPg.charges(schema);
+      const groupCommits = await benchPg.groupCommits();
+      const commits = await benchPg.commits();
       const env = {
-        DATABASE_URL: PG_URL,
+        DATABASE_URL: benchPg.url,
         DATABASE_SCHEMA: schema,
         REDIS_URL,
         REDIS_PREFIX: prefix,
@@ -131,24 +137,30 @@ export async function benchCluster(
         const from = machineTicks();
         const result = await drive(p, keys, seconds, connections);
         addTicks(machine, from);
-        rows.push({ workers, result, machine });
-      } finally {
         await stop(child);
+        const committed = (await benchPg.commits()) - commits;
+        const grouped = (await benchPg.groupCommits()) - groupCommits;
+        const charged = (await benchPg.charges(schema)) - charges;
+        rows.push({
+          workers,
+          result,
+          machine,
+          commitsPerCall: committed / charged,
+          groupCommitsPerCall: grouped / charged,
+        });
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) await stop(child);
       }
     }
+    store = openStore({ databaseUrl: benchPg.url, dataDir: '.', schema });
     const c = await checkBilling(store.db);
     notes.push(
       `PostgreSQL + Redis: reconcile ${c.reconciled ? 'ok' : 'FAILED'}; charged ${toToken(c.charged)} TOKEN in ${c.ledgerRows} ledger rows for ${c.successes} charged successful calls x 0.005 (${c.exact ? 'exact' : 'MISMATCH'})`,
     );
     if (!c.ok) process.exitCode = 1;
   } finally {
-    await store.db.schema
-      .dropSchema(schema)
-      .ifExists()
-      .cascade()
-      .execute()
-      .catch(() => undefined);
-    await store.close();
+    await store.close().catch(() => undefined);
+    await benchPg.drop().catch(() => undefined);
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
     let cursor = '0';
     do {

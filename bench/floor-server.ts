@@ -7,16 +7,16 @@
 // spending caps, idempotency, reservations bookkeeping, metrics or logs: the distance from this row to the billed
 // row is what those cost, and this row is as far as any design of the billed call could go here.
 //   DB=<migrated SQLite file> PORT=<port> [WITHOUT_USER_INDEXES=1] node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/floor-server.ts
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import Database from 'better-sqlite3';
 import type ivm from 'isolated-vm';
 import { newRequestId, sha256Hex } from '../core/accounts/secrets.js';
 import { sqliteText } from '../core/billing/billing-sql.js';
-import { SECURITY_HEADERS } from '../core/http/request-context.js';
 import { createProcessLogger } from '../core/kernel/logger.js';
 import { toToken } from '../core/kernel/money.js';
 import { INSERT_CALL_LOG } from '../core/store/call-log-rows.js';
 import { newCheckpointSignal, startCheckpointer } from '../core/store/checkpointer.js';
+import { answer, type Call, failure } from './floor-answer.js';
 import { phoneLookupIsolate } from './phone-lookup.js';
 
 const PRICE = 5000; // micro-TOKEN: phone's price in operations.yaml
@@ -57,45 +57,6 @@ await context.eval('globalThis.lookupMany = (phones) => phones.map((p) => phone.
 const lookupMany = (await context.global.get('lookupMany', { reference: true })) as ivm.Reference<
   (phones: string[]) => Array<{ ok: boolean; data?: unknown; message?: string }>
 >;
-
-interface Call {
-  res: ServerResponse;
-  requestId: string;
-  startedNs: bigint;
-  phone: string;
-  userId: number;
-  keyId: number;
-  ip: string;
-}
-
-const EDGE_HEADERS = Object.entries(SECURITY_HEADERS).flat();
-
-function answer(call: Call, status: number, body: string): void {
-  const ms = Number(process.hrtime.bigint() - call.startedNs) / 1e6;
-  call.res.writeHead(status, [
-    ...EDGE_HEADERS,
-    'X-Request-Id',
-    call.requestId,
-    'X-RateLimit-Limit',
-    '1000000',
-    'X-RateLimit-Remaining',
-    '999999',
-    'X-RateLimit-Reset',
-    '1',
-    'Server-Timing',
-    `total;dur=${ms.toFixed(2)}`,
-    'Cache-Control',
-    'no-store',
-    'Content-Type',
-    'application/json; charset=utf-8',
-    'Content-Length',
-    String(Buffer.byteLength(body)),
-  ]);
-  call.res.end(body);
-}
-
-const failure = (call: Call, code: string): string =>
-  `{"success":false,"error":{"code":"${code}"},"deducted":0,"request_id":"${call.requestId}"}`;
 
 /** One charge in its own savepoint: the balance after it, or null (not enough money, or the reference was used). */
 function charge(call: Call, now: number): number | null {

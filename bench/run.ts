@@ -155,9 +155,14 @@ async function main(): Promise<void> {
 
   // PostgreSQL + Redis, one worker then two, against the bare Koa figure of this run.
   const cluster = await benchCluster(SECONDS, CONNECTIONS, freePort);
-  for (const { workers, result, machine } of cluster.rows) {
+  for (const { workers, result, machine, commitsPerCall, groupCommitsPerCall } of cluster.rows) {
+    const name = workers > 0 ? `pg ${workers}w` : 'pg floor';
+    const what =
+      workers > 0
+        ? `billed, ${workers} worker${workers > 1 ? 's' : ''} (npm run cluster), 16 users`
+        : "the billed call's lookup and its group-committed writes on PostgreSQL only (pg-floor-server.ts)";
     console.log(
-      `${line(`pg ${workers}w`, result)}  ratio ${(result.requestsPerSecond / bareRps).toFixed(3)}  ${machineBusyText(machine)}  billed, ${workers} worker${workers > 1 ? 's' : ''} (npm run cluster), 16 users`,
+      `${line(name, result)}  ratio ${(result.requestsPerSecond / bareRps).toFixed(3)}  PostgreSQL commits per charged call ${commitsPerCall.toFixed(3)} (group commit ${groupCommitsPerCall.toFixed(3)})  ${machineBusyText(machine)}  ${what}`,
     );
   }
   for (const note of cluster.notes) console.log(note);

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { createKeyCache } from './accounts/key-cache.js';
 import { createMailer } from './accounts/mail/mailer.js';
 import { releaseExpiredHolds } from './billing/holds.js';
+import { createMoney } from './billing/money.js';
 import { createPayments } from './billing/payments/provider-registry.js';
 import { createPlans } from './billing/plan-pricing.js';
 import type { Settings } from './config/env.js';
@@ -128,6 +129,7 @@ async function build(
     settings,
     logger,
     store,
+    money: createMoney(store),
     state,
     sandbox,
     registry,

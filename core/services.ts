@@ -2,6 +2,7 @@
 
 import type { KeyCache } from './accounts/key-cache.js';
 import type { Mailer } from './accounts/mail/mailer.js';
+import type { Money } from './billing/money.js';
 import type { Payments } from './billing/payments/provider-registry.js';
 import type { PlanPricing } from './billing/plan-pricing.js';
 import type { Settings } from './config/env.js';
@@ -21,6 +22,8 @@ export interface Services {
   settings: Settings;
   logger: Logger;
   store: Store;
+  /** A billed call's hold, capture and release, for the store's database (core/billing/money.ts). */
+  money: Money;
   state: SharedState;
   sandbox: Sandbox;
   registry: RegistryHolder;

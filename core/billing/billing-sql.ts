@@ -8,8 +8,6 @@ import { PREPARED } from '../store/pg-prepared.js';
 import type { Database } from '../store/schema.js';
 
 const STATEMENTS = {
-  reserve: 'update users set held = held + ? where id = ? and balance - held >= ?',
-  insertHold: 'insert into holds (id, user_id, amount, created_at, expires_at) values (?, ?, ?, ?, ?)',
   takeHold: 'delete from holds where id = ? returning user_id, amount',
   unreserve: 'update users set held = held - ? where id = ?',
   /** Capture: the amount leaves `held` and `balance` together, so balance - held (available) is unchanged. */

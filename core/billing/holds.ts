@@ -1,5 +1,7 @@
 // Holds reserve a call's price before the plugin runs (available = balance - held), so concurrent calls can
-// never spend the same money twice. Capture turns a hold into one ledger row; release writes nothing.
+// never spend the same money twice. Capture turns a hold into one ledger row; release writes nothing. On
+// PostgreSQL a hold is a row, placed and captured in the group commit (pg-money.ts); what is here is the capture
+// that needs a transaction of its own (an Idempotency-Key's stored answer), the release and the sweeper.
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Logger } from '../kernel/logger.js';
 import { asMicro } from '../kernel/money.js';
@@ -7,41 +9,6 @@ import { inTransaction } from '../store/group-commit.js';
 import { PREPARED } from '../store/pg-prepared.js';
 import type { Database } from '../store/schema.js';
 import { runBilling } from './billing-sql.js';
-
-export interface HoldRequest {
-  id: string;
-  userId: number;
-  amount: number;
-  /** A hold outlives its call only if the process died; it is released once this passes. */
-  expiresAt: number;
-}
-
-/** Reserve atomically. False when available balance is below the amount. */
-export async function placeHold(
-  db: Kysely<Database>,
-  h: HoldRequest,
-  dialect: 'sqlite' | 'postgres' = 'sqlite',
-): Promise<boolean> {
-  if (dialect === 'postgres') {
-    // One statement: the user's row stays locked only while it runs, not for a four-round-trip transaction,
-    // so concurrent calls of one user (from any process) queue on the row far less.
-    const res = await sql<{ id: string }>`${sql.raw(PREPARED)}
-      with reserved as (
-        update users set held = held + ${h.amount} where id = ${h.userId} and balance - held >= ${h.amount} returning id
-      )
-      insert into holds (id, user_id, amount, created_at, expires_at)
-      select ${h.id}, id, ${h.amount}, ${Date.now()}, ${h.expiresAt} from reserved
-      returning id`.execute(db);
-    return res.rows.length === 1;
-  }
-  // Holds, captures and releases of one event-loop turn share one commit (core/store/group-commit.ts).
-  return inTransaction(db, async (trx) => {
-    const res = await runBilling(trx, 'reserve', [h.amount, h.userId, h.amount]);
-    if (Number(res.numAffectedRows ?? 0n) !== 1) return false;
-    await runBilling(trx, 'insertHold', [h.id, h.userId, h.amount, Date.now(), h.expiresAt]);
-    return true;
-  });
-}
 
 /** Take the hold row (exactly one caller gets it), or null when it is already gone. */
 async function takeHold(

@@ -1,7 +1,7 @@
 // The state of one /api call as it moves through the stages (core/pipeline/index.ts holds their order).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { KeyIdentity } from '../accounts/api-keys.js';
-import type { MemoryHold } from '../billing/memory-holds.js';
+import type { CallHold } from '../billing/money.js';
 import type { PlanGrant } from '../billing/plans.js';
 import type { Denial } from '../http/errors.js';
 import type { MaybePromise } from '../kernel/maybe-promise.js';
@@ -35,8 +35,8 @@ export interface ApiCall {
   planGrant?: PlanGrant;
   cacheKey?: string;
   cached: boolean;
-  /** The price reserved before the plugin runs: a row on PostgreSQL (its id), in memory on SQLite. */
-  hold?: { id: string; memory?: MemoryHold };
+  /** The price reserved before the plugin runs (billing/money.ts): a row on PostgreSQL, in memory on SQLite. */
+  hold?: CallHold;
   charged: number;
   balanceAfter?: number;
   /** The result as JSON text, serialised once (run-plugin or the cache) and reused for the body and the cache. */

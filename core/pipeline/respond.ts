@@ -1,8 +1,6 @@
 // Stage: the only place that decides status, headers and body of an /api call. The answer is a plain value: the
 // Koa route (writeAnswer) and the lean entry for body-less calls (core/pipeline/lean-entry.ts) both send it as is.
 import type { Context } from 'koa';
-import { balanceOf } from '../billing/ledger.js';
-import { memoryHoldsOf } from '../billing/memory-holds.js';
 import { callerLocale, failureBody } from '../http/envelope.js';
 import { type Denial, statusOf } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
@@ -18,10 +16,7 @@ function remainingOf(call: ApiCall, s: Services): MaybePromise<number | undefine
   const absent = (): undefined => undefined;
   try {
     // SQLite: the balance this process committed or read within the last second (no query per free call).
-    const balance =
-      s.store.dialect === 'sqlite'
-        ? memoryHoldsOf(s.store.db).balance(call.identity.userId)
-        : balanceOf(s.store.db, call.identity.userId).then((b) => b.balance);
+    const balance = s.money.remaining(call.identity.userId);
     return balance instanceof Promise ? balance.catch(absent) : balance;
   } catch {
     return absent();

@@ -6,9 +6,7 @@
 // A call made free by the plan quota writes its row at once as well (quota counters are rebuilt from the log).
 import type { Kysely, Transaction } from 'kysely';
 import { runBilling } from '../billing/billing-sql.js';
-import { type CaptureLogRow, captureHoldPg } from '../billing/holds.js';
 import { InsufficientBalanceError, postEntry } from '../billing/ledger.js';
-import { memoryHoldsOf } from '../billing/memory-holds.js';
 import { type Denial, deny } from '../http/errors.js';
 import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
@@ -32,7 +30,7 @@ function writeLogRows(
   return insertCallLogRows(db, [...earlier, callLogRow(call, 200, undefined, now)]);
 }
 
-/** The writes that commit with the charge. `ownRow` false: the capture statement wrote the log rows itself. */
+/** The writes that commit with the charge. `ownRow` false: the capture writes the log rows itself. */
 function withCharge(
   call: ApiCall,
   earlier: CallLogRow[],
@@ -57,25 +55,6 @@ function withCharge(
   };
 }
 
-/** PostgreSQL: one statement for the charge and its log row; a transaction only when more must join it. */
-function capturePg(call: ApiCall, s: Services, earlier: CallLogRow[]): Promise<number> {
-  const r = callLogRow(call, 200, undefined);
-  const log: CaptureLogRow = {
-    requestId: r.request_id,
-    userId: r.user_id ?? null,
-    keyId: r.key_id ?? null,
-    operation: r.operation ?? null,
-    cached: r.cached ?? 0,
-    durationMs: r.duration_ms,
-    pluginMs: r.plugin_ms ?? null,
-    ip: r.ip ?? null,
-    createdAt: r.created_at,
-  };
-  const after = call.idempotency ? withCharge(call, [], false) : undefined;
-  const before = earlier.length > 0 ? (trx: Transaction<Database>) => insertCallLogRows(trx, earlier) : undefined;
-  return captureHoldPg(s.store.db, call.hold!.id, call.operation!.code, log, after, before);
-}
-
 /** A call made free by the plan quota is logged at once too: the day's quota is rebuilt from these rows. */
 const freeByPlan = (call: ApiCall): boolean =>
   !call.hold && call.price === 0 && call.freeReason === 'plan' && !!call.planGrant;
@@ -97,23 +76,17 @@ async function captureAndLog(call: ApiCall, s: Services): Promise<Denial | undef
   const earlier = s.callLog.drain();
   try {
     if (call.hold) {
-      const { id, memory } = call.hold;
+      const placed = call.hold;
       call.charged = call.price;
-      if (memory) {
-        // Settled either way: a failed capture gave the reservation back itself.
-        call.hold = undefined;
-        const holds = memoryHoldsOf(s.store.db);
-        const thread = s.store.writerThread;
-        // On the writer thread when it runs and nothing but rows joins the charge (an Idempotency-Key's stored
-        // response is built from the balance inside the transaction: that stays on the gateway's connection).
-        call.balanceAfter =
-          thread?.alive && !call.idempotency
-            ? await holds.captureOn(thread, memory, id, code, [...earlier, callLogRow(call, 200, undefined)])
-            : await holds.capture(memory, id, code, withCharge(call, earlier));
-      } else {
-        call.balanceAfter = await capturePg(call, s, earlier);
-        call.hold = undefined;
-      }
+      // Settled either way: a failed capture gave the hold back itself (billing/money.ts).
+      call.hold = undefined;
+      const rows = [...earlier, callLogRow(call, 200, undefined)];
+      call.balanceAfter = await s.money.capture(
+        placed,
+        code,
+        rows,
+        call.idempotency ? withCharge(call, [], false) : undefined,
+      );
       call.logged = true;
     } else if (call.price > 0) {
       call.charged = call.price;

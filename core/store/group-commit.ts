@@ -8,8 +8,8 @@
 // On the gateway's SQLite file, captures that are plain data run on the writer thread instead, in a transaction of
 // the same shape (writer-thread.ts); what still comes here takes turns with it (write-gate.ts).
 //
-// PostgreSQL keeps one transaction per call (its captures are single statements already), so `inTransaction`
-// passes straight through there.
+// On PostgreSQL `inTransaction` passes straight through (a transaction of its own): a billed call's hold and capture
+// are group-committed there by core/billing/pg-money.ts instead, one statement per batch.
 import { type Kysely, SqliteAdapter, sql, type Transaction } from 'kysely';
 import { directSqlite, runDirect } from './direct-sqlite.js';
 import type { Database } from './schema.js';

@@ -1,0 +1,244 @@
+// Group commit on PostgreSQL (core/billing/pg-money.ts, migration 014): the holds, captures and releases queued
+// while a batch is at the database go in one statement and one commit; each job keeps its own outcome, a job that
+// fails alone is undone alone, a batch that fails fails every job of it with nothing written, and two processes'
+// batches over the same users never deadlock. Then through the gateway: concurrent billed calls share commits and
+// each answer carries the balance its own committed ledger row says.
+import { connect } from 'node:net';
+import { sql } from 'kysely';
+import t from 'tap';
+import { PgMoneyBatch } from '../../core/billing/pg-money.js';
+import { toMicro } from '../../core/kernel/money.js';
+import type { Store } from '../../core/store/database.js';
+import { createTestApp } from '../helpers/create-test-app.js';
+import { freshPgRedis, unreachable } from '../scale/backend.js';
+import { openTestStore, seedUser } from '../scale/support.js';
+
+const why = await unreachable();
+if (why) t.plan(0, `PostgreSQL group commit: skipped, ${why}`);
+else {
+  const backend = await freshPgRedis();
+  const store = await openTestStore(backend.schema);
+  const other = await openTestStore(backend.schema); // a second process's pool
+  t.teardown(async () => {
+    await store.close();
+    await other.close();
+    await backend.close();
+  });
+  const PRICE = 5000;
+  let seq = 0;
+  const id = () => `req_test_${Date.now()}_${seq++}`;
+  const later = () => Date.now() + 60_000;
+  const account = async (s: Store, userId: number) => {
+    const u = await s.db
+      .selectFrom('users')
+      .select(['balance', 'held'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const holds = await s.db
+      .selectFrom('holds')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return { balance: Number(u.balance), held: Number(u.held), holds: Number(holds.n) };
+  };
+  /**
+   * GET over a plain socket: the test's HTTP clients go through nock's interceptors, which here let one request
+   * through at a time; the calls must really be concurrent.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: test convenience: assertions read body fields freely
+  const rawGet = (port: number, path: string, key: string): Promise<{ status: number; body: any }> =>
+    new Promise((ok, fail) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (d: string) => (text += d));
+      socket.on('error', fail);
+      socket.on('end', () => {
+        const [head, body] = text.split('\r\n\r\n');
+        ok({ status: Number(head.split(' ')[1]), body: JSON.parse(body) });
+      });
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${key}\r\nConnection: close\r\n\r\n`);
+    });
+  const row = (requestId: string, userId: number) => [
+    requestId,
+    userId,
+    null,
+    'echo',
+    200,
+    null,
+    PRICE,
+    0,
+    null,
+    1.5,
+    null,
+    '127.0.0.1',
+    Date.now(),
+  ];
+
+  t.test('holds of one batch: each checked against what the earlier ones left', async (t) => {
+    const u = await seedUser(store, '0.015'); // three calls at 0.005
+    const batch = new PgMoneyBatch(store.db);
+    const ids = [id(), id(), id(), id(), id()];
+    const placed = await Promise.all(ids.map((h) => batch.run({ k: 'h', id: h, u: u.userId, a: PRICE, e: later() })));
+    t.same(placed, [true, true, true, false, false]);
+    t.same(batch.counts, { batches: 1, jobs: 5 }, 'one statement');
+    t.same(await account(store, u.userId), { balance: 15_000, held: 15_000, holds: 3 });
+    // Captures and a release of the same user, again one statement.
+    const [a, b, c] = await Promise.all([
+      batch.run({ k: 'c', id: ids[0], u: u.userId, op: 'echo', rows: [row(ids[0], u.userId)] }),
+      batch.run({ k: 'c', id: ids[1], u: u.userId, op: 'echo', rows: [row(ids[1], u.userId)] }),
+      batch.run({ k: 'r', id: ids[2], u: u.userId }),
+    ]);
+    t.same([a, b, c], [10_000, 5_000, null], 'each capture answers the balance after itself');
+    t.same(batch.counts, { batches: 2, jobs: 8 });
+    t.same(await account(store, u.userId), { balance: 5_000, held: 0, holds: 0 });
+    const ledger = await store.db
+      .selectFrom('ledger')
+      .select(['ref', 'amount', 'balance_after'])
+      .where('user_id', '=', u.userId)
+      .where('kind', '=', 'charge')
+      .orderBy('id')
+      .execute();
+    t.same(
+      ledger.map((l) => [l.ref, Number(l.amount), Number(l.balance_after)]),
+      [
+        [ids[0], -PRICE, 10_000],
+        [ids[1], -PRICE, 5_000],
+      ],
+    );
+    const logged = await store.db
+      .selectFrom('call_log')
+      .select(['request_id', 'charged', 'status'])
+      .where('user_id', '=', u.userId)
+      .orderBy('id')
+      .execute();
+    t.same(
+      logged.map((l) => [l.request_id, Number(l.charged), l.status]),
+      [
+        [ids[0], PRICE, 200],
+        [ids[1], PRICE, 200],
+      ],
+    );
+  });
+
+  t.test('a job that fails alone is undone alone: a swept hold, a reused reference', async (t) => {
+    const u = await seedUser(store, '1');
+    const batch = new PgMoneyBatch(store.db);
+    const used = id();
+    t.equal(await batch.run({ k: 'h', id: used, u: u.userId, a: PRICE, e: later() }), true);
+    t.equal(await batch.run({ k: 'c', id: used, u: u.userId, op: 'echo', rows: [row(used, u.userId)] }), 995_000);
+    // The same id held again: its capture would write a second ledger row with the same reference.
+    const fresh = id();
+    await Promise.all([
+      batch.run({ k: 'h', id: used, u: u.userId, a: PRICE, e: later() }),
+      batch.run({ k: 'h', id: fresh, u: u.userId, a: PRICE, e: later() }),
+    ]);
+    const outcomes = await Promise.all([
+      batch.run({ k: 'c', id: used, u: u.userId, op: 'echo', rows: [row(used, u.userId)] }),
+      batch.run({ k: 'c', id: 'req_never_held', u: u.userId, op: 'echo', rows: [row('req_never_held', u.userId)] }),
+      batch.run({ k: 'c', id: fresh, u: u.userId, op: 'echo', rows: [row(fresh, u.userId)] }),
+    ]);
+    t.same(outcomes, ['duplicate', 'gone', 990_000], 'the third capture of the batch commits');
+    t.same(await account(store, u.userId), { balance: 990_000, held: PRICE, holds: 1 }, 'the duplicate kept its hold');
+    await batch.run({ k: 'r', id: used, u: u.userId });
+    t.same(await account(store, u.userId), { balance: 990_000, held: 0, holds: 0 });
+    const rows = await store.db
+      .selectFrom('call_log')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('user_id', '=', u.userId)
+      .executeTakeFirstOrThrow();
+    t.equal(Number(rows.n), 2, 'no log row of the undone captures');
+  });
+
+  t.test('a failed batch fails every job of it, with nothing written', async (t) => {
+    const a = await seedUser(store, '1');
+    const b = await seedUser(store, '1');
+    const batch = new PgMoneyBatch(store.db);
+    const [ha, hb] = [id(), id()];
+    await Promise.all([
+      batch.run({ k: 'h', id: ha, u: a.userId, a: PRICE, e: later() }),
+      batch.run({ k: 'h', id: hb, u: b.userId, a: PRICE, e: later() }),
+    ]);
+    // A storage fault on a's ledger row only (a trigger): the whole statement, b's capture with it, fails.
+    await sql
+      .raw(`create function fail_ledger() returns trigger language plpgsql as $$ begin
+      if new.user_id = ${a.userId} then raise exception 'disk full (test)'; end if; return new; end $$;
+      create trigger fail_ledger before insert on ledger for each row execute function fail_ledger()`)
+      .execute(store.db);
+    const settled = await Promise.allSettled([
+      batch.run({ k: 'c', id: ha, u: a.userId, op: 'echo', rows: [row(ha, a.userId)] }),
+      batch.run({ k: 'c', id: hb, u: b.userId, op: 'echo', rows: [row(hb, b.userId)] }),
+    ]);
+    t.same(
+      settled.map((s) => s.status),
+      ['rejected', 'rejected'],
+    );
+    t.match(String((settled[1] as PromiseRejectedResult).reason), /disk full/);
+    t.same(
+      await account(store, b.userId),
+      { balance: 1_000_000, held: PRICE, holds: 1 },
+      "b's capture was not committed",
+    );
+    await sql.raw('drop trigger fail_ledger on ledger; drop function fail_ledger()').execute(store.db);
+    t.equal(
+      await batch.run({ k: 'c', id: hb, u: b.userId, op: 'echo', rows: [row(hb, b.userId)] }),
+      995_000,
+      'the hold is still there to capture',
+    );
+    await batch.run({ k: 'r', id: ha, u: a.userId });
+    t.same(await account(store, a.userId), { balance: 1_000_000, held: 0, holds: 0 });
+  });
+
+  t.test('two processes batching the same users in opposite orders never deadlock', async (t) => {
+    const users = [await seedUser(store, '100'), await seedUser(store, '100'), await seedUser(store, '100')];
+    const one = new PgMoneyBatch(store.db);
+    const two = new PgMoneyBatch(other.db);
+    const round = (batch: PgMoneyBatch, order: typeof users) =>
+      Promise.all(
+        order.map(async (u) => {
+          const h = id();
+          t.equal(await batch.run({ k: 'h', id: h, u: u.userId, a: PRICE, e: later() }), true);
+          t.type(await batch.run({ k: 'c', id: h, u: u.userId, op: 'echo', rows: [row(h, u.userId)] }), 'number');
+        }),
+      );
+    for (let i = 0; i < 20; i++) await Promise.all([round(one, users), round(two, [...users].reverse())]);
+    for (const u of users)
+      t.same(await account(store, u.userId), { balance: toMicro('100') - 40 * PRICE, held: 0, holds: 0 });
+  });
+
+  t.test(
+    'through the gateway: concurrent billed calls share commits; each answer is its own committed balance',
+    async (t) => {
+      const h = await createTestApp({
+        settings: { ...backend.settings, redisUrl: null, rateLimitPerSecond: 10_000, rateLimitBurst: 10_000 },
+      });
+      t.teardown(() => h.close());
+      const users = await Promise.all([h.user('1'), h.user('1'), h.user('1'), h.user('1')]);
+      const before = { ...h.services.money.batches! };
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => {
+          const u = users[i % users.length];
+          return { userId: u.userId, ...(await rawGet(h.client.port, `/api/echo?msg=m${i}`, u.key)) };
+        }),
+      );
+      t.same(
+        answers.map((a) => a.status),
+        Array(40).fill(200),
+      );
+      const jobs = h.services.money.batches!.jobs - before.jobs;
+      const batches = h.services.money.batches!.batches - before.batches;
+      t.equal(jobs, 80, 'a hold and a capture per call');
+      t.ok(batches < 40, `80 jobs in ${batches} commits`);
+      for (const u of users) {
+        const ledger = (await h.ledger(u.userId)).filter((l) => l.kind === 'charge');
+        t.equal(ledger.length, 10);
+        for (const a of answers.filter((x) => x.userId === u.userId)) {
+          const own = ledger.find((l) => l.ref === a.body.request_id);
+          t.equal(toMicro(String(a.body.remaining)), own?.balance_after, 'remaining is what its ledger row committed');
+        }
+        t.same(await h.balance(u.userId), { balance: toMicro('0.9'), held: 0 });
+      }
+      await h.assertReconciled();
+    },
+  );
+}
