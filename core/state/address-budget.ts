@@ -9,6 +9,8 @@ import { type Bucket, takeFromBucket } from './token-bucket.js';
 export interface AddressBudget {
   /** Takes one token for `group`; the seconds to wait when there was none, otherwise 0. */
   take(group: string, now?: number): number;
+  /** The seconds to wait before `group` has a token again, without taking one; 0 when it has one. */
+  wait(group: string, now?: number): number;
 }
 
 export interface AddressBudgetOptions {
@@ -31,6 +33,12 @@ export function createAddressBudget({
       if (had) buckets.delete(group);
       else if (buckets.size >= maxAddresses) buckets.delete(buckets.keys().next().value as string);
       buckets.set(group, bucket);
+      return decision.allowed ? 0 : decision.retryAfterSeconds;
+    },
+    wait(group, now = Date.now()) {
+      const had = buckets.get(group);
+      if (!had) return 0;
+      const { decision } = takeFromBucket(had, ratePerSecond, burst, now);
       return decision.allowed ? 0 : decision.retryAfterSeconds;
     },
   };
