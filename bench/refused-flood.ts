@@ -113,7 +113,7 @@ async function once(label: string, extraEnv: Record<string, string>): Promise<vo
   const api = await flood(port, API_CALLS, (i) => ({
     method: 'GET',
     path: `/api/phone?phone=13800138000&n=${i}`,
-    headers: i % 2 ? { 'x-api-key': `sk_${'x'.repeat(43)}` } : {},
+    headers: i % 2 ? { 'x-api-key': `sk_${'x'.repeat(43)}` } : ({} as Record<string, string>),
   }));
   const body = `sign=${'f'.repeat(32)}&out_trade_no=TG0000000001&pad=${'A'.repeat(16_384 - 60)}`;
   const notify = await flood(port, NOTIFICATIONS, () => ({
