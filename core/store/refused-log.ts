@@ -76,7 +76,9 @@ export function createRefusedLog(
   const flush = (): Promise<void> => {
     flushing = flushing.then(async () => {
       if (rows.size === 0) return;
-      const batch = [...rows.values()];
+      // In one order in every process: two PostgreSQL workers upserting the same rows in different orders could
+      // deadlock (as key touches did: call-log-rows.ts touchKeys).
+      const batch = [...rows.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((e) => e[1]);
       rows = new Map();
       sources = 0;
       try {
