@@ -41,12 +41,15 @@ const COUNTED = new Set<ErrorCode>([
   'CONCURRENCY_LIMITED',
 ]);
 
-/** Per key and minute for a known key; per address group and minute without one. */
+/**
+ * A limit's 429 per key and minute; a refused key per key, address group and minute (its owner learns where it was
+ * used from); no key per address group and minute.
+ */
 function countRefused(call: ApiCall, s: Services, status: number, code: ErrorCode): void {
   const id = call.identity;
   s.refused.log.count({
     kind: 'api',
-    source: id ? '' : addressGroup(call.ip),
+    source: id && status === 429 ? '' : addressGroup(call.ip),
     userId: id?.userId ?? null,
     keyId: id?.keyId ?? null,
     target: call.operation?.code ?? null,

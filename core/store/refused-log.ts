@@ -3,8 +3,8 @@
 // flood costs a few rows a minute, never a row a request, and the hot path pays a Map update, not a write. Rows
 // are merged by an upsert, so a partial minute flushed early (a console read flushes first) and the rest flushed
 // later, or two processes counting the same minute, add up in one row.
-// Sources an attacker can multiply (addresses) are bounded per flush: past MAX_SOURCES distinct keyless entries the
-// rest are counted under source '*', so memory and rows stay bounded however many addresses send.
+// Sources an attacker can multiply (addresses) are bounded per flush: past MAX_SOURCES distinct entries with an
+// address the rest are counted under source '*', so memory and rows stay bounded however many addresses send.
 import type { Kysely } from 'kysely';
 import type { Logger } from '../kernel/logger.js';
 import { inTransaction } from './group-commit.js';
@@ -30,7 +30,7 @@ export interface RefusedLog {
 }
 
 const MINUTE_MS = 60_000;
-/** Distinct keyless entries per flush before the rest go under '*'. */
+/** Distinct entries with an address per flush before the rest go under '*'. */
 export const MAX_SOURCES = 2_000;
 /** Distinct entries kept across failed flushes (database down) before new ones are dropped. */
 const MAX_PENDING = 20_000;
@@ -113,11 +113,11 @@ export function createRefusedLog(
         return;
       }
       let source = e.source;
-      // Keyed entries are bounded by the keys that exist; keyless ones by MAX_SOURCES.
-      if (keyId === 0) {
+      // Entries without an address are bounded by the keys that exist; those with one by MAX_SOURCES.
+      if (source !== '') {
         if (sources >= MAX_SOURCES) {
           source = OVERFLOW_SOURCE;
-          id = `${minute}|${e.kind}|${source}|0|${target}|${e.code}`;
+          id = `${minute}|${e.kind}|${source}|${keyId}|${target}|${e.code}`;
         } else sources++;
       }
       add(id, {

@@ -1,6 +1,6 @@
 // Each kind of refused key has its own error code and costs nothing: disabled, expired, wrong IP, an operation
 // the key may not call. The test client always comes from 127.0.0.1. A refused key gets no call-log row: it is
-// counted per key and minute; a call the key may not make is a logged call.
+// counted per key, address and minute; a call the key may not make is a logged call.
 import t, { type Test } from 'tap';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
@@ -31,7 +31,7 @@ async function refused(
     t.match(log[log.length - 1], { status, error_code: code, charged: 0 });
     return;
   }
-  // A refused key proves nothing: counted per key and minute, no call-log row.
+  // A refused key proves nothing: counted per key, address and minute, no call-log row.
   t.same(await h.callLog(userId), [], 'no call-log row');
   await h.services.refused.log.flush();
   const counted = await h.services.store.db
@@ -41,7 +41,7 @@ async function refused(
     .execute();
   t.same(
     counted.map((r) => ({ ...r, count: Number(r.count) })),
-    [{ kind: 'api', source: '', target: '', code, status, count: 1 }],
+    [{ kind: 'api', source: '127.0.0.1', target: '', code, status, count: 1 }],
   );
 }
 
