@@ -11,6 +11,8 @@ declare module 'autocannon' {
       url: string;
       connections?: number;
       duration?: number;
+      /** Stop after this many requests (instead of after `duration`). */
+      amount?: number;
       requests?: Array<{ method?: string; setupRequest?: (req: Request) => Request }>;
     }
     interface Result {

@@ -23,12 +23,14 @@ import { systemResolver } from './sandbox/address-policy.js';
 import { pinnedFetch } from './sandbox/pinned-fetch.js';
 import { createSandbox } from './sandbox/sandbox.js';
 import type { Services } from './services.js';
+import { createAddressBudget } from './state/address-budget.js';
 import { createMemoryState } from './state/memory-state.js';
 import { createRedisState } from './state/redis-state.js';
 import type { SharedState } from './state/shared-state.js';
 import { createCallLogWriter } from './store/call-log-writer.js';
 import { openStore, type Store } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
+import { createRefusedLog } from './store/refused-log.js';
 
 export interface ComposeOptions {
   logger?: Logger;
@@ -135,6 +137,11 @@ async function build(
     registry,
     keys,
     callLog: createCallLogWriter(store.db, logger, { thread: store.writerThread }),
+    refused: {
+      log: createRefusedLog(store.db, logger),
+      apiBudget: createAddressBudget({ ratePerSecond: settings.refusedRatePerSecond, burst: settings.refusedBurst }),
+      notifyBudget: createAddressBudget({ ratePerSecond: settings.refusedRatePerSecond, burst: settings.refusedBurst }),
+    },
     plans: createPlans(store.db, state, () => registry.current),
     metrics: opts.metrics ?? createMetrics(),
     flights: new SingleFlight(),
@@ -154,6 +161,7 @@ export async function closeServices(s: Services): Promise<void> {
   s.registry.close();
   s.mailer.close();
   await s.callLog.close();
+  await s.refused.log.close();
   await s.sandbox.close();
   await s.state.close();
   await s.store.close();

@@ -65,7 +65,12 @@ async function serve(args: ParsedArgs): Promise<number> {
     print('');
   }
   const stopSweeper = startHoldSweeper(services.store.db, settings.holdGraceMs, logger);
-  const stopRetention = startCallLogRetention(services.store.db, settings.callLogRetentionDays, logger);
+  const stopRetention = startCallLogRetention(
+    services.store.db,
+    settings.callLogRetentionDays,
+    logger,
+    settings.paymentLogRetentionDays,
+  );
   const stopPayments = startPaymentSweeper(settleDeps(services), settings.payments.sweepSeconds);
   const stopWebhooks = services.webhooks.start();
   const stopNotices = startExpiryNotices(services.store.db, services.webhooks, logger);

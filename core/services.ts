@@ -14,9 +14,11 @@ import type { Webhooks } from './notify/webhooks/webhooks.js';
 import type { RegistryHolder } from './registry/hot-reload.js';
 import type { SharedRun } from './sandbox/outcome.js';
 import type { Sandbox } from './sandbox/sandbox.js';
+import type { AddressBudget } from './state/address-budget.js';
 import type { SharedState } from './state/shared-state.js';
 import type { CallLogWriter } from './store/call-log-writer.js';
 import type { Store } from './store/database.js';
+import type { RefusedLog } from './store/refused-log.js';
 
 export interface Services {
   settings: Settings;
@@ -29,6 +31,11 @@ export interface Services {
   registry: RegistryHolder;
   keys: KeyCache;
   callLog: CallLogWriter;
+  /**
+   * Requests that prove nothing (no key, a bad key, a limit's 429, an unverified payment notification): counted per
+   * minute instead of logged one row each, and budgeted per address group (core/store/refused-log.ts).
+   */
+  refused: { log: RefusedLog; apiBudget: AddressBudget; notifyBudget: AddressBudget };
   plans: PlanPricing;
   metrics: Metrics;
   /** Identical calls in flight share one plugin run (per process). */

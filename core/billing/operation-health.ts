@@ -3,6 +3,7 @@
 // SQLite and PostgreSQL answer the same without loading every duration into memory.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { refusedByOperation } from './refused-counts.js';
 
 export interface OperationHealth {
   operation: string;
@@ -31,10 +32,15 @@ export async function operationHealth(db: Kysely<Database>, since: number): Prom
     .groupBy('operation')
     .orderBy('operation')
     .execute();
+  // Calls refused by a limit have no row of their own (core/store/refused-log.ts): they add to calls and errors,
+  // not to the latencies, which are those of the logged calls.
+  const refused = await refusedByOperation(db, since);
   const out: OperationHealth[] = [];
   for (const g of groups) {
     const operation = g.operation as string;
     const calls = Number(g.calls);
+    const refusedCalls = refused.get(operation) ?? 0;
+    refused.delete(operation);
     const at = async (p: number): Promise<number> => {
       const row = await db
         .selectFrom('call_log')
@@ -49,12 +55,14 @@ export async function operationHealth(db: Kysely<Database>, since: number): Prom
     };
     out.push({
       operation,
-      calls,
+      calls: calls + refusedCalls,
       successes: Number(g.successes),
       p50_ms: await at(50),
       p95_ms: await at(95),
       p99_ms: await at(99),
     });
   }
-  return out;
+  for (const [operation, calls] of refused)
+    out.push({ operation, calls, successes: 0, p50_ms: 0, p95_ms: 0, p99_ms: 0 });
+  return out.sort((a, b) => (a.operation < b.operation ? -1 : a.operation > b.operation ? 1 : 0));
 }

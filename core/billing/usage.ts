@@ -3,6 +3,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { asMicro } from '../kernel/money.js';
 import type { CallLogTable, Database } from '../store/schema.js';
+import { refusedByDayAndOperation } from './refused-counts.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const CHINA_OFFSET_MS = 8 * 3600 * 1000;
@@ -47,14 +48,33 @@ export async function callsByDayAndOperation(
   // One key's share (a rotated key keeps its id, so its history stays whole).
   if (keyId !== undefined) q = q.where('key_id', '=', keyId);
   const rows = await q.groupBy([chinaDayNumber, 'operation']).orderBy('day').orderBy('operation').execute();
-  return rows.map((r) => ({
+  const out = rows.map((r) => ({
     day: dayLabel(r.day),
     operation: r.operation,
     calls: Number(r.calls),
     successes: Number(r.successes),
     charged: asMicro(r.charged ?? 0),
   }));
+  // Refusals counted per minute instead of logged (core/store/refused-log.ts) are calls too: failed, uncharged.
+  const refused = await refusedByDayAndOperation(db, since, userId, keyId);
+  if (refused.length === 0) return out;
+  const byId = new Map(out.map((r) => [`${r.day}|${r.operation}`, r]));
+  for (const f of refused) {
+    const day = dayLabel(f.dayNumber);
+    const row = byId.get(`${day}|${f.operation}`);
+    if (row) row.calls += f.calls;
+    else {
+      const added = { day, operation: f.operation, calls: f.calls, successes: 0, charged: 0 };
+      byId.set(`${day}|${f.operation}`, added);
+      out.push(added);
+    }
+  }
+  // By day, then operation, calls refused before their operation was known first.
+  return out.sort((a, b) => a.day.localeCompare(b.day) || nullsFirst(a.operation, b.operation));
 }
+
+const nullsFirst = (a: string | null, b: string | null): number =>
+  a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1;
 
 export function usageByDayAndOperation(
   db: Kysely<Database>,

@@ -39,8 +39,19 @@ export interface Settings {
   holdGraceMs: number;
   /** Lease of a Redis slot: a live process renews its slots; a dead one's slots free within this time. */
   slotLeaseMs: number;
-  /** Call-log rows older than this many days are deleted hourly (at least 2 are kept); 0 keeps them all. */
+  /**
+   * Call-log rows and refused-request counts older than this many days are deleted hourly (at least 2 are kept);
+   * 0 keeps them all.
+   */
   callLogRetentionDays: number;
+  /** Payment-log rows older than this many days are deleted hourly; 0 keeps them all. */
+  paymentLogRetentionDays: number;
+  /**
+   * Per address group (IPv4 address, IPv6 /64): refused requests (an /api call without a valid key, a payment
+   * notification that fails verification) allowed per second after a burst; past it they are answered 429.
+   */
+  refusedRatePerSecond: number;
+  refusedBurst: number;
   /** Largest serialised plugin result sent or cached; a bigger one fails the call, uncharged (MAX_RESULT_BYTES). */
   maxResultBytes: number;
   /** Deadline of every Redis command; one timeout opens the breaker and calls take the degraded path. */
@@ -97,7 +108,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     redisPrefix: env.REDIS_PREFIX ?? 'tollgate:',
     holdGraceMs: int(env, 'HOLD_GRACE_MS', 60_000, 0),
     slotLeaseMs: int(env, 'SLOT_LEASE_MS', 15_000, 300),
-    callLogRetentionDays: int(env, 'CALL_LOG_RETENTION_DAYS', 0, 0),
+    callLogRetentionDays: int(env, 'CALL_LOG_RETENTION_DAYS', 90, 0),
+    paymentLogRetentionDays: int(env, 'PAYMENT_LOG_RETENTION_DAYS', 400, 0),
+    refusedRatePerSecond: int(env, 'REFUSED_RATE_PER_SECOND', 2, 1),
+    refusedBurst: int(env, 'REFUSED_BURST', 60, 1),
     maxResultBytes: int(env, 'MAX_RESULT_BYTES', 4 * 1024 * 1024, 1024),
     redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 250, 10),
     dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100),

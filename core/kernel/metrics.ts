@@ -2,7 +2,7 @@
 // CPU; one per process, however many gateways a test builds in it) and this gateway's call metrics. Every metric
 // has HELP and TYPE. Under `npm run cluster` the primary sums the workers' registries (core/cluster-metrics.ts),
 // so each metric says how it aggregates.
-import { collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, type Metric, Registry } from 'prom-client';
 import { CallSeries } from './call-metrics.js';
 
 /** success: 2xx/3xx; denied: refused for the caller's reasons (4xx); failed: our or the upstream's fault (5xx). */
@@ -27,6 +27,11 @@ export interface Metrics extends MetricsSource {
     seconds: number,
     chargedMicro: number,
   ): void;
+  /**
+   * A payment notification that failed verification: `rejected` (answered the provider's "fail"), or `throttled`
+   * (its address had spent its budget of refusals: 429).
+   */
+  refusedNotification(instance: string, outcome: 'rejected' | 'throttled'): void;
   /** What a cluster worker hands to the primary for summing. */
   readonly registries: readonly Registry[];
 }
@@ -77,12 +82,21 @@ export function createMetrics(startedAt = Date.now()): Metrics {
       this.set(Math.round((Date.now() - startedAt) / 1000));
     },
   });
+  const refusedNotifications = new Counter({
+    name: 'tollgate_refused_notifications_total',
+    help: 'Payment notifications that failed verification, by instance and outcome (rejected or throttled).',
+    labelNames: ['instance', 'outcome'],
+    registers: [registry],
+  });
   const registries = [runtimeRegistry(), registry];
   return {
     registries,
     contentType: registry.contentType,
     observeCall(operation, status, code, cached, seconds, micro) {
       calls.observe(operation, outcomeOf(status), code, cached ? 'hit' : 'miss', seconds, micro);
+    },
+    refusedNotification(instance, outcome) {
+      refusedNotifications.inc({ instance, outcome });
     },
     async text() {
       return (await Promise.all(registries.map((r) => r.metrics()))).join('\n');

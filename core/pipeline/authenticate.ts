@@ -2,8 +2,10 @@
 import { BlockList, isIP } from 'node:net';
 import type { KeyIdentity } from '../accounts/api-keys.js';
 import { sha256Hex } from '../accounts/secrets.js';
+import { addressGroup } from '../http/connection-limits.js';
 import { type Denial, deny } from '../http/errors.js';
 import { after } from '../kernel/maybe-promise.js';
+import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
 
 function keyFrom(call: Parameters<Stage>[0]): string | undefined {
@@ -37,14 +39,29 @@ function ipAllowed(ip: string, cidrs: string[]): boolean {
 
 export const authenticate: Stage = (call, s) => {
   const secret = keyFrom(call);
-  if (!secret) return deny('MISSING_API_KEY');
+  if (!secret) return keyless(call, s, deny('MISSING_API_KEY'));
   if (!/^sk_[A-Za-z0-9_-]{20,100}$/.test(secret))
-    return deny('INVALID_API_KEY', 'The API key is not valid: keys look like sk_ followed by 43 characters.');
-  return after(s.keys.get(sha256Hex(secret)), (identity) => admitIdentity(call, identity));
+    return keyless(
+      call,
+      s,
+      deny('INVALID_API_KEY', 'The API key is not valid: keys look like sk_ followed by 43 characters.'),
+    );
+  return after(s.keys.get(sha256Hex(secret)), (identity) =>
+    identity ? admitIdentity(call, identity) : keyless(call, s, deny('INVALID_API_KEY')),
+  );
 };
 
-function admitIdentity(call: ApiCall, identity: KeyIdentity | null): Denial | undefined {
-  if (!identity) return deny('INVALID_API_KEY');
+/**
+ * A call without a valid key takes a token of its address group's budget (state/address-budget.ts); once the
+ * budget is spent it is answered 429 with Retry-After, so a stranger's flood costs a refusal, never more.
+ */
+function keyless(call: ApiCall, s: Services, denial: Denial): Denial {
+  const wait = s.refused.apiBudget.take(addressGroup(call.ip));
+  if (wait === 0) return denial;
+  return deny('RATE_LIMITED', 'Too many requests without a valid API key from this address.', wait);
+}
+
+function admitIdentity(call: ApiCall, identity: KeyIdentity): Denial | undefined {
   call.identity = identity;
   if (identity.userStatus !== 'active') return deny('KEY_DISABLED', 'The account this API key belongs to is disabled.');
   if (identity.keyStatus !== 'active') return deny('KEY_DISABLED');

@@ -1,7 +1,10 @@
 // Stage: one call-log row per /api call, success or failure. A charged call's row is written inside its capture
 // transaction (settle.ts), so usage, stats and the counters seeded from the log always match the ledger, even
-// after a crash; every other row is buffered and written in batches off the hot path.
-import type { Denial } from '../http/errors.js';
+// after a crash; every other row is buffered and written in batches off the hot path. Refusals that prove nothing
+// (no key, a bad or refused key, a rate or concurrency limit) get no row: they are counted per minute
+// (core/store/refused-log.ts), so a flood of them costs a few rows a minute instead of a row a request.
+import { addressGroup } from '../http/connection-limits.js';
+import type { Denial, ErrorCode } from '../http/errors.js';
 import type { Services } from '../services.js';
 import type { CallLogRow } from '../store/call-log-writer.js';
 import type { ApiCall } from './call.js';
@@ -27,9 +30,38 @@ export function callLogRow(call: ApiCall, status: number, denial: Denial | undef
   };
 }
 
+/** Denials counted per minute instead of logged one row each. */
+const COUNTED = new Set<ErrorCode>([
+  'MISSING_API_KEY',
+  'INVALID_API_KEY',
+  'KEY_DISABLED',
+  'KEY_EXPIRED',
+  'IP_NOT_ALLOWED',
+  'RATE_LIMITED',
+  'CONCURRENCY_LIMITED',
+]);
+
+/**
+ * A limit's 429 per key and minute; a refused key per key, address group and minute (its owner learns where it was
+ * used from); no key per address group and minute.
+ */
+function countRefused(call: ApiCall, s: Services, status: number, code: ErrorCode): void {
+  const id = call.identity;
+  s.refused.log.count({
+    kind: 'api',
+    source: id && status === 429 ? '' : addressGroup(call.ip),
+    userId: id?.userId ?? null,
+    keyId: id?.keyId ?? null,
+    target: call.operation?.code ?? null,
+    code,
+    status,
+  });
+}
+
 export function logCall(call: ApiCall, s: Services, status: number, denial: Denial | undefined): void {
   const durationMs = Number(process.hrtime.bigint() - call.startedNs) / 1e6;
-  if (call.logged) s.callLog.touchKey(call.identity?.keyId ?? null, Date.now());
+  if (denial !== undefined && COUNTED.has(denial.code)) countRefused(call, s, status, denial.code);
+  else if (call.logged) s.callLog.touchKey(call.identity?.keyId ?? null, Date.now());
   else s.callLog.add(callLogRow(call, status, denial));
   s.metrics.observeCall(
     call.operation?.code ?? 'unknown',

@@ -9,6 +9,7 @@ import * as m005 from './migrations/005_payments.js';
 import * as m006 from './migrations/006_account_security.js';
 import * as m007 from './migrations/007_notifications.js';
 import * as m008 from './migrations/008_call_log_pages.js';
+import * as m009 from './migrations/009_refused_requests.js';
 import * as m014 from './migrations/014_pg_money_batch.js';
 import { migrationContext } from './migrations/context.js';
 import { schemaScopedMigratorDb } from './schema-scoped-migrator-db.js';
@@ -22,6 +23,7 @@ const MIGRATIONS = {
   '006_account_security': m006,
   '007_notifications': m007,
   '008_call_log_pages': m008,
+  '009_refused_requests': m009,
   '014_pg_money_batch': m014,
 };
 

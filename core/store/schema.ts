@@ -3,6 +3,7 @@ import type { Generated } from 'kysely';
 import type { AccountSecurityTables } from './schema-account-security.js';
 import type { NotificationTables } from './schema-notifications.js';
 import type { PaymentTables } from './schema-payments.js';
+import type { RefusedTables } from './schema-refused.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -103,7 +104,12 @@ export interface IdempotencyTable {
   owner: string | null;
 }
 
-export interface Database extends PaymentTables, BillingTables, AccountSecurityTables, NotificationTables {
+export interface Database
+  extends PaymentTables,
+    BillingTables,
+    AccountSecurityTables,
+    NotificationTables,
+    RefusedTables {
   users: UsersTable;
   user_tokens: UserTokensTable;
   api_keys: ApiKeysTable;

@@ -1,5 +1,6 @@
 // Each kind of refused key has its own error code and costs nothing: disabled, expired, wrong IP, an operation
-// the key may not call. The test client always comes from 127.0.0.1.
+// the key may not call. The test client always comes from 127.0.0.1. A refused key gets no call-log row: it is
+// counted per key, address and minute; a call the key may not make is a logged call.
 import t, { type Test } from 'tap';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
@@ -25,8 +26,23 @@ async function refused(
   t.equal(res.body.remaining, 1);
   t.same(await h.balance(userId), { balance: 1_000_000, held: 0 });
   t.equal((await h.ledger(userId)).length, 1, 'only the grant');
-  const log = await h.callLog(userId);
-  t.match(log[log.length - 1], { status, error_code: code, charged: 0 });
+  if (code === 'OPERATION_NOT_ALLOWED') {
+    const log = await h.callLog(userId);
+    t.match(log[log.length - 1], { status, error_code: code, charged: 0 });
+    return;
+  }
+  // A refused key proves nothing: counted per key, address and minute, no call-log row.
+  t.same(await h.callLog(userId), [], 'no call-log row');
+  await h.services.refused.log.flush();
+  const counted = await h.services.store.db
+    .selectFrom('refused_requests')
+    .select(['kind', 'source', 'target', 'code', 'status', 'count'])
+    .where('user_id', '=', userId)
+    .execute();
+  t.same(
+    counted.map((r) => ({ ...r, count: Number(r.count) })),
+    [{ kind: 'api', source: '127.0.0.1', target: '', code, status, count: 1 }],
+  );
 }
 
 t.test('disabled key: 403 KEY_DISABLED', async (t) => {

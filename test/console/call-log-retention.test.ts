@@ -42,8 +42,8 @@ t.test('pruneCallLog deletes rows before the cutoff in batches and keeps the res
   t.equal((await h.ledger(u.userId)).length, 1, 'the ledger is untouched');
 });
 
-t.test('CALL_LOG_RETENTION_DAYS: 0 (default) keeps everything; any value keeps at least 2 days', async (t) => {
-  t.equal(readSettings({}).callLogRetentionDays, 0);
+t.test('CALL_LOG_RETENTION_DAYS: 90 by default, 0 keeps everything; any value keeps at least 2 days', async (t) => {
+  t.equal(readSettings({}).callLogRetentionDays, 90);
   t.equal(readSettings({ CALL_LOG_RETENTION_DAYS: '90' }).callLogRetentionDays, 90);
   t.throws(() => readSettings({ CALL_LOG_RETENTION_DAYS: '-1' }), /CALL_LOG_RETENTION_DAYS must be an integer >= 0/);
   const h = await createTestApp();

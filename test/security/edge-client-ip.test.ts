@@ -7,7 +7,7 @@ import t from 'tap';
 import { parseTrustProxy } from '../../core/config/edge-env.js';
 import { readSettings } from '../../core/config/env.js';
 import { compileClientIp } from '../../core/http/client-ip.js';
-import { createTestApp } from '../helpers/create-test-app.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 nock.disableNetConnect();
 
@@ -83,8 +83,10 @@ t.test('ip_allow and the call log use that IP: a forged left-most entry no longe
   const log = await h.callLog(u.userId);
   t.same(
     log.map((r) => r.ip),
-    ['198.51.100.9', '203.0.114.7', '127.0.0.1'],
+    ['203.0.114.7'],
+    'the served call',
   );
+  t.same(await refusedFrom(h, u.userId), ['127.0.0.1', '198.51.100.9'], 'the refused ones are counted by that IP');
   t.equal((await h.ledger(u.userId)).filter((r) => r.kind === 'charge').length, 1, 'only the allowed call was charged');
   await h.assertReconciled();
 });
@@ -96,8 +98,18 @@ t.test('without TRUST_PROXY, X-Forwarded-For is ignored everywhere', async (t) =
   const r = await h.client.get('/api/echo?msg=a', { 'X-API-Key': u.key, 'X-Forwarded-For': '203.0.114.7' });
   t.equal(r.status, 403);
   t.equal(r.body.error.message, 'This API key may not be used from 127.0.0.1.');
-  t.same(
-    (await h.callLog(u.userId)).map((row) => row.ip),
-    ['127.0.0.1'],
-  );
+  t.same(await refusedFrom(h, u.userId), ['127.0.0.1']);
 });
+
+/** The addresses a user's refused key was counted from (core/store/refused-log.ts). */
+async function refusedFrom(h: TestApp, userId: number): Promise<string[]> {
+  await h.services.refused.log.flush();
+  const rows = await h.services.store.db
+    .selectFrom('refused_requests')
+    .select('source')
+    .where('user_id', '=', userId)
+    .where('code', '=', 'IP_NOT_ALLOWED')
+    .orderBy('source')
+    .execute();
+  return rows.map((r) => r.source);
+}

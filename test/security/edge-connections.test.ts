@@ -14,6 +14,7 @@ import {
   defaultMaxConnections,
   defaultPerIpCap,
   openFileLimit,
+  prefixGroup,
 } from '../../core/http/connection-limits.js';
 import { createGatewayServer, listen } from '../../core/http/http-server.js';
 import { createMemoryLogger } from '../../core/kernel/logger.js';
@@ -91,7 +92,7 @@ t.test('one address holding 60 idle sockets is capped at 20; the total cap stays
   await settle(100);
   t.equal(stillOpen(held), 20, '40 sockets over the per-address cap were closed at once');
   t.equal(s.limits.open(ATTACKER), 20);
-  t.equal(s.server.maxConnections, 50);
+  t.equal(s.limits.maxConnections, 50);
   const legit = await get(s.port);
   t.equal(legit.status, 200, 'a client on another address is served while the attacker holds its 20');
   for (const h of held) h.socket.destroy();
@@ -103,7 +104,7 @@ t.test('one address holding 60 idle sockets is capped at 20; the total cap stays
   t.equal(refusals.length, 1);
 });
 
-t.test('when idle sockets fill the total cap, the headers timeout frees it within a second', async (t) => {
+t.test('when idle sockets fill the total cap, a new client is served: the oldest idle socket makes room', async (t) => {
   const s = await startServer({
     maxConnections: 30,
     maxConnectionsPerIp: 0,
@@ -111,23 +112,72 @@ t.test('when idle sockets fill the total cap, the headers timeout frees it withi
     requestTimeoutMs: 1000,
   });
   const started = Date.now();
-  const held = await Promise.all(Array.from({ length: 30 }, () => hold(s.port)));
-  const accepted = () => new Promise<number>((r) => s.server.getConnections((_e, n) => r(n)));
-  for (const end = Date.now() + 3000; (await accepted()) < 30 && Date.now() < end; ) await settle(10);
-  await t.rejects(get(s.port), 'over MAX_CONNECTIONS a new connection is refused');
+  const held: Held[] = [];
+  // One at a time, so their age is their order.
+  for (let i = 0; i < 30; i++) held.push(await hold(s.port));
+  await until(() => s.limits.total() === 30);
+  t.equal(s.limits.total(), 30, 'the total is reached');
+  const served = await get(s.port);
+  t.equal(served.status, 200, 'over MAX_CONNECTIONS a new client is served, not refused');
+  await until(() => held[0]!.socket.destroyed || held[0]!.socket.readableEnded);
+  t.equal(stillOpen(held), 29, 'the oldest socket that never sent a request was closed for it');
+  t.ok(held[0]!.socket.destroyed || held[0]!.socket.readableEnded, 'the oldest one');
+  t.match(
+    s.logger.lines.filter((l) => /closed to make room/.test(String(l.message))),
+    [{ level: 'warn' }],
+  );
   const closed = await Promise.all(held.map((h) => h.closedAt));
   const slowest = Math.max(...closed) - started;
   t.ok(
     slowest < 3000,
     `every silent socket was cut after the 800 ms headers timeout (slowest ${slowest} ms; Node's default is 60-90 s)`,
   );
-  const answer = held[0]!.received();
+  const answer = held[1]!.received();
   t.match(answer, /^HTTP\/1\.1 408 Request Timeout\r\n/);
   t.match(answer, /Content-Type: application\/json; charset=utf-8/);
   const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
   t.match(body, { success: false, error: { code: 'REQUEST_TIMEOUT' }, deducted: 0, request_id: /^req_/ });
   t.equal((await get(s.port)).status, 200, 'served again once the idle sockets are gone');
 });
+
+t.test(
+  'many addresses holding idle sockets: the last places are kept for light holders; a fresh address is served',
+  async (t) => {
+    // 12 attacker addresses x 10 sockets against a total of 60 and 10 per address: five addresses take 50; the
+    // sixth stops at 54, where the last 6 places are kept for addresses holding fewer than 2; each later address
+    // gets two of them. Full then, a client from another address is still served: the oldest socket that never
+    // sent a request is closed for it.
+    const s = await startServer({
+      maxConnections: 60,
+      maxConnectionsPerIp: 10,
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 30_000,
+    });
+    const attackers = Array.from({ length: 12 }, (_, i) => `127.0.0.${i + 2}`);
+    const held: Held[] = [];
+    for (const a of attackers) held.push(...(await Promise.all(Array.from({ length: 10 }, () => hold(s.port, a)))));
+    await until(() => stillOpen(held) <= 60);
+    await settle(100);
+    t.equal(s.limits.total(), 60, 'the total is reached');
+    t.equal(stillOpen(held), 60);
+    t.equal(s.limits.open('127.0.0.6'), 10);
+    t.equal(s.limits.open('127.0.0.7'), 4, 'the sixth address stops where the kept places begin');
+    t.equal(s.limits.open('127.0.0.8'), 2, 'a later address gets kept places while it holds fewer than 2');
+    for (let i = 0; i < 5; i++) t.equal((await get(s.port)).status, 200, `fresh-address request ${i + 1} served`);
+    // The attackers keep reconnecting: still refused, and the fresh address is still served.
+    const again = await Promise.all(attackers.map((a) => hold(s.port, a)));
+    await settle(100);
+    t.ok(s.limits.total() <= 60, 'the total holds');
+    t.equal(stillOpen(again.slice(0, 6)), 0, 'an address holding many gets no place');
+    t.equal((await get(s.port)).status, 200);
+    t.match(
+      s.logger.lines.filter((l) => /kept for addresses holding few/.test(String(l.message))),
+      [{ level: 'warn', cap: 60 }],
+      'one line a minute, however many were refused',
+    );
+    for (const h of [...held, ...again]) h.socket.destroy();
+  },
+);
 
 t.test('a slow body (1 byte every 200 ms) is cut at the request timeout', async (t) => {
   const s = await startServer({ maxConnectionsPerIp: 0, headersTimeoutMs: 300, requestTimeoutMs: 1200 });
@@ -275,10 +325,15 @@ t.test('defaults: total cap from the open-file limit, per-address cap off behind
   t.equal(s.server.keepAliveTimeout, 5_000);
   t.equal(s.server.timeout, 150_000);
   t.equal(s.limits.perIp, 256);
-  t.ok(s.server.maxConnections >= 16 && s.server.maxConnections <= 10_000);
+  t.ok(s.limits.maxConnections >= 16 && s.limits.maxConnections <= 10_000);
 });
 
-t.test('the per-address cap counts an IPv4 address, or the /64 of an IPv6 one', async (t) => {
+t.test('the per-address cap counts an IPv4 address, or the /64 of an IPv6 one; the /48 cap a whole site', async (t) => {
+  t.equal(prefixGroup('2001:db8:1:2:3:4:5:6'), '2001:db8:1::/48');
+  t.equal(prefixGroup('2001:db8:1:ff00::1'), '2001:db8:1::/48', 'another /64 of the same /48');
+  t.equal(prefixGroup('2001:0db8::1'), '2001:db8:0::/48');
+  t.equal(prefixGroup('198.51.100.9'), null, 'IPv4 has no /48');
+  t.equal(prefixGroup('::ffff:198.51.100.9'), null);
   t.equal(addressGroup('198.51.100.9'), '198.51.100.9');
   t.equal(addressGroup('::ffff:198.51.100.9'), '198.51.100.9', 'dual-stack spelling of the same client');
   t.equal(addressGroup('2001:db8:1:2:3:4:5:6'), '2001:db8:1:2::/64');

@@ -42,6 +42,7 @@ export function adminInsightRoutes(router: Router, s: Services): void {
   router.get('/console/api/admin/operation-health', admin, async (ctx) => {
     const hours = queryInt(ctx, 'hours', 1, MAX_HOURS, 24);
     await s.callLog.flush();
+    await s.refused.log.flush();
     const since = Date.now() - hours * HOUR_MS;
     const rows = await operationHealth(db, since);
     ctx.body = {

@@ -141,6 +141,7 @@ export function adminRoutes(router: Router, s: Services): void {
   router.get('/console/api/admin/stats', admin, async (ctx) => {
     const days = queryInt(ctx, 'days', 1, 366, 7);
     await s.callLog.flush();
+    await s.refused.log.flush();
     const stats = await adminStats(db, chinaDayStart() - (days - 1) * DAY_MS);
     const edge = <T extends { revenue: number }>(x: T): T => ({ ...x, revenue: toToken(x.revenue) });
     ctx.body = {

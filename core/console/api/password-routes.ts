@@ -11,6 +11,7 @@ import { emailProblem, findUserByEmail, findUserById, normaliseEmail, type User 
 import { grantTrial } from '../../billing/payments/trial-credit.js';
 import { clientIpOf } from '../../http/client-ip.js';
 import { ApiError } from '../../http/errors.js';
+import { throttledLine } from '../../kernel/log-throttle.js';
 import { writeAudit } from '../../notify/audit-log.js';
 import type { Services } from '../../services.js';
 import { sendAccountMail, sendResetMail, sendVerificationMail } from './account-mail.js';
@@ -43,6 +44,8 @@ function emailOf(b: Record<string, unknown>): string {
 
 export function passwordRoutes(router: Router, s: Services, guard: PasswordGuard): void {
   const db = s.store.db;
+  // Anyone can ask for another account's mails: the line about it is written at most once a minute.
+  const budgetSpent = throttledLine(s.logger, 'warn', 'account mail skipped: per-account budget spent');
 
   /**
    * Mails to an address only if it names an account and its per-account budget allows. Runs after the answer is
@@ -61,7 +64,7 @@ export function passwordRoutes(router: Router, s: Services, guard: PasswordGuard
           const user = await findUserByEmail(db, email);
           if (user?.status !== 'active' || !(await pick(user))) return;
           if (!(await s.state.takeToken(`console:mail:acct:${user.id}`, PER_ACCOUNT.rate, PER_ACCOUNT.burst)).allowed) {
-            s.logger.warn('account mail skipped: per-account budget spent', { user_id: user.id });
+            budgetSpent({ user_id: user.id });
             return;
           }
           await send(user);

@@ -8,6 +8,7 @@ import { logPayment } from '../../billing/payments/payment-log.js';
 import { type SettleDeps, settle } from '../../billing/payments/settle-payment.js';
 import { clientIpOf } from '../../http/client-ip.js';
 import type { Services } from '../../services.js';
+import { notifyRefusals } from './refused-notify.js';
 
 const PATH = /^\/pay\/notify\/([a-z0-9][a-z0-9_-]{0,31})$/;
 const MAX_BODY = 64 * 1024;
@@ -42,6 +43,7 @@ function single(query: Record<string, string | string[] | undefined>): Record<st
 }
 
 export function paymentNotifyMiddleware(s: Services): Koa.Middleware {
+  const refusals = notifyRefusals(s);
   return async (ctx, next) => {
     const m = PATH.exec(ctx.path);
     if (!m) return next();
@@ -57,6 +59,8 @@ export function paymentNotifyMiddleware(s: Services): Koa.Middleware {
       ctx.body = 'unknown payment instance';
       return;
     }
+    // An address that sent too many notifications failing verification waits (429), unread and unverified.
+    refusals.check(ctx, provider.id);
     let rawBody: Buffer;
     try {
       rawBody = ctx.method === 'POST' ? await readRaw(ctx) : Buffer.alloc(0);
@@ -81,8 +85,10 @@ export function paymentNotifyMiddleware(s: Services): Koa.Middleware {
       raw,
     };
     let reply: ReturnType<typeof provider.ack>;
+    let verified = false;
     try {
       const result = provider.verifyNotification(req);
+      verified = true;
       const settlement = await settle(settleDeps(s), provider, result);
       await logPayment(s.store.db, {
         ...base,
@@ -94,7 +100,7 @@ export function paymentNotifyMiddleware(s: Services): Koa.Middleware {
       });
       reply = provider.ack(settlement.ack);
     } catch (err) {
-      if (!(err instanceof SignatureError)) {
+      if (verified && !(err instanceof SignatureError)) {
         // A database fault: no ack, so the provider retries later.
         s.logger.error('payment notification failed', { instance: provider.id, reason: (err as Error).message });
         await logPayment(s.store.db, { ...base, orderId: null, verified: false, outcome: 'error' }).catch(
@@ -104,9 +110,15 @@ export function paymentNotifyMiddleware(s: Services): Koa.Middleware {
         if (reply.status < 400 && provider.kind !== 'epay' && provider.kind !== 'alipay')
           reply = { ...reply, status: 500 };
       } else {
-        s.logger.warn('payment notification refused', { instance: provider.id, reason: err.message });
-        await logPayment(s.store.db, { ...base, orderId: null, verified: false, outcome: `rejected: ${err.message}` });
+        // Unverified: counted and sampled, never stored whole (refused-notify.ts).
         reply = provider.ack(false);
+        const raw = ctx.method === 'POST' ? rawBody : Buffer.from(ctx.querystring);
+        await refusals.refuse(ctx, {
+          instance: provider.id,
+          reason: (err as Error).message,
+          raw,
+          status: reply.status,
+        });
       }
     }
     ctx.status = reply.status;

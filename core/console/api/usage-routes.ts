@@ -20,6 +20,7 @@ export function usageRoutes(router: Router, s: Services): void {
   router.get('/console/api/usage', auth, async (ctx) => {
     const days = queryInt(ctx, 'days', 1, 366, 30);
     await s.callLog.flush();
+    await s.refused.log.flush();
     const since = chinaDayStart() - (days - 1) * DAY_MS;
     const rows = await usageByDayAndOperation(db, userOf(ctx).id, since, keyIdOf(ctx));
     const byDay = new Map<string, { day: string; calls: number; successes: number; charged: number }>();

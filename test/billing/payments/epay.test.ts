@@ -211,7 +211,7 @@ t.test('forged, tampered and wrong-merchant notifies are refused with fail and n
   t.same(await h.balance(u.userId), { balance: 0, held: 0 });
   const log = await paymentLog(h);
   const refused = log.filter((l) => l.verified === 0 && l.outcome.startsWith('rejected'));
-  t.ok(refused.length >= 4, 'refused notifications are logged too');
+  t.ok(refused.length >= 1, 'refused notifications are sampled in the log (one per instance and minute)');
   const summary = await h.client.get(
     '/console/api/admin/payments/summary',
     (await import('../../console/support.js')).bearer(
