@@ -3,8 +3,9 @@
 // the provider moved the money is unknown. The claim is released as `unknown` and the reservation is kept
 // (the TOKEN stay taken back, the amount stays counted as refunded): giving them back could pay the buyer
 // twice if the provider did refund. The payment log tells the admin to check with the provider.
-import type { SettleDeps } from './settle.js';
+
 import { logPayment } from './payment-log.js';
+import type { SettleDeps } from './settle.js';
 
 /** Far longer than a provider call may take (10 s timeout), so a live refund is never swept. */
 export const STALE_REFUND_MS = 10 * 60_000;
