@@ -11,20 +11,47 @@ import type { OrderRow } from '../payment-provider.js';
 import { logPayment } from './payment-log.js';
 import { creditOrder, type SettleDeps, type Settlement } from './settle.js';
 
-export async function confirmManually(deps: SettleDeps, orderId: number, adminId: number): Promise<Settlement> {
+/**
+ * An admin's confirmation ("补单"). An order in amount_mismatch (the provider reported another amount) is credited
+ * only when the admin states what the buyer really paid (`paidMinor`, kept as the order's amount so refunds
+ * cannot exceed it); the conditional status change credits it exactly once.
+ */
+export async function confirmManually(
+  deps: SettleDeps,
+  orderId: number,
+  adminId: number,
+  paidMinor?: number,
+): Promise<Settlement> {
   const order = await findOrder(deps.db, orderId);
   if (order.status === 'cancelled')
     throw new OrderError('cancelled', `Order ${orderId} was cancelled and cannot be paid.`);
-  if (order.status === 'refunded' || order.status === 'amount_mismatch')
+  if (order.status === 'refunded')
     throw new OrderError('not_pending', `Order ${orderId} is ${order.status}; it cannot be confirmed.`);
-  const settlement = await creditOrder(deps, order, null, adminId);
+  const mismatch = order.status === 'amount_mismatch';
+  if (mismatch && paidMinor === undefined)
+    throw new OrderError(
+      'not_pending',
+      `Order ${orderId} is amount_mismatch (${order.note ?? 'the paid amount differs'}); to credit it, confirm with paid_amount, the amount the buyer really paid.`,
+    );
+  if (!mismatch && paidMinor !== undefined)
+    throw new OrderError(
+      'not_pending',
+      `Order ${orderId} is ${order.status}; paid_amount applies to amount_mismatch orders only.`,
+    );
+  const settlement = await creditOrder(deps, order, null, adminId, mismatch ? { paidMinor: paidMinor! } : undefined);
+  // Another admin accepted it first: one acceptance, one log line, one audit entry.
+  if (mismatch && settlement.outcome === 'duplicate')
+    throw new OrderError('not_pending', `Order ${orderId} was confirmed meanwhile.`);
+  const currency = order.currency ?? 'CNY';
   await logPayment(deps.db, {
     instance: order.instance ?? order.provider,
     orderId,
     source: 'admin',
     verified: true,
     state: 'paid',
-    outcome: `${settlement.outcome} by admin ${adminId}`,
+    outcome: mismatch
+      ? `${settlement.outcome} by admin ${adminId}: amount mismatch accepted, paid ${paidMinor} ${currency} (ordered ${Number(order.amount_minor)})`
+      : `${settlement.outcome} by admin ${adminId}`,
   });
   return settlement;
 }
