@@ -31,6 +31,7 @@ import { createPasswordGuard, type PasswordGuard } from './password-guard.js';
 import { passwordRoutes } from './password-routes.js';
 import { presentUser } from './present.js';
 import { sessionRoutes } from './session-routes.js';
+import { checkTwoFactorBudget, twoFactorFailed, twoFactorPassed } from './two-factor-login.js';
 import { twoFactorRoutes, verifySecondFactor } from './two-factor-routes.js';
 
 /** Register and login answer an existing email with a wrong password alike, so sign-up is no oracle beyond login. */
@@ -146,7 +147,8 @@ export function authRoutes(router: Router, s: Services): void {
   });
 
   // Second step of a login with 2FA: the challenge from /login plus a TOTP or recovery code. A wrong code
-  // counts as a failed login (same throttle); the challenge survives it until it expires or succeeds.
+  // counts as a failed login (same throttle) and against the account's second-factor budget over all addresses
+  // (two-factor-login.ts); the challenge survives it until it expires, succeeds or that budget runs out.
   router.post('/console/api/login/2fa', async (ctx) => {
     const b = bodyOf(ctx, ['challenge', 'code', 'remember']);
     const remember = rememberOf(b);
@@ -159,10 +161,13 @@ export function authRoutes(router: Router, s: Services): void {
     const user = await findUserById(db, userId);
     if (!user) throw new ApiError('INVALID_TOKEN', 'The login challenge is invalid or has expired. Log in again.');
     await guard.throttle(ctx, user.email, user);
+    await checkTwoFactorBudget(ctx, s, user);
     if (!(await verifySecondFactor(db, user.id, code))) {
       await guard.recordFailure(ctx, user.email);
+      await twoFactorFailed(ctx, s, user);
       throw new ApiError('UNAUTHORIZED', 'Wrong authentication code.');
     }
+    await twoFactorPassed(s, user);
     if (user.status !== 'active') throw new ApiError('ACCOUNT_DISABLED');
     if ((await consumeAccountToken(db, challenge, 'twofactor')) === null)
       throw new ApiError('INVALID_TOKEN', 'The login challenge was already used. Log in again.');
