@@ -10,7 +10,15 @@ import type { SettleDeps } from './settle.js';
 /** Far longer than a provider call may take (10 s timeout), so a live refund is never swept. */
 export const STALE_REFUND_MS = 10 * 60_000;
 
-export async function sweepStaleRefunds(deps: SettleDeps, now = Date.now()): Promise<number> {
+/**
+ * Releases pending refunds older than `staleMs`. At the start of a single process (SQLite) every pending refund
+ * is a leftover, so it passes 0 there; processes sharing PostgreSQL keep the age, as another may be mid-refund.
+ */
+export async function sweepStaleRefunds(
+  deps: SettleDeps,
+  now = Date.now(),
+  staleMs = STALE_REFUND_MS,
+): Promise<number> {
   const stale = await deps.db
     .selectFrom('order_refunds')
     .innerJoin('orders', 'orders.id', 'order_refunds.order_id')
@@ -22,7 +30,7 @@ export async function sweepStaleRefunds(deps: SettleDeps, now = Date.now()): Pro
       'orders.provider',
     ])
     .where('order_refunds.status', '=', 'pending')
-    .where('order_refunds.created_at', '<', now - STALE_REFUND_MS)
+    .where('order_refunds.created_at', '<=', now - staleMs)
     .orderBy('order_refunds.id')
     .limit(100)
     .execute();
