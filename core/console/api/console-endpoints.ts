@@ -189,7 +189,8 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
     body: obj({
       paid_amount: {
         type: ['number', 'string'],
-        description: "amount_mismatch orders only: what the buyer really paid, in the order's currency, at most 2 decimals",
+        description:
+          "amount_mismatch orders only: what the buyer really paid, in the order's currency, at most 2 decimals",
       },
     }),
   },
