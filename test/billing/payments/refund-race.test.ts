@@ -57,16 +57,27 @@ t.test(
     const { u, id } = await paidOrder();
     let calls = 0;
     const refunds: string[] = [];
+    // The first refund is held at the provider until the second has been answered, then refused.
+    let atProvider!: () => void;
+    const firstArrived = new Promise<void>((r) => {
+      atProvider = r;
+    });
+    let release!: () => void;
+    const secondDone = new Promise<void>((r) => {
+      release = r;
+    });
     gw.handler = (req, res) => {
       if (!req.path.startsWith('/api.php?act=refund')) return json(res, 404, {});
       refunds.push(new URLSearchParams(req.body).get('money') ?? '');
-      // The first refund is refused after a while; later ones succeed at once.
-      if (++calls === 1) setTimeout(() => json(res, 200, { code: -1, msg: 'busy' }), 600);
-      else json(res, 200, { code: 1, msg: 'ok' });
+      if (++calls === 1) {
+        atProvider();
+        void secondDone.then(() => json(res, 200, { code: -1, msg: 'busy' }));
+      } else json(res, 200, { code: 1, msg: 'ok' });
     };
     const first = refund(id, { amount: '3.00', reason: 'first' });
-    await new Promise((r) => setTimeout(r, 150));
+    await firstArrived;
     const second = await refund(id, { amount: '3.00', reason: 'second' });
+    release();
     t.equal(second.status, 409, 'refused while the first is with the provider');
     t.equal(second.body.error.code, 'CONFLICT');
     t.match(second.body.error.message, new RegExp(`^Refund RF${id}-[0-9a-f]{8} of order ${id} is still in progress`));
