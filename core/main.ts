@@ -3,6 +3,7 @@
 
 import { createApp } from './app.js';
 import { startHoldSweeper } from './billing/holds.js';
+import { sweepStaleRefunds } from './billing/payments/refund-sweep.js';
 import { startPaymentSweeper } from './billing/payments/sweeper.js';
 import { commandHelp, type ParsedArgs, parseCommandArgs, UsageError } from './cli/args.js';
 import { backupCommand, restoreCommand } from './cli/backup.js';
@@ -71,6 +72,8 @@ async function serve(args: ParsedArgs): Promise<number> {
     logger,
     settings.paymentLogRetentionDays,
   );
+  // Like holds: one process on SQLite owns every refund, so a pending one at start was cut off by a crash.
+  if (!settings.databaseUrl) await sweepStaleRefunds(settleDeps(services), Date.now(), 0);
   const stopPayments = startPaymentSweeper(settleDeps(services), settings.payments.sweepSeconds);
   const stopWebhooks = services.webhooks.start();
   const stopNotices = startExpiryNotices(services.store.db, services.webhooks, logger);

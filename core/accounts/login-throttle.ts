@@ -12,6 +12,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { normaliseEmail } from './emails.js';
+import { TWO_FACTOR_WINDOW_MS } from './two-factor-throttle.js';
 
 export const FREE_FAILURES = 5;
 export const IP_FREE_FAILURES = 20;
@@ -130,16 +131,22 @@ export async function recordLoginSuccess(
 }
 
 /**
- * Deletes rows that can no longer matter: failure counts older than the window plus the longest lockout, and
- * known-good marks older than KNOWN_GOOD_MS. Returns how many went.
+ * Deletes rows that can no longer matter: failure counts older than the window plus the longest lockout,
+ * known-good marks older than KNOWN_GOOD_MS, second-factor counts older than a day. Returns how many went.
  */
 export async function pruneLoginAttempts(db: Kysely<Database>, now = Date.now()): Promise<number> {
   const res = await db
     .deleteFrom('login_attempts')
     .where((eb) =>
       eb.or([
-        eb.and([eb('scope', 'not like', 'good:%'), eb('last_at', '<', now - WINDOW_MS - MAX_LOCK_S * 1000)]),
+        eb.and([
+          eb('scope', 'not like', 'good:%'),
+          eb('scope', 'not like', '2fa:%'),
+          eb('last_at', '<', now - WINDOW_MS - MAX_LOCK_S * 1000),
+        ]),
         eb.and([eb('scope', 'like', 'good:%'), eb('last_at', '<', now - KNOWN_GOOD_MS)]),
+        // The second factor's account counts (two-factor-throttle.ts) live a day.
+        eb.and([eb('scope', 'like', '2fa:%'), eb('last_at', '<', now - TWO_FACTOR_WINDOW_MS)]),
       ]),
     )
     .executeTakeFirst();

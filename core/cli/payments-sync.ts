@@ -14,7 +14,10 @@ export async function paymentsSync(s: Services, args: ParsedArgs, print: Print):
   const flag = args.flags.order;
   if (flag === undefined) {
     const r = await sweepPayments(deps);
-    print(`payments sync: ${r.queried} queried, ${r.credited} credited, ${r.expired} expired, ${r.unknown} unknown`);
+    const released = r.refundsReleased > 0 ? `, ${r.refundsReleased} interrupted refunds released` : '';
+    print(
+      `payments sync: ${r.queried} queried, ${r.credited} credited, ${r.expired} expired, ${r.unknown} unknown${released}`,
+    );
     return 0;
   }
   if (typeof flag !== 'string' || !/^[1-9]\d{0,15}$/.test(flag)) throw new UsageError('--order needs an order id');

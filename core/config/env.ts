@@ -85,6 +85,17 @@ function schemaName(raw: string | undefined): string | null {
   return raw;
 }
 
+/** /metrics shows revenue per operation: a short token could be guessed, so the start is refused instead. */
+export const METRICS_TOKEN_MIN = 16;
+function metricsToken(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (raw.length < METRICS_TOKEN_MIN || /\s/.test(raw))
+    throw new Error(
+      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN} characters without spaces (it guards the revenue figures on /metrics); generate one with: openssl rand -hex 24`,
+    );
+  return raw;
+}
+
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const log = readLogSettings(env);
   return {
@@ -100,7 +111,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     rateLimitBurst: int(env, 'RATE_LIMIT_BURST', 100, 1),
     maxInFlightPerKey: int(env, 'MAX_IN_FLIGHT_PER_KEY', 20, 1),
     sandboxPoolSize: int(env, 'SANDBOX_POOL_SIZE', availableParallelism(), 1),
-    metricsToken: env.METRICS_TOKEN || null,
+    metricsToken: metricsToken(env.METRICS_TOKEN),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     edge: readEdgeSettings(env),
     userTokenTtlHours: int(env, 'USER_TOKEN_TTL_HOURS', 24 * 7, 1),

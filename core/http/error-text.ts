@@ -231,6 +231,11 @@ export const ERROR_TEXT = {
       'Wait a little; if you forgot the password, reset it with "Forgot password".',
     ],
   ),
+  TOO_MANY_REQUESTS: e(
+    429,
+    ['请求过于频繁。请在 Retry-After 所示时间后重试。', '稍等片刻再试；本次未扣费。'],
+    ['Too many requests. Retry after the time in Retry-After.', 'Wait a little, then try again; nothing was charged.'],
+  ),
   INVALID_TOKEN: e(
     400,
     ['此链接或验证无效、已过期或已被使用。', '重新申请一封邮件或重新登录。'],

@@ -22,10 +22,12 @@ export function metricsRoute(
 ): (ctx: Context) => Promise<void> {
   const token = s.settings.metricsToken;
   // Compare digests so the comparison takes the same time whatever the length or the first wrong byte.
-  const expected = token ? digest(`Bearer ${token}`) : null;
+  const expected = token ? digest(token) : null;
   return async (ctx) => {
     if (!expected) throw new ApiError('RESOURCE_NOT_FOUND', 'There is nothing at GET /metrics.');
-    if (!timingSafeEqual(digest(ctx.get('authorization')), expected)) {
+    // The scheme is case-insensitive (RFC 9110); the token is compared whole.
+    const given = /^bearer +(\S+)$/i.exec(ctx.get('authorization'))?.[1] ?? '';
+    if (!timingSafeEqual(digest(given), expected)) {
       ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
       throw new ApiError('UNAUTHORIZED', 'Metrics need the metrics bearer token: Authorization: Bearer <token>.');
     }

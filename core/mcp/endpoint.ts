@@ -12,6 +12,7 @@ import { ApiError, type Denial, ERROR_TEXT, localizedMessage, statusOf } from '.
 import { authenticate } from '../pipeline/authenticate.js';
 import { beginCall } from '../pipeline/begin-call.js';
 import type { Services } from '../services.js';
+import { isDatabaseUnavailable } from '../store/database-errors.js';
 import { classify, type JsonRpcId, RPC, type RpcError, rpcError, rpcResult } from './json-rpc.js';
 import { callTool } from './tool-call.js';
 import { callableOperations, toolOf } from './tools.js';
@@ -152,6 +153,11 @@ async function dispatch(
       if (typeof args !== 'object' || args === null || Array.isArray(args))
         return { error: { code: RPC.INVALID_PARAMS, message: 'params.arguments must be an object.' } };
       const idem = meta?.idempotency_key;
+      // A key of another type must not be dropped silently: the caller would believe a retry is safe.
+      if (idem !== undefined && typeof idem !== 'string')
+        return {
+          error: { code: RPC.INVALID_PARAMS, message: 'params._meta.idempotency_key must be a string.' },
+        };
       return {
         result: await callTool(ctx, s, {
           name,
@@ -183,6 +189,7 @@ async function handle(ctx: Koa.Context, s: Services): Promise<void> {
   if (msg.kind === 'invalid') return send(ctx, 400, rpcError(msg.id, msg.error));
   if (msg.kind === 'notification') return send(ctx, 202, null);
   const id: JsonRpcId = msg.id;
+  ctx.state.mcpId = id;
   const outcome = await dispatch(ctx, s, key!, who, msg.method, msg.params);
   send(ctx, 200, 'error' in outcome ? rpcError(id, outcome.error) : rpcResult(id, outcome.result));
 }
@@ -198,6 +205,35 @@ export function mcpEndpoint(s: Services): Koa.Middleware {
         `${ctx.method} ${MCP_PATH} is not allowed: this MCP server is stateless (no SSE stream, no sessions); use POST.`,
       );
     }
-    await handle(ctx, s);
+    try {
+      await handle(ctx, s);
+    } catch (err) {
+      failed(ctx, s, err);
+    }
   };
+}
+
+/**
+ * A fault while answering (the database down or hung, a bug) is still a JSON-RPC error, never the /api envelope:
+ * 503 with Retry-After while the database is unavailable, else 500. The details go to the log only.
+ */
+function failed(ctx: Koa.Context, s: Services, err: unknown): void {
+  const unavailable = isDatabaseUnavailable(err);
+  s.logger.error('mcp request failed', {
+    request_id: ctx.state.requestId,
+    reason: (err as Error).stack ?? String(err),
+  });
+  const code = unavailable ? 'UNAVAILABLE' : 'INTERNAL';
+  const locale = callerLocale(ctx.get('accept-language') || undefined);
+  if (unavailable) ctx.set('Retry-After', '5');
+  const id = (ctx.state.mcpId as JsonRpcId | undefined) ?? null;
+  send(
+    ctx,
+    statusOf(code),
+    rpcError(id, {
+      code: RPC.INTERNAL_ERROR,
+      message: localizedMessage(code, undefined, locale),
+      data: { code, hint: ERROR_TEXT[code][locale].hint, request_id: ctx.state.requestId },
+    }),
+  );
 }

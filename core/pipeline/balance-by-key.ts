@@ -10,8 +10,10 @@ import { activeSubscription } from '../billing/subscriptions.js';
 import { deny } from '../http/errors.js';
 import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
+import { isDatabaseUnavailable } from '../store/database-errors.js';
 import { authenticate } from './authenticate.js';
 import { beginCall } from './begin-call.js';
+import type { ApiCall } from './call.js';
 import { respond, writeAnswer } from './respond.js';
 
 export const BALANCE_PATH = '/api/_balance';
@@ -22,6 +24,19 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 
 export async function handleBalanceByKey(ctx: Context, s: Services): Promise<void> {
   const call = beginCall(ctx, s);
+  try {
+    await answerBalance(ctx, s, call);
+  } catch (err) {
+    // A database outage is "retry later" (503), as for a call; anything else stays a 500 for the app's handler.
+    if (!isDatabaseUnavailable(err)) throw err;
+    s.logger.error('balance request failed', { request_id: call.requestId, reason: (err as Error).message });
+    call.identity = undefined; // no second database read for `remaining`
+    const denial = deny('UNAVAILABLE', 'The billing database is unavailable right now. Retry shortly.', 5);
+    writeAnswer(ctx, await respond(call, s, denial));
+  }
+}
+
+async function answerBalance(ctx: Context, s: Services, call: ApiCall): Promise<void> {
   const denied = await authenticate(call, s);
   if (denied) {
     writeAnswer(ctx, await respond(call, s, denied));

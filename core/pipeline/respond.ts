@@ -8,8 +8,15 @@ import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
 import type { ApiCall } from './call.js';
 
+/**
+ * Refusals of the key itself: a disabled, expired or wrong-IP key (or one that may not call this operation) must
+ * not read the account's balance, so these answers carry no `remaining`.
+ */
+const KEY_REFUSALS = new Set<string>(['KEY_DISABLED', 'KEY_EXPIRED', 'IP_NOT_ALLOWED', 'OPERATION_NOT_ALLOWED']);
+
 /** The balance for `remaining`; on SQLite usually known at once (no promise). */
-function remainingOf(call: ApiCall, s: Services): MaybePromise<number | undefined> {
+function remainingOf(call: ApiCall, s: Services, denial?: Denial): MaybePromise<number | undefined> {
+  if (denial && KEY_REFUSALS.has(denial.code)) return undefined;
   if (call.balanceAfter !== undefined) return call.balanceAfter;
   if (!call.identity) return undefined;
   // The answer must go out even when the database is what failed; `remaining` is then simply absent.
@@ -58,7 +65,7 @@ export function respond(call: ApiCall, s: Services, denial: Denial | undefined):
     return answerOf(call, status, body, ['Idempotent-Replayed', 'true']);
   }
   if (denial) {
-    return after(remainingOf(call, s), (remaining) => {
+    return after(remainingOf(call, s, denial), (remaining) => {
       const locale = callerLocale(call.headers['accept-language']);
       const body = JSON.stringify(failureBody(denial, call.requestId, remaining, locale));
       return answerOf(

@@ -24,7 +24,8 @@ export interface OrderRefundsTable {
   refund_no: string;
   amount_minor: number;
   tokens_micro: number;
-  status: 'pending' | 'done' | 'failed';
+  /** unknown: left pending by a stopped process and released by the sweeper (the provider may have paid it). */
+  status: 'pending' | 'done' | 'failed' | 'unknown';
   reason: string | null;
   created_by: number | null;
   created_at: number;

@@ -128,6 +128,7 @@ t.test('the docs list every /api error code with its catalogue status', async (t
     'RESOURCE_NOT_FOUND',
     'CONFLICT',
     'TOO_MANY_ATTEMPTS',
+    'TOO_MANY_REQUESTS',
     'INVALID_TOKEN',
     'EMAIL_NOT_VERIFIED',
     'REGISTRATION_CLOSED',

@@ -68,7 +68,7 @@ t.test('REQUIRE_EMAIL_VERIFICATION: no session until the mailed link is followed
     locale: 'zh',
   });
   t.equal(reg.status, 201);
-  t.match(reg.body, { verification_required: true, mail_sent: true, user: { email: 'v@example.com' } });
+  t.same(reg.body, { verification_required: true, mail_sent: true });
   t.notOk('token' in reg.body);
   const mail = await h.services.store.db.selectFrom('mail_outbox').selectAll().executeTakeFirstOrThrow();
   t.match(mail, { to_addr: 'v@example.com', subject: '确认您的 Tollgate 邮箱', transport: 'outbox', status: 'queued' });
@@ -121,4 +121,51 @@ t.test('settings and helpers: bad switch values fail at start; Accept-Language p
   t.equal(localeFromAcceptLanguage('en;q=0.4, zh-TW;q=0.8'), 'zh');
   t.equal(localeFromAcceptLanguage('fr, de'), null);
   t.equal(localeFromAcceptLanguage('zh;q=0, en'), 'en');
+});
+
+t.test('with verification on, sign-up with a known email answers like a new one and mails the owner', async (t) => {
+  const h = await app({ REQUIRE_EMAIL_VERIFICATION: 'true', PUBLIC_URL: 'https://api.example.com/' });
+  t.teardown(() => h.close());
+  const db = h.services.store.db;
+  const fresh = await h.client.post('/console/api/register', { email: 'owner@example.com', password: 'password123' });
+  t.equal(fresh.status, 201);
+  const users = async () => (await db.selectFrom('users').select('id').execute()).length;
+  const before = await users();
+  for (const password of ['other-pass-99', 'password123']) {
+    const again = await h.client.post('/console/api/register', { email: 'owner@example.com', password });
+    t.equal(again.status, fresh.status, password);
+    t.same(again.body, fresh.body, 'the very answer of a new sign-up');
+  }
+  t.equal(await users(), before, 'no account created');
+  const mails = await db
+    .selectFrom('mail_outbox')
+    .select(['to_addr', 'subject', 'text_body'])
+    .where('to_addr', '=', 'owner@example.com')
+    .orderBy('id')
+    .execute();
+  t.same(
+    mails.map((m) => m.subject),
+    [
+      'Confirm your email for Tollgate',
+      'Someone tried to sign up to Tollgate with your email',
+      'Someone tried to sign up to Tollgate with your email',
+    ],
+  );
+  t.match(mails[1].text_body, /^Someone tried to create a new account with owner@example\.com/);
+  // The owner is not flooded: 3 such mails a day at most, the answer unchanged.
+  for (let i = 0; i < 3; i++) {
+    const r = await h.client.post('/console/api/register', { email: 'owner@example.com', password: 'x-password-1' });
+    t.same(r.body, fresh.body);
+  }
+  const count = await db.selectFrom('mail_outbox').select('id').where('to_addr', '=', 'owner@example.com').execute();
+  t.equal(count.length, 4, '1 confirmation + 3 notices');
+  // Without verification the documented trade-off stays: another password is 409.
+  const open = await app({});
+  t.teardown(() => open.close());
+  t.equal(
+    (await open.client.post('/console/api/register', { email: 'o@example.com', password: 'password123' })).status,
+    201,
+  );
+  const taken = await open.client.post('/console/api/register', { email: 'o@example.com', password: 'other-pass-99' });
+  t.equal(taken.status, 409);
 });

@@ -152,3 +152,34 @@ t.test("a tool call answers with the call's request id and the key's rate-limit 
   t.ok(res.headers['x-ratelimit-limit']);
   t.equal(res.headers['cache-control'], 'no-store');
 });
+
+t.test(
+  'an idempotency_key that is not a string is refused with INVALID_PARAMS, never ignored; nothing charged',
+  async (t) => {
+    const u = await h.user('1');
+    for (const idem of [123, 123, true, { k: 1 }, null]) {
+      const res = await rpc(
+        h,
+        {
+          jsonrpc: '2.0',
+          id: 5,
+          method: 'tools/call',
+          params: { name: 'phone', arguments: { phone: '13800138000' }, _meta: { idempotency_key: idem } },
+        },
+        { 'X-API-Key': u.key },
+      );
+      t.equal(res.status, 200);
+      t.same(res.body, {
+        jsonrpc: '2.0',
+        id: 5,
+        error: { code: -32602, message: 'params._meta.idempotency_key must be a string.' },
+      });
+    }
+    t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+    t.same(
+      (await h.ledger(u.userId)).map((r) => r.kind),
+      ['grant'],
+    );
+    t.same(await h.callLog(u.userId), [], 'no call was made');
+  },
+);

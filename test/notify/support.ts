@@ -91,7 +91,11 @@ export function wireWebhooks(
     db: s.store.db,
     logger: s.logger,
     fetch: receiverFetch(receiver),
-    resolver: async (host) => (isIP(host) ? [host] : (TEST_DNS[host] ?? ['93.184.216.34'])),
+    resolver: async (host) => {
+      if (host.endsWith('.invalid'))
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+      return isIP(host) ? [host] : (TEST_DNS[host] ?? ['93.184.216.34']);
+    },
     clock,
   });
   const alerts = createBalanceAlerts({ db: s.store.db, logger: s.logger, webhooks, sendMail, clock });

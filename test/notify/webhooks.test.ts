@@ -243,23 +243,27 @@ t.test('targets are checked: bad URLs and private addresses are refused, never c
     ['http://user:pw@hooks.example.com/', "'url': The URL must not contain a user name or password."],
     [
       'http://127.0.0.1:8080/hook',
-      "'url': The host 127.0.0.1 resolves to a private or reserved address; webhooks go to public addresses only.",
+      "'url': The host 127.0.0.1 is not a public address or does not resolve; webhooks go to public addresses only.",
     ],
     [
       'http://169.254.169.254/latest/meta-data',
-      "'url': The host 169.254.169.254 resolves to a private or reserved address; webhooks go to public addresses only.",
+      "'url': The host 169.254.169.254 is not a public address or does not resolve; webhooks go to public addresses only.",
     ],
     [
       'http://intranet.example.com/',
-      "'url': The host intranet.example.com resolves to a private or reserved address; webhooks go to public addresses only.",
+      "'url': The host intranet.example.com is not a public address or does not resolve; webhooks go to public addresses only.",
     ],
     [
       'http://rebind.example.com/',
-      "'url': The host rebind.example.com resolves to a private or reserved address; webhooks go to public addresses only.",
+      "'url': The host rebind.example.com is not a public address or does not resolve; webhooks go to public addresses only.",
+    ],
+    [
+      'http://nothing-here.invalid/',
+      "'url': The host nothing-here.invalid is not a public address or does not resolve; webhooks go to public addresses only.",
     ],
     [
       'http://[::1]/',
-      "'url': The host ::1 resolves to a private or reserved address; webhooks go to public addresses only.",
+      "'url': The host ::1 is not a public address or does not resolve; webhooks go to public addresses only.",
     ],
   ];
   for (const [url, message] of cases) {
@@ -326,7 +330,9 @@ t.test(
       .executeTakeFirstOrThrow();
     t.equal(row.status, 'pending');
     t.equal(Number(row.attempts), 1);
-    t.match(row.last_error, /resolves to private or reserved address/);
+    t.equal(row.last_error, 'The host is not a public address or does not resolve.', 'no resolved address shown');
+    const logged = h.logs.filter((l) => l.message === 'webhook attempt failed').at(-1);
+    t.match(logged?.reason, /localhost resolves to private or reserved address/, 'the operator log keeps the detail');
     await db.deleteFrom('webhook_deliveries').where('endpoint_id', '=', Number(ep.id)).execute();
     await db.deleteFrom('webhook_endpoints').where('id', '=', Number(ep.id)).execute();
   },

@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import { resolve } from 'node:path';
 import nock from 'nock';
 import t from 'tap';
+import { readSettings } from '../../core/config/env.js';
 import { listen } from '../../core/http/http-server.js';
 import { createMetricsServer } from '../../core/http/metrics-endpoint.js';
 import { createTestApp } from '../helpers/create-test-app.js';
@@ -40,6 +41,18 @@ t.test('with METRICS_TOKEN the main port needs it as a Bearer token', async (t) 
   const ok = await h.client.get('/metrics', { authorization: 'Bearer m-secret-1' });
   t.equal(ok.status, 200);
   t.match(ok.text, /tollgate_charged_micro_total\{operation="echo"\} 10000/);
+  const lower = await h.client.get('/metrics', { authorization: 'bearer m-secret-1' });
+  t.equal(lower.status, 200, 'the scheme is case-insensitive');
+});
+
+t.test('a METRICS_TOKEN shorter than 16 characters stops the start with a clear message', async (t) => {
+  const message =
+    'METRICS_TOKEN must be at least 16 characters without spaces (it guards the revenue figures on /metrics); generate one with: openssl rand -hex 24';
+  t.throws(() => readSettings({ METRICS_TOKEN: 'abc' }), { message });
+  t.throws(() => readSettings({ METRICS_TOKEN: '123456789012345' }), { message });
+  t.throws(() => readSettings({ METRICS_TOKEN: '1234567890 1234567' }), { message });
+  t.equal(readSettings({ METRICS_TOKEN: '1234567890123456' }).metricsToken, '1234567890123456');
+  t.equal(readSettings({ METRICS_TOKEN: '' }).metricsToken, null);
 });
 
 t.test('METRICS_LISTEN: a separate listener serves /metrics and nothing else', async (t) => {

@@ -113,4 +113,43 @@ else {
       t.equal((await h.balance(u.userId)).held, 0, 'no hold left behind');
     },
   );
+
+  t.test('during a drop, /api/_balance answers 503 UNAVAILABLE and /mcp a JSON-RPC error with 503', async (t) => {
+    const u = await h.user('1'); // a key never used yet: not in the key cache
+    proxy.setMode('drop');
+    const bal = await timed('/api/_balance', { 'X-API-Key': u.key });
+    t.equal(bal.status, 503);
+    t.equal(bal.retryAfter, '5');
+    t.same(bal.body, {
+      success: false,
+      error: { code: 'UNAVAILABLE', message: 'The billing database is unavailable right now. Retry shortly.' },
+      deducted: 0,
+      request_id: bal.body.request_id,
+    });
+    const res = await h.client.post('/mcp', { jsonrpc: '2.0', id: 7, method: 'tools/list' }, { 'x-api-key': u.key });
+    t.equal(res.status, 503);
+    t.equal(res.headers['retry-after'], '5');
+    t.same(res.body, {
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32603,
+        message: 'The service or operation is unavailable right now.',
+        data: {
+          code: 'UNAVAILABLE',
+          hint: 'Retry shortly (see Retry-After); nothing was charged.',
+          request_id: res.headers['x-request-id'],
+        },
+      },
+    });
+    proxy.setMode('pass');
+    let back = await timed('/api/health');
+    for (let i = 0; i < 30 && back.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      back = await timed('/api/health');
+    }
+    t.equal(back.status, 200);
+    t.equal((await timed('/api/_balance', { 'X-API-Key': u.key })).status, 200);
+    t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+  });
 }

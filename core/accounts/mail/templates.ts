@@ -3,7 +3,7 @@
 import type { Locale } from '../locale.js';
 import type { MailMessage } from './mailer.js';
 
-export type TemplateName = 'reset' | 'verify' | 'password_changed' | 'test';
+export type TemplateName = 'reset' | 'verify' | 'password_changed' | 'two_factor_locked' | 'signup_existing' | 'test';
 
 interface Vars {
   link?: string;
@@ -66,6 +66,40 @@ const TEXTS: Record<TemplateName, Record<Locale, Text>> = {
       lines: (v) => [
         `${v.email} 的密码刚刚被修改，其他登录会话已退出。`,
         '如果不是您本人操作，请立即重置密码并联系管理员。',
+      ],
+    },
+  },
+  two_factor_locked: {
+    en: {
+      subject: 'Many wrong sign-in codes for your Tollgate account',
+      lines: (v) => [
+        `Someone entered your password for ${v.email} correctly, then many wrong two-factor codes.`,
+        'Two-factor sign-in for this account is paused for a while, and the pending sign-ins were cancelled.',
+        'If this was not you, your password is known to someone else: change it now.',
+      ],
+    },
+    zh: {
+      subject: '您的 Tollgate 账户收到多次错误的验证码',
+      lines: (v) => [
+        `有人输入了 ${v.email} 的正确密码，随后多次输入错误的两步验证码。`,
+        '此账户的两步验证登录已暂停一段时间，未完成的登录已取消。',
+        '如果不是您本人操作，说明密码已被他人知道：请立即修改密码。',
+      ],
+    },
+  },
+  signup_existing: {
+    en: {
+      subject: 'Someone tried to sign up to Tollgate with your email',
+      lines: (v) => [
+        `Someone tried to create a new account with ${v.email}, which already has an account. Nothing was changed.`,
+        'If it was you, log in instead; if you forgot the password, use "Forgot password" on the login page.',
+      ],
+    },
+    zh: {
+      subject: '有人尝试用您的邮箱注册 Tollgate',
+      lines: (v) => [
+        `有人尝试用 ${v.email} 注册新账户，但该邮箱已有账户。账户没有任何改动。`,
+        '如果是您本人，请直接登录；忘记密码可在登录页使用“忘记密码”。',
       ],
     },
   },

@@ -1,34 +1,64 @@
 // What an admin does to orders: confirm a manual payment ("补单"), and refund. A refund takes the TOKEN back
 // first (never below what the user has available, so never below zero), then asks the provider; if the
 // provider refuses, the TOKEN are given back with a reversing ledger row and nothing else changes.
+// One refund of an order at a time: a pending refund row is the order's claim, so a second refund while the
+// provider is still answering the first is refused, and a release subtracts only what its own reserve added.
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { applyEntry, InsufficientBalanceError } from '../ledger.js';
 import { findOrder, OrderError } from '../orders.js';
 import type { OrderRow } from '../payment-provider.js';
 import { logPayment } from './payment-log.js';
 import { creditOrder, type SettleDeps, type Settlement } from './settle-payment.js';
 
-export async function confirmManually(deps: SettleDeps, orderId: number, adminId: number): Promise<Settlement> {
+/**
+ * An admin's confirmation ("补单"). An order in amount_mismatch (the provider reported another amount) is credited
+ * only when the admin states what the buyer really paid (`paidMinor`, kept as the order's amount so refunds
+ * cannot exceed it); the conditional status change credits it exactly once.
+ */
+export async function confirmManually(
+  deps: SettleDeps,
+  orderId: number,
+  adminId: number,
+  paidMinor?: number,
+): Promise<Settlement> {
   const order = await findOrder(deps.db, orderId);
   if (order.status === 'cancelled')
     throw new OrderError('cancelled', `Order ${orderId} was cancelled and cannot be paid.`);
-  if (order.status === 'refunded' || order.status === 'amount_mismatch')
+  if (order.status === 'refunded')
     throw new OrderError('not_pending', `Order ${orderId} is ${order.status}; it cannot be confirmed.`);
-  const settlement = await creditOrder(deps, order, null, adminId);
+  const mismatch = order.status === 'amount_mismatch';
+  if (mismatch && paidMinor === undefined)
+    throw new OrderError(
+      'not_pending',
+      `Order ${orderId} is amount_mismatch (${order.note ?? 'the paid amount differs'}); to credit it, confirm with paid_amount, the amount the buyer really paid.`,
+    );
+  if (!mismatch && paidMinor !== undefined)
+    throw new OrderError(
+      'not_pending',
+      `Order ${orderId} is ${order.status}; paid_amount applies to amount_mismatch orders only.`,
+    );
+  const settlement = await creditOrder(deps, order, null, adminId, mismatch ? { paidMinor: paidMinor! } : undefined);
+  // Another admin accepted it first: one acceptance, one log line, one audit entry.
+  if (mismatch && settlement.outcome === 'duplicate')
+    throw new OrderError('not_pending', `Order ${orderId} was confirmed meanwhile.`);
+  const currency = order.currency ?? 'CNY';
   await logPayment(deps.db, {
     instance: order.instance ?? order.provider,
     orderId,
     source: 'admin',
     verified: true,
     state: 'paid',
-    outcome: `${settlement.outcome} by admin ${adminId}`,
+    outcome: mismatch
+      ? `${settlement.outcome} by admin ${adminId}: amount mismatch accepted, paid ${paidMinor} ${currency} (ordered ${Number(order.amount_minor)})`
+      : `${settlement.outcome} by admin ${adminId}`,
   });
   return settlement;
 }
 
 export class RefundError extends Error {
   constructor(
-    readonly reason: 'not_paid' | 'too_much' | 'balance_short' | 'provider_refused',
+    readonly reason: 'not_paid' | 'too_much' | 'balance_short' | 'provider_refused' | 'in_progress',
     message: string,
   ) {
     super(message);
@@ -87,6 +117,18 @@ export async function refundOrder(deps: SettleDeps, r: RefundRequest): Promise<R
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1)
         throw new RefundError('too_much', `Order ${r.orderId} changed meanwhile; reload and try again.`);
+      // Checked after the order row is locked by the update above, so two reserves cannot both pass.
+      const busy = await trx
+        .selectFrom('order_refunds')
+        .select('refund_no')
+        .where('order_id', '=', Number(order.id))
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (busy)
+        throw new RefundError(
+          'in_progress',
+          `Refund ${busy.refund_no} of order ${r.orderId} is still in progress; try again when it has finished.`,
+        );
       if (tokensMicro > 0)
         await applyEntry(trx, {
           userId,
@@ -136,7 +178,12 @@ export async function refundOrder(deps: SettleDeps, r: RefundRequest): Promise<R
             note: 'provider refused the refund',
           });
         await trx.updateTable('order_refunds').set({ status: 'failed' }).where('refund_no', '=', refundNo).execute();
-        await trx.updateTable('orders').set({ refunded_micro: refundedTokens }).where('id', '=', order.id).execute();
+        // Subtract what this refund added; never write back the snapshot, which could erase another refund.
+        await trx
+          .updateTable('orders')
+          .set({ refunded_micro: sql<number>`refunded_micro - ${tokensMicro}` })
+          .where('id', '=', order.id)
+          .execute();
       });
       await logPayment(deps.db, {
         instance: provider.id,

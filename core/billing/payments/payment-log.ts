@@ -19,20 +19,28 @@ export interface PaymentLogEntry {
   raw?: string | null;
 }
 
+/**
+ * PostgreSQL text cannot hold a NUL byte (SQLite can): anyone may send one in a notification, and refusing the
+ * insert would lose the notification from the log and answer 500. NUL is written as the two characters \0.
+ */
+const noNul = (v: string): string => (v.includes('\0') ? v.replaceAll('\0', '\\0') : v);
+const optText = (v: string | null | undefined, max: number): string | null =>
+  v === undefined || v === null ? null : noNul(v).slice(0, max);
+
 export async function logPayment(db: Kysely<Database>, e: PaymentLogEntry): Promise<void> {
   await db
     .insertInto('payment_log')
     .values({
-      instance: e.instance.slice(0, 64),
+      instance: noNul(e.instance).slice(0, 64),
       order_id: e.orderId,
       source: e.source,
-      http_method: e.httpMethod ?? null,
-      client_ip: e.clientIp ?? null,
+      http_method: optText(e.httpMethod, 16),
+      client_ip: optText(e.clientIp, 64),
       verified: e.verified ? 1 : 0,
-      state: e.state ?? null,
-      outcome: e.outcome.slice(0, 200),
-      event_id: e.eventId?.slice(0, 200) ?? null,
-      raw: e.raw === undefined || e.raw === null ? null : e.raw.slice(0, MAX_RAW),
+      state: optText(e.state, 64),
+      outcome: noNul(e.outcome).slice(0, 200),
+      event_id: optText(e.eventId, 200),
+      raw: optText(e.raw, MAX_RAW),
       created_at: Date.now(),
     })
     .execute();

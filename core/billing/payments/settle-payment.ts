@@ -73,6 +73,8 @@ export async function creditOrder(
   order: OrderRow,
   providerTradeNo: string | null,
   confirmedBy: number | null,
+  /** An admin's acceptance of an amount_mismatch order: only from that state, recording what was really paid. */
+  mismatch?: { paidMinor: number },
 ): Promise<Settlement> {
   const now = Date.now();
   try {
@@ -85,10 +87,12 @@ export async function creditOrder(
           credited_at: now,
           confirmed_by: confirmedBy,
           provider_trade_no: providerTradeNo ?? order.provider_trade_no,
-          late: sql<number>`case when status = 'pending' then 0 else 1 end`,
+          // Late: paid after the order had expired or been cancelled (an amount mismatch is not lateness).
+          late: sql<number>`case when status in ('pending', 'amount_mismatch') then 0 else 1 end`,
+          ...(mismatch ? { amount_minor: mismatch.paidMinor } : {}),
         })
         .where('id', '=', order.id)
-        .where('status', 'in', REOPENABLE)
+        .where('status', 'in', mismatch ? ['amount_mismatch'] : REOPENABLE)
         .returningAll()
         .executeTakeFirst();
       if (!claimed) return null;

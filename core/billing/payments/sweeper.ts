@@ -4,6 +4,7 @@
 // ends an order (sub2api pay#27). Expired orders keep being queried for a day, so a late payment is credited.
 import type { OrderRow, PaymentProvider } from '../payment-provider.js';
 import { logPayment } from './payment-log.js';
+import { sweepStaleRefunds } from './refund-sweep.js';
 import { type SettleDeps, settle } from './settle-payment.js';
 
 const LATE_WINDOW_MS = 24 * 3600_000;
@@ -16,6 +17,8 @@ export interface SweepReport {
   credited: number;
   expired: number;
   unknown: number;
+  /** Refund claims left pending by a stopped process, released as `unknown`. */
+  refundsReleased: number;
 }
 
 /** Query one order and settle the answer; the query is logged like a notification. */
@@ -43,7 +46,8 @@ export async function syncOrder(
 }
 
 export async function sweepPayments(deps: SettleDeps, now = Date.now()): Promise<SweepReport> {
-  const report: SweepReport = { queried: 0, credited: 0, expired: 0, unknown: 0 };
+  const report: SweepReport = { queried: 0, credited: 0, expired: 0, unknown: 0, refundsReleased: 0 };
+  report.refundsReleased = await sweepStaleRefunds(deps, now);
   const rows = await deps.db
     .selectFrom('orders')
     .selectAll()
@@ -107,7 +111,7 @@ export function startPaymentSweeper(deps: SettleDeps, seconds: number): () => vo
     running = true;
     sweepPayments(deps)
       .then((r) => {
-        if (r.queried > 0) deps.logger.info('payment sweep', { ...r });
+        if (r.queried > 0 || r.refundsReleased > 0) deps.logger.info('payment sweep', { ...r });
       })
       .catch((err: unknown) => deps.logger.error('payment sweep failed', { reason: (err as Error).message }))
       .finally(() => {

@@ -23,6 +23,16 @@ import { presentUserWithBalance } from './present.js';
 const DAY_MS = 24 * 3600 * 1000;
 const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'expired', 'refunded', 'amount_mismatch'] as const;
 
+/** A positive amount with at most 2 decimals in the order's currency, as minor units. */
+export function minorOf(v: unknown, name: string): number {
+  if (typeof v !== 'number' && typeof v !== 'string') throw invalid(`'${name}' must be a number such as 10 or 9.99.`);
+  const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(String(v).trim());
+  const minor = m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : 0;
+  if (minor <= 0)
+    throw invalid(`'${name}' must be a positive amount with at most 2 decimals, in the order's currency.`);
+  return minor;
+}
+
 export function adminRoutes(router: Router, s: Services): void {
   const db = s.store.db;
   const admin = requireAdmin(s);
@@ -114,16 +124,19 @@ export function adminRoutes(router: Router, s: Services): void {
 
   router.post('/console/api/admin/orders/:id/confirm', admin, async (ctx) => {
     const id = idParam(ctx.params.id, 'order');
+    const b = bodyOf(ctx, ['paid_amount']);
+    const paidMinor = b.paid_amount === undefined ? undefined : minorOf(b.paid_amount, 'paid_amount');
     try {
       // Any instance's order may be completed by hand ("补单"), e.g. paid but the notification never came.
-      const c = await confirmManually(settleDeps(s), id, userOf(ctx).id);
+      const c = await confirmManually(settleDeps(s), id, userOf(ctx).id, paidMinor);
       if (c.order)
         await audit(ctx, s, {
           action: 'order.confirm',
           targetType: 'order',
           targetId: id,
           subjectUserId: Number(c.order.user_id),
-          detail: { outcome: c.outcome },
+          detail:
+            paidMinor === undefined ? { outcome: c.outcome } : { outcome: c.outcome, paid_amount: paidMinor / 100 },
         });
       ctx.body = {
         order: c.order ? presentPaymentOrder(c.order) : null,

@@ -31,6 +31,8 @@ import { createPasswordGuard, type PasswordGuard } from './password-guard.js';
 import { passwordRoutes } from './password-routes.js';
 import { presentUser } from './present.js';
 import { sessionRoutes } from './session-routes.js';
+import { signUpOfKnownEmail } from './sign-up-known.js';
+import { checkTwoFactorBudget, twoFactorFailed, twoFactorPassed } from './two-factor-login.js';
 import { twoFactorRoutes, verifySecondFactor } from './two-factor-routes.js';
 
 /** Register and login answer an existing email with a wrong password alike, so sign-up is no oracle beyond login. */
@@ -98,6 +100,10 @@ export function authRoutes(router: Router, s: Services): void {
     // Counted once the request is well-formed: a typo costs the person nothing, every real attempt does.
     await spendIpBudget(ctx, s, 'register');
     const existing = await findUserByEmail(db, email);
+    const verify = s.settings.accounts.requireEmailVerification;
+    // With verification on, a known email gets the very answer of a new sign-up (after the same scrypt time) and
+    // its owner a mail, so sign-up reveals nothing about which emails have accounts.
+    if (existing && verify) return signUpOfKnownEmail(ctx, s, guard, existing, password);
     if (existing) {
       // Signing up again with the right password is a login (201, same shape as a new account); with a wrong one
       // it counts as a failed login, so probing emails through sign-up is throttled exactly like guessing.
@@ -112,7 +118,11 @@ export function authRoutes(router: Router, s: Services): void {
       user = await createUser(db, email, password, 'user', hash);
     } catch (err) {
       // Two registrations racing for one email: the unique index decides.
-      if (isUniqueViolation(err)) throw new ApiError('CONFLICT', TAKEN);
+      if (isUniqueViolation(err)) {
+        const winner = verify ? await findUserByEmail(db, email) : undefined;
+        if (winner) return signUpOfKnownEmail(ctx, s, guard, winner, null);
+        throw new ApiError('CONFLICT', TAKEN);
+      }
       throw err;
     }
     // Trial credit (TRIAL_CREDIT / TRIAL_PLAN), once per account; the per-IP sign-up budget above limits farming.
@@ -122,12 +132,11 @@ export function authRoutes(router: Router, s: Services): void {
       s.plans.invalidate(user.id);
     }
     const locale = parseLocale(body.locale) ?? localeFromAcceptLanguage(ctx.get('accept-language'));
-    const verify = s.settings.accounts.requireEmailVerification;
     if (locale || verify) await updateSecurity(db, user.id, { locale, email_unverified: verify ? 1 : 0 });
     if (verify) {
       const mail = await sendVerificationMail(s, ctx, user);
       ctx.status = 201;
-      ctx.body = { verification_required: true, mail_sent: mail.ok, user: presentUser(user) };
+      ctx.body = { verification_required: true, mail_sent: mail.ok };
       return;
     }
     await issue(ctx, user, 201, remember);
@@ -146,7 +155,8 @@ export function authRoutes(router: Router, s: Services): void {
   });
 
   // Second step of a login with 2FA: the challenge from /login plus a TOTP or recovery code. A wrong code
-  // counts as a failed login (same throttle); the challenge survives it until it expires or succeeds.
+  // counts as a failed login (same throttle) and against the account's second-factor budget over all addresses
+  // (two-factor-login.ts); the challenge survives it until it expires, succeeds or that budget runs out.
   router.post('/console/api/login/2fa', async (ctx) => {
     const b = bodyOf(ctx, ['challenge', 'code', 'remember']);
     const remember = rememberOf(b);
@@ -159,10 +169,13 @@ export function authRoutes(router: Router, s: Services): void {
     const user = await findUserById(db, userId);
     if (!user) throw new ApiError('INVALID_TOKEN', 'The login challenge is invalid or has expired. Log in again.');
     await guard.throttle(ctx, user.email, user);
+    await checkTwoFactorBudget(ctx, s, user);
     if (!(await verifySecondFactor(db, user.id, code))) {
       await guard.recordFailure(ctx, user.email);
+      await twoFactorFailed(ctx, s, user);
       throw new ApiError('UNAUTHORIZED', 'Wrong authentication code.');
     }
+    await twoFactorPassed(s, user);
     if (user.status !== 'active') throw new ApiError('ACCOUNT_DISABLED');
     if ((await consumeAccountToken(db, challenge, 'twofactor')) === null)
       throw new ApiError('INVALID_TOKEN', 'The login challenge was already used. Log in again.');

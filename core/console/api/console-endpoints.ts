@@ -184,8 +184,15 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
     id: 'adminConfirmOrder',
     method: 'POST',
     path: '/console/api/admin/orders/:id/confirm',
-    summary: 'Confirm payment and fulfil (idempotent)',
+    summary: 'Confirm payment and fulfil (idempotent); an amount_mismatch order needs paid_amount',
     auth: 'admin',
+    body: obj({
+      paid_amount: {
+        type: ['number', 'string'],
+        description:
+          "amount_mismatch orders only: what the buyer really paid, in the order's currency, at most 2 decimals",
+      },
+    }),
   },
   {
     id: 'adminStats',

@@ -14,6 +14,7 @@ import type { Services } from '../../services.js';
 import { audit } from './audit.js';
 import { requireUser, userOf } from './auth.js';
 import { bodyOf, idParam, queryInt, queryOf, reqEnum, reqString } from './input.js';
+import { spendOrderBudget } from './order-limits.js';
 import { settleDeps } from './payment-notify-route.js';
 import { presentAction, presentPaymentOrder } from './payment-present.js';
 import { iso } from './present.js';
@@ -63,6 +64,7 @@ export function orderRoutes(router: Router, s: Services): void {
     const id = reqString(b, 'id', 100);
     const instance = optString(b, 'method', 32) ?? s.payments.defaultInstance;
     const channel = optString(b, 'channel', 32);
+    await spendOrderBudget(ctx, s, 'create', userOf(ctx).id);
     try {
       const open = await createOrder(db, s.registry.current, s.payments, {
         userId: userOf(ctx).id,
@@ -108,6 +110,7 @@ export function orderRoutes(router: Router, s: Services): void {
 
   router.post('/console/api/orders/:id/cancel', auth, async (ctx) => {
     const id = idParam(ctx.params.id, 'order');
+    await spendOrderBudget(ctx, s, 'cancel', userOf(ctx).id);
     const order = await cancelOrder(db, s.payments, userOf(ctx).id, id).catch(orderApiError);
     ctx.body = { order: presentPaymentOrder(order) };
   });

@@ -189,7 +189,7 @@ export const CONSOLE_COMPONENTS: Record<string, Schema> = {
 
 const session = o({ token: str, expires_at: time, remember: bool, user: ref('User') });
 const challenge = o({ two_factor_required: { const: true }, challenge: str, expires_at: time });
-const pendingVerification = o({ verification_required: { const: true }, mail_sent: bool, user: ref('User') });
+const pendingVerification = o({ verification_required: { const: true }, mail_sent: bool });
 const orderAnswer = o({ order: ref('PaymentOrder') });
 const keyAnswer = o({ key: ref('ApiKey') });
 const deleted = o({ deleted: { const: true }, id: int });

@@ -34,6 +34,7 @@ export const CONSOLE_ERRORS: ErrorCode[] = [
   'RESOURCE_NOT_FOUND',
   'CONFLICT',
   'TOO_MANY_ATTEMPTS',
+  'TOO_MANY_REQUESTS',
   'INTERNAL',
 ];
 

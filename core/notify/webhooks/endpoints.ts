@@ -26,17 +26,18 @@ export async function checkWebhookUrl(raw: string, resolver: Resolver): Promise<
     throw new WebhookTargetError('The URL must start with https:// or http://.');
   if (url.username || url.password) throw new WebhookTargetError('The URL must not contain a user name or password.');
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  // One answer for "does not resolve" and "resolves to a private address": telling them apart would let any user
+  // map the server network's internal names.
+  const refused = new WebhookTargetError(
+    `The host ${host.slice(0, 100)} is not a public address or does not resolve; webhooks go to public addresses only.`,
+  );
   let addresses: string[];
   try {
     addresses = await resolver(host);
   } catch {
-    throw new WebhookTargetError(`The host ${host.slice(0, 100)} could not be resolved.`);
+    throw refused;
   }
-  if (addresses.length === 0 || addresses.some(isForbiddenAddress)) {
-    throw new WebhookTargetError(
-      `The host ${host.slice(0, 100)} resolves to a private or reserved address; webhooks go to public addresses only.`,
-    );
-  }
+  if (addresses.length === 0 || addresses.some(isForbiddenAddress)) throw refused;
   return url;
 }
 

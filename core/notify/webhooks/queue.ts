@@ -100,7 +100,10 @@ export async function claimDue(
 export interface AttemptResult {
   ok: boolean;
   status: number | null;
+  /** What the owner sees (last_error): never a resolved address. */
   error: string | null;
+  /** The full reason, for the operator's log only. */
+  detail?: string;
 }
 
 /** Records one attempt: delivered, retried after the next delay, or failed for good after MAX_ATTEMPTS. */

@@ -88,7 +88,13 @@ export function createWebhooks(o: WebhookOptions): Webhooks {
       return { ok, status: res.status, error: ok ? null : `HTTP ${res.status}: ${text.slice(0, 200)}` };
     } catch (err) {
       const e = err as Error & { cause?: Error & { code?: string } };
-      return { ok: false, status: null, error: e.cause?.message ?? e.message };
+      const detail = e.cause?.message ?? e.message;
+      // The connect-time check refused the address, or the name did not resolve: the owner gets the same words as
+      // at creation, the resolved (internal) address stays in the operator's log.
+      const code = e.cause?.code;
+      if (code === 'EFORBIDDEN' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+        return { ok: false, status: null, error: 'The host is not a public address or does not resolve.', detail };
+      return { ok: false, status: null, error: detail };
     }
   }
 
@@ -104,7 +110,7 @@ export function createWebhooks(o: WebhookOptions): Webhooks {
             delivery: Number(d.id),
             event: d.event,
             attempt: Number(d.attempts) + 1,
-            reason: r.error,
+            reason: r.detail ?? r.error,
           });
       }),
     );
