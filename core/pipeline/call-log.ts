@@ -1,12 +1,21 @@
 // Stage: one call-log row per /api call, success or failure. A charged call's row is written inside its capture
 // transaction (settle.ts), so usage, stats and the counters seeded from the log always match the ledger, even
 // after a crash; every other row is buffered and written in batches off the hot path.
+// An upstream failure gets its class (core/sandbox/failure-class.ts) in the row; a live success of an operation
+// with canaries is told to the health feed, so the canary need not probe while customers prove it works.
 import type { Denial } from '../http/errors.js';
+import { classifyFailure } from '../sandbox/failure-class.js';
 import type { Services } from '../services.js';
 import type { CallLogRow } from '../store/call-log-writer.js';
 import type { ApiCall } from './call.js';
 
 const round2 = (ms: number): number => Math.round(ms * 100) / 100;
+
+/** A live NOT_FOUND is the caller's own post gone, not a fault of the upstream; a canary's is its sample gone. */
+function failureClass(call: ApiCall, denial: Denial | undefined): string | null {
+  if (!denial || (denial.code === 'NOT_FOUND' && !call.canary)) return null;
+  return classifyFailure(denial.code, denial.message);
+}
 
 export function callLogRow(call: ApiCall, status: number, denial: Denial | undefined, now = Date.now()): CallLogRow {
   const replay = !!call.idempotency?.replay;
@@ -24,6 +33,8 @@ export function callLogRow(call: ApiCall, status: number, denial: Denial | undef
     plugin_ms: call.pluginMs === undefined ? null : round2(call.pluginMs),
     ip: call.ip,
     created_at: now,
+    canary: call.canary ? 1 : 0,
+    failure_class: failureClass(call, denial),
   };
 }
 
@@ -31,8 +42,12 @@ export function logCall(call: ApiCall, s: Services, status: number, denial: Deni
   const durationMs = Number(process.hrtime.bigint() - call.startedNs) / 1e6;
   if (call.logged) s.callLog.touchKey(call.identity?.keyId ?? null, Date.now());
   else s.callLog.add(callLogRow(call, status, denial));
+  if (call.canary) return;
+  // A fresh answer (not a cache hit) proves the upstream works now.
+  const op = call.operation;
+  if (!denial && !call.cached && op?.canary) s.liveSuccess.note(op, call.dataJson);
   s.metrics.observeCall(
-    call.operation?.code ?? 'unknown',
+    op?.code ?? 'unknown',
     status,
     denial?.code ?? 'OK',
     !!call.cached,
