@@ -88,6 +88,16 @@ async function assertionCheck(expr: string, data: unknown): Promise<{ field: str
   return { field: missing ?? paths[0] ?? '', detail: `assertion ${expr} is not true` };
 }
 
+// Plugins name what they did not find: "__INITIAL_STATE__ has no note.noteDetailMap (changed shape)",
+// "pages[].cid or bvid missing (changed shape)", "share page has no videoInfoRes (page shape changed)".
+const NAMED_FIELD = /\bhas no ([A-Za-z_$][\w$.[\]]*)|([A-Za-z_$][\w$.[\]]*)(?: or [\w$.[\]]+)? (?:is )?missing/;
+
+/** The upstream field a plugin's shape failure names, if it names one. */
+export function fieldInMessage(message: string): string | null {
+  const m = NAMED_FIELD.exec(message);
+  return m ? (m[1] ?? m[2] ?? null) : null;
+}
+
 export interface Envelope {
   success?: boolean;
   data?: unknown;
@@ -105,12 +115,9 @@ export async function judge(
   if (status !== 200 || !env.success) {
     const code = env.error?.code ?? `HTTP_${status}`;
     const message = env.error?.message ?? '';
-    return {
-      ok: false,
-      class: classifyFailure(code, message) ?? 'upstream_error',
-      field: null,
-      detail: `${code}: ${message}`.slice(0, 500),
-    };
+    const cls = classifyFailure(code, message) ?? 'upstream_error';
+    const field = cls === 'shape_changed' ? fieldInMessage(message) : null;
+    return { ok: false, class: cls, field, detail: `${code}: ${message}`.slice(0, 500) };
   }
   const shape = schema && fields ? schemaCheck(fields, env.data) : null;
   const bad = shape ?? (await firstFailed(sample.assert, env.data));
