@@ -41,6 +41,8 @@ export interface Settings {
   slotLeaseMs: number;
   /** Call-log rows older than this many days are deleted hourly (at least 2 are kept); 0 keeps them all. */
   callLogRetentionDays: number;
+  /** Canaries (core/health): run by `serve` unless CANARIES=off; results kept CANARY_RETENTION_DAYS days. */
+  canaries: { enabled: boolean; retentionDays: number };
   /** Largest serialised plugin result sent or cached; a bigger one fails the call, uncharged (MAX_RESULT_BYTES). */
   maxResultBytes: number;
   /** Deadline of every Redis command; one timeout opens the breaker and calls take the degraded path. */
@@ -98,6 +100,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     holdGraceMs: int(env, 'HOLD_GRACE_MS', 60_000, 0),
     slotLeaseMs: int(env, 'SLOT_LEASE_MS', 15_000, 300),
     callLogRetentionDays: int(env, 'CALL_LOG_RETENTION_DAYS', 0, 0),
+    canaries: {
+      enabled: !/^(?:off|false|0|no)$/i.test(env.CANARIES ?? ''),
+      retentionDays: int(env, 'CANARY_RETENTION_DAYS', 35, 1),
+    },
     maxResultBytes: int(env, 'MAX_RESULT_BYTES', 4 * 1024 * 1024, 1024),
     redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 250, 10),
     dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100),
