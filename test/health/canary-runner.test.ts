@@ -150,3 +150,24 @@ t.test('a bad credential at the parcel provider: credential', async (t) => {
   const last = (await webhookEvents(h)).at(-1)!;
   t.match(last, { event: 'operation.degraded', data: { operation: 'kuaid', platform: null, class: 'credential' } });
 });
+
+t.test('live failures carry the same classes in the call log; a customer 404 is no upstream fault', async (t) => {
+  const u = await h.user('1');
+  const call = (url: string) => h.client.get(`/api/jiexi?url=${encodeURIComponent(url)}`, { 'X-API-Key': u.key });
+  xhsNote(461, '<html>captcha</html>');
+  t.equal((await call('http://xhslink.com/a/zGL52ubtpJ20')).status, 502);
+  nock('https://xhslink.com')
+    .get('/a/Gone0001')
+    .reply(302, '', { Location: 'https://www.xiaohongshu.com/404?error_code=-510000' });
+  nock('https://www.xiaohongshu.com').get('/404').query(true).reply(200, '<html>页面不见了</html>');
+  t.equal((await call('http://xhslink.com/a/Gone0001')).status, 404);
+  const rows = await h.callLog(u.userId);
+  t.same(
+    rows.map((r) => [r.status, r.error_code, r.failure_class, r.canary, r.charged]),
+    [
+      [502, 'UPSTREAM_FAILED', 'risk_control', 0, 0],
+      [404, 'NOT_FOUND', null, 0, 0],
+    ],
+  );
+  t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+});
