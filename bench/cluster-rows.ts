@@ -59,7 +59,7 @@ function startCluster(workers: number, env: Record<string, string>): Promise<Chi
       String(workers),
     ],
     {
-      env: { ...process.env, ...env },
+      env: { ...process.env, CANARIES: 'off', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
