@@ -139,6 +139,16 @@ t.test('the front page shows the status dot, linking to /status', async (t) => {
   t.match(res.headers['content-security-policy'], `style-src 'sha256-${sha(style)}'`);
 });
 
+t.test('Prometheus gauges per operation and platform', async (t) => {
+  const text = await h.services.metrics.text();
+  t.match(text, '# TYPE tollgate_operation_status gauge');
+  t.match(text, 'tollgate_operation_status{operation="jiexi",platform="xiaohongshu"} 2');
+  t.match(text, 'tollgate_operation_status{operation="jiexi",platform="bilibili"} 0');
+  t.match(text, 'tollgate_operation_status{operation="jiexi",platform=""} 1');
+  t.match(text, 'tollgate_operation_status{operation="douyin",platform=""} -1');
+  t.match(text, /tollgate_operation_last_success_seconds\{operation="phone",platform=""\} \d{10}/);
+});
+
 t.test('admin: state with detail and next probe, history newest first; customers are refused', async (t) => {
   const a = await admin(h);
   const state = await h.client.get('/console/api/admin/canaries', a.headers);
