@@ -1,6 +1,8 @@
 // Reading and writing the canary tables (migration 013): one operation_status row per subject, written only by the
 // process holding the canary lease, one canary_results row per probe or counted live success, pruned after the
 // retention, and the lease itself (one row; whoever renews it before it runs out keeps it).
+// A subject is (operation, platform): `platform` is any sub-key of an operation's status, so a status per upstream
+// of a failover operation can be kept as more subjects of the same tables without a new one.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { HealthState, OperationStatusTable } from '../store/schema-health.js';
