@@ -55,7 +55,7 @@ function startCluster(workers: number, env: Record<string, string>): Promise<Chi
     workers > 0 ? [resolve('core/cluster.ts'), '--workers', String(workers)] : [resolve('bench/pg-floor-server.ts')];
   const waitFor = Math.max(1, workers);
   const child = spawn(process.execPath, ['--no-node-snapshot', '--import', './core/bin/load-ts.mjs', ...script], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, CANARIES: 'off', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let seen = 0;

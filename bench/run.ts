@@ -39,7 +39,8 @@ function start(args: string[], env: Record<string, string>, nodeArgs: string[] =
     process.execPath,
     ['--no-node-snapshot', ...nodeArgs, '--import', './core/bin/load-ts.mjs', ...args],
     {
-      env: { ...process.env, ...env },
+      // No canaries: they would reach the platforms from the bench machine and add load to what is measured.
+      env: { ...process.env, CANARIES: 'off', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );

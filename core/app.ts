@@ -6,8 +6,10 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { paymentNotifyMiddleware } from './console/api/payment-notify-route.js';
 import { frontPageRoute } from './console/front/front-route.js';
+import { statusRoutes } from './console/front/status-route.js';
 import { mountConsole } from './console/mount.js';
 import { serveConsoleWeb } from './console/web-serve.js';
+import { createStatusService } from './health/status-service.js';
 import { onBodyParseError } from './http/body-errors.js';
 import { clientIpMiddleware, compileClientIp } from './http/client-ip.js';
 import { ApiError } from './http/errors.js';
@@ -92,7 +94,10 @@ export function createApp(s: Services): Koa {
     }),
   );
   // The public front page at / (what is sold, prices, a first call): server-rendered, cached per config load.
-  frontPageRoute(router, s);
+  // The public status page and its JSON (canary results, core/health), and the front page's status dot.
+  const status = createStatusService(s);
+  frontPageRoute(router, s, status);
+  statusRoutes(router, status);
   mountConsole(router, s);
   app.use(router.routes());
   app.use(router.allowedMethods());

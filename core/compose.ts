@@ -24,6 +24,7 @@ import { pinnedFetch } from './sandbox/pinned-fetch.js';
 import { createSandbox } from './sandbox/sandbox.js';
 import type { Services } from './services.js';
 import { createAddressBudget } from './state/address-budget.js';
+import { createLiveSuccess } from './state/live-success.js';
 import { createMemoryState } from './state/memory-state.js';
 import { createRedisState } from './state/redis-state.js';
 import type { SharedState } from './state/shared-state.js';
@@ -149,6 +150,7 @@ async function build(
     webhooks,
     alerts,
     mailer: createMailer(store.db, settings.mail, logger),
+    liveSuccess: createLiveSuccess(state),
     version: VERSION,
     startedAt: Date.now(),
   };

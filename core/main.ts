@@ -7,6 +7,7 @@ import { sweepStaleRefunds } from './billing/payments/refund-sweep.js';
 import { startPaymentSweeper } from './billing/payments/sweeper.js';
 import { commandHelp, type ParsedArgs, parseCommandArgs, UsageError } from './cli/args.js';
 import { backupCommand, restoreCommand } from './cli/backup.js';
+import { canaryRun } from './cli/canary-run.js';
 import { credit, keyCreate, keyRevoke, type Print, reconcileCommand, userAdd } from './cli/commands.js';
 import { configCheck } from './cli/config-check.js';
 import { doctor } from './cli/doctor.js';
@@ -20,6 +21,7 @@ import { clusterWorkerMetrics } from './cluster-metrics.js';
 import { closeServices, composeServices } from './compose.js';
 import { readSettings } from './config/env.js';
 import { settleDeps } from './console/api/payment-notify-route.js';
+import { createCanaryRunner } from './health/canary-runner.js';
 import { createGatewayServer, listen } from './http/http-server.js';
 import { createMetricsServer } from './http/metrics-endpoint.js';
 import { createProcessLogger } from './kernel/logger.js';
@@ -77,6 +79,10 @@ async function serve(args: ParsedArgs): Promise<number> {
   const stopPayments = startPaymentSweeper(settleDeps(services), settings.payments.sweepSeconds);
   const stopWebhooks = services.webhooks.start();
   const stopNotices = startExpiryNotices(services.store.db, services.webhooks, logger);
+  // Canaries: every process competes for the lease, one runs them (core/health/canary-runner.ts).
+  const stopCanaries = settings.canaries.enabled
+    ? createCanaryRunner(services, { retentionDays: settings.canaries.retentionDays }).start()
+    : async () => undefined;
   const stop = (signal: string): void => {
     logger.info('shutting down', { signal });
     stopSweeper();
@@ -86,7 +92,9 @@ async function serve(args: ParsedArgs): Promise<number> {
     stopNotices();
     metricsServer?.close();
     server.close(() => {
-      void closeServices(services).then(() => process.exit(0));
+      void stopCanaries()
+        .then(() => closeServices(services))
+        .then(() => process.exit(0));
     });
     setTimeout(() => process.exit(1), 15_000).unref();
   };
@@ -136,6 +144,14 @@ export async function runCli(argv: string[]): Promise<number> {
       const services = await composeServices(readSettings(), { watchOperations: false });
       try {
         return await paymentsSync(services, args, print);
+      } finally {
+        await closeServices(services);
+      }
+    }
+    case 'canary run': {
+      const services = await composeServices(readSettings(), { watchOperations: false });
+      try {
+        return await canaryRun(services, args, print);
       } finally {
         await closeServices(services);
       }

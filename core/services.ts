@@ -15,6 +15,7 @@ import type { RegistryHolder } from './registry/hot-reload.js';
 import type { SharedRun } from './sandbox/outcome.js';
 import type { Sandbox } from './sandbox/sandbox.js';
 import type { AddressBudget } from './state/address-budget.js';
+import type { LiveSuccess } from './state/live-success.js';
 import type { SharedState } from './state/shared-state.js';
 import type { CallLogWriter } from './store/call-log-writer.js';
 import type { Store } from './store/database.js';
@@ -48,6 +49,8 @@ export interface Services {
   webhooks: Webhooks;
   /** Low-balance alerts: `observe(userId, before, after)` after a committed balance change. */
   alerts: BalanceAlerts;
+  /** The last live success per operation (and platform) with canaries: canaries probe only without one. */
+  liveSuccess: LiveSuccess;
   version: string;
   startedAt: number;
 }

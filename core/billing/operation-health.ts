@@ -29,6 +29,7 @@ export async function operationHealth(db: Kysely<Database>, since: number): Prom
     ])
     .where('created_at', '>=', since)
     .where('operation', 'is not', null)
+    .where('canary', '=', 0)
     .groupBy('operation')
     .orderBy('operation')
     .execute();
@@ -47,6 +48,7 @@ export async function operationHealth(db: Kysely<Database>, since: number): Prom
         .select('duration_ms')
         .where('operation', '=', operation)
         .where('created_at', '>=', since)
+        .where('canary', '=', 0)
         .orderBy('duration_ms')
         .limit(1)
         .offset(rankOf(p, calls))

@@ -45,6 +45,8 @@ export async function callsByDayAndOperation(
     ])
     .where('created_at', '>=', since);
   if (userId !== undefined) q = q.where('user_id', '=', userId);
+  // Everyone's: the canaries' probes are the operator's, not traffic (migration 013).
+  else q = q.where('canary', '=', 0);
   // One key's share (a rotated key keeps its id, so its history stays whole).
   if (keyId !== undefined) q = q.where('key_id', '=', keyId);
   const rows = await q.groupBy([chinaDayNumber, 'operation']).orderBy('day').orderBy('operation').execute();

@@ -100,6 +100,16 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    words: ['canary', 'run'],
+    summary:
+      'Run the canaries now (all, one operation, or operation/platform) and print each verdict; exit 1 if any fails.',
+    options: {},
+    positionals: ['[code]'],
+    details: [
+      'Calls go through the whole gateway on the canary system account (free, marked canary in the call log); the status and alerts update as with scheduled runs.',
+    ],
+  },
+  {
     words: ['doctor'],
     summary:
       'Check Node, native modules, database and migrations, Redis, plugins and the data dir; one line each, exit 1 if any fails.',

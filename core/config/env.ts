@@ -52,6 +52,8 @@ export interface Settings {
    */
   refusedRatePerSecond: number;
   refusedBurst: number;
+  /** Canaries (core/health): run by `serve` unless CANARIES=off; results kept CANARY_RETENTION_DAYS days. */
+  canaries: { enabled: boolean; retentionDays: number };
   /** Largest serialised plugin result sent or cached; a bigger one fails the call, uncharged (MAX_RESULT_BYTES). */
   maxResultBytes: number;
   /** Deadline of every Redis command; one timeout opens the breaker and calls take the degraded path. */
@@ -123,6 +125,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     paymentLogRetentionDays: int(env, 'PAYMENT_LOG_RETENTION_DAYS', 400, 0),
     refusedRatePerSecond: int(env, 'REFUSED_RATE_PER_SECOND', 2, 1),
     refusedBurst: int(env, 'REFUSED_BURST', 60, 1),
+    canaries: {
+      enabled: !/^(?:off|false|0|no)$/i.test(env.CANARIES ?? ''),
+      retentionDays: int(env, 'CANARY_RETENTION_DAYS', 35, 1),
+    },
     maxResultBytes: int(env, 'MAX_RESULT_BYTES', 4 * 1024 * 1024, 1024),
     redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 250, 10),
     dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100),

@@ -1,5 +1,6 @@
 // Typed shape of operations.yaml after validation. Amounts are converted to micro-TOKEN here, once.
 import type { Availability } from './availability.js';
+import type { CanaryConfig } from './canary-config.js';
 import type { ResponseFields } from './response-fields.js';
 export interface InputSchema {
   type: 'object';
@@ -33,6 +34,8 @@ export interface OperationConfig {
   options: Record<string, unknown>;
   /** Extra paths bound to this operation, e.g. { method: 'GET', path: '/api/video/:id' }. */
   routes: Array<{ method: 'GET' | 'POST'; path: string }>;
+  /** operations.yaml `canary:`: sample calls that watch the upstream; null when none are declared. */
+  canary: CanaryConfig | null;
 }
 
 export interface PlanConfig {

@@ -6,6 +6,7 @@ import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { toMicro } from '../kernel/money.js';
 import { availabilityOf } from './availability.js';
+import { type CanaryConfig, parseCanary, type RawCanary } from './canary-config.js';
 import { substituteEnv } from './env-substitution.js';
 import type { InputSchema, OperationConfig, OperationsConfig, OperationText } from './operations-config.js';
 import { operationsMetaSchema } from './operations-schema.js';
@@ -35,6 +36,7 @@ interface RawOperation {
   response?: ResponseFields;
   options?: Record<string, unknown>;
   routes?: string[];
+  canary?: RawCanary;
 }
 
 interface RawPlan {
@@ -131,6 +133,16 @@ function responseOf(file: string, raw: RawFile, op: RawOperation, at: string): R
   return op.response;
 }
 
+function canaryOf(file: string, raw: RawFile, op: RawOperation, at: string): CanaryConfig | null {
+  if (!op.canary) return null;
+  try {
+    return parseCanary(op.canary);
+  } catch (err) {
+    const [pointer, ...rest] = (err as Error).message.split(': ');
+    throw new ConfigError(`${where(file, raw, `${at}/canary${pointer}`)}: ${rest.join(': ')}`);
+  }
+}
+
 function toOperation(file: string, raw: RawFile, op: RawOperation, i: number, env: NodeJS.ProcessEnv): OperationConfig {
   const at = `/operations/${i}`;
   const missing = new Set<string>();
@@ -154,6 +166,7 @@ function toOperation(file: string, raw: RawFile, op: RawOperation, i: number, en
     response: responseOf(file, raw, op, at),
     options,
     routes: (op.routes ?? []).map((r, j) => parseRoute(file, raw, `${at}/routes/${j}`, r)),
+    canary: canaryOf(file, raw, op, at),
   };
 }
 

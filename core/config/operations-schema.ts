@@ -1,4 +1,5 @@
 // The meta-schema operations.yaml is validated against at load. Errors name the file, the code and the JSON pointer.
+import { CANARY_META } from './canary-config.js';
 import { RESPONSE_META, RESPONSE_META_DEFS } from './response-fields.js';
 
 export const OPERATION_CODE_PATTERN = '^[a-z][a-z0-9_]{0,31}$';
@@ -66,6 +67,8 @@ export const operationsMetaSchema = {
             minItems: 1,
             items: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } },
           },
+          // Sample calls that watch the upstream (core/config/canary-config.ts).
+          canary: CANARY_META,
           routes: {
             type: 'array',
             items: { type: 'string', pattern: '^(GET|POST) /api/[A-Za-z0-9_\\-/:]+$' },

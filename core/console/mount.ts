@@ -2,6 +2,7 @@
 // Each area registers its own routes; this file only lists them.
 import type Router from '@koa/router';
 import type { Services } from '../services.js';
+import { adminCanaryRoutes } from './api/admin-canary-routes.js';
 import { adminExportRoutes } from './api/admin-export-routes.js';
 import { adminInsightRoutes } from './api/admin-insight-routes.js';
 import { adminRoutes } from './api/admin-routes.js';
@@ -41,6 +42,7 @@ const API_MODULES: RouteModule[] = [
   adminUserRoutes,
   adminExportRoutes,
   adminInsightRoutes,
+  adminCanaryRoutes,
   openapiRoutes,
 ];
 

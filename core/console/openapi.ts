@@ -12,6 +12,7 @@ import { BALANCE_OPENAPI } from './balance-openapi.js';
 import { dataSchemas, operationObject, toOpenApiPath } from './openapi/api-operations.js';
 import { consoleOperation } from './openapi/console-operations.js';
 import { CONSOLE_COMPONENTS } from './openapi/console-responses.js';
+import { STATUS_OPENAPI } from './openapi/status-schemas.js';
 
 type Json = Record<string, unknown>;
 
@@ -31,6 +32,7 @@ export function buildOpenApi(registry: Registry, version: string): Json {
     }
   }
   add(BALANCE_PATH, 'GET', BALANCE_OPENAPI);
+  add('/status.json', 'GET', STATUS_OPENAPI);
   for (const e of CONSOLE_ENDPOINTS) add(toOpenApiPath(e.path).path, e.method, consoleOperation(e));
   return {
     openapi: '3.1.0',
@@ -46,6 +48,7 @@ export function buildOpenApi(registry: Registry, version: string): Json {
       { name: 'operations', description: 'Data operations from operations.yaml (API key)' },
       { name: 'console', description: 'Console API (user token)' },
       { name: 'admin', description: 'Administration (user token with the admin role)' },
+      { name: 'status', description: 'Public operation status from canaries and live traffic (no key)' },
     ],
     paths,
     components: {

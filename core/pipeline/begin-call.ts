@@ -45,6 +45,7 @@ export function newCall(r: CallRequest, s: Services): ApiCall {
     pluginMs: undefined,
     reservations: [],
     headersOut: {},
+    canary: false,
   };
 }
 

@@ -11,7 +11,8 @@ import type { ApiCall, Stage } from './call.js';
 export const readCache: Stage = (call, s) => {
   const op = call.operation!;
   call.cacheKey = `c:${op.code}:${keyOf(op.optionsHash, call.input)}`;
-  if (op.cacheTtl === 0) return undefined;
+  // A canary must reach the upstream: a cached answer proves nothing about it.
+  if (op.cacheTtl === 0 || call.canary) return undefined;
   return after(s.state.cacheGet(call.cacheKey), (hit) => {
     if (hit === undefined) return undefined;
     call.dataJson = hit;
@@ -29,7 +30,7 @@ export const readCache: Stage = (call, s) => {
 export const cacheResult: Stage = (call, s) => {
   const ttl = call.cacheTtl ?? call.operation?.cacheTtl ?? 0;
   // A hit, or nothing to keep: the stage is over without a promise.
-  if (call.cached || ttl <= 0 || call.dataJson === undefined || !call.cacheKey) return undefined;
+  if (call.cached || call.canary || ttl <= 0 || call.dataJson === undefined || !call.cacheKey) return undefined;
   return writeCache(call, s, call.cacheKey, call.dataJson, ttl);
 };
 

@@ -3,13 +3,22 @@
 // after a crash; every other row is buffered and written in batches off the hot path. Refusals that prove nothing
 // (no key, a bad or refused key, a rate or concurrency limit) get no row: they are counted per minute
 // (core/store/refused-log.ts), so a flood of them costs a few rows a minute instead of a row a request.
+// An upstream failure gets its class (core/sandbox/failure-class.ts) in the row; a live success of an operation
+// with canaries is told to the health feed, so the canary need not probe while customers prove it works.
 import { addressGroup } from '../http/connection-limits.js';
 import type { Denial, ErrorCode } from '../http/errors.js';
+import { classifyFailure } from '../sandbox/failure-class.js';
 import type { Services } from '../services.js';
 import type { CallLogRow } from '../store/call-log-writer.js';
 import type { ApiCall } from './call.js';
 
 const round2 = (ms: number): number => Math.round(ms * 100) / 100;
+
+/** A live NOT_FOUND is the caller's own post gone, not a fault of the upstream; a canary's is its sample gone. */
+function failureClass(call: ApiCall, denial: Denial | undefined): string | null {
+  if (!denial || (denial.code === 'NOT_FOUND' && !call.canary)) return null;
+  return classifyFailure(denial.code, denial.message);
+}
 
 export function callLogRow(call: ApiCall, status: number, denial: Denial | undefined, now = Date.now()): CallLogRow {
   const replay = !!call.idempotency?.replay;
@@ -27,6 +36,8 @@ export function callLogRow(call: ApiCall, status: number, denial: Denial | undef
     plugin_ms: call.pluginMs === undefined ? null : round2(call.pluginMs),
     ip: call.ip,
     created_at: now,
+    canary: call.canary ? 1 : 0,
+    failure_class: failureClass(call, denial),
   };
 }
 
@@ -63,8 +74,12 @@ export function logCall(call: ApiCall, s: Services, status: number, denial: Deni
   if (denial !== undefined && COUNTED.has(denial.code)) countRefused(call, s, status, denial.code);
   else if (call.logged) s.callLog.touchKey(call.identity?.keyId ?? null, Date.now());
   else s.callLog.add(callLogRow(call, status, denial));
+  if (call.canary) return;
+  // A fresh answer (not a cache hit) proves the upstream works now.
+  const op = call.operation;
+  if (!denial && !call.cached && op?.canary) s.liveSuccess.note(op, call.dataJson);
   s.metrics.observeCall(
-    call.operation?.code ?? 'unknown',
+    op?.code ?? 'unknown',
     status,
     denial?.code ?? 'OK',
     !!call.cached,

@@ -51,6 +51,11 @@ export interface ApiCall {
   /** What the call took before its outcome was known, settled in one place (reservations.ts). */
   reservations: Reservation[];
   headersOut: Record<string, string>;
+  /**
+   * A canary's probe (core/health/canary-runner.ts builds these; no HTTP request can set it): free, never read from
+   * or written to the cache, marked in the call log and left out of the call metrics.
+   */
+  canary: boolean;
 }
 
 /**

@@ -20,7 +20,15 @@ export const COUNTERS_UNAVAILABLE: Denial = deny(
   5,
 );
 
+/** A canary costs nothing and takes no plan quota: the system account is not a customer. */
+const CANARY_FREE = 'canary';
+
 export const price: Stage = (call, s) => {
+  if (call.canary) {
+    call.price = 0;
+    call.freeReason = CANARY_FREE;
+    return undefined;
+  }
   const unavailable = (err: unknown): Denial => {
     if (err instanceof StateUnavailableError) return COUNTERS_UNAVAILABLE;
     throw err;

@@ -1,6 +1,7 @@
 // Row types of every table, as Kysely sees them. Money columns are integer micro-TOKEN; times are epoch ms.
 import type { Generated } from 'kysely';
 import type { AccountSecurityTables } from './schema-account-security.js';
+import type { HealthTables } from './schema-health.js';
 import type { NotificationTables } from './schema-notifications.js';
 import type { PaymentTables } from './schema-payments.js';
 import type { RefusedTables } from './schema-refused.js';
@@ -88,6 +89,10 @@ export interface CallLogTable {
   plugin_ms: number | null;
   ip: string | null;
   created_at: number;
+  /** 1: a canary's call on the system account (migration 013); never a customer's usage. */
+  canary: Generated<number>;
+  /** Why an upstream failed (core/sandbox/failure-class.ts); null for successes and the caller's own errors. */
+  failure_class: string | null;
 }
 
 export interface IdempotencyTable {
@@ -109,7 +114,8 @@ export interface Database
     BillingTables,
     AccountSecurityTables,
     NotificationTables,
-    RefusedTables {
+    RefusedTables,
+    HealthTables {
   users: UsersTable;
   user_tokens: UserTokensTable;
   api_keys: ApiKeysTable;

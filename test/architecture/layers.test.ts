@@ -25,6 +25,7 @@ const LAYERS: string[][] = [
   ['http'], // edge helpers: error catalogue, envelope, request id, client IP, health, /metrics
   ['pipeline'], // the stages of an /api call (order in pipeline/index.ts)
   ['mcp'], // POST /mcp: operations as MCP tools, each call run through the pipeline
+  ['health'], // canaries through the pipeline, operation status, breakage alerts
   ['console'], // console API and web console
   ['bin', 'cli', 'build', '(root)'], // composition: compose, app, main, cluster, the CLI and its launcher
 ];

@@ -20,7 +20,8 @@ export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   for (const k of Object.keys(env))
     if (k.startsWith('TAP') || k.startsWith('_TAPJS_') || k === 'TOLLGATE_TEST_BACKEND') delete env[k];
   if (env.NODE_OPTIONS?.includes('@tapjs/')) delete env.NODE_OPTIONS;
-  return { ...env, ...extra };
+  // A spawned gateway never runs canaries unless the test asks: they would reach the internet.
+  return { ...env, CANARIES: 'off', ...extra };
 }
 
 const hostOf = (url: string): string => new URL(url).host;

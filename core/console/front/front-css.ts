@@ -39,6 +39,9 @@ h2 { font-size:21px; margin:0 0 6px; }
 pre { background:var(--code-bg); color:var(--code-text); padding:14px 16px; border-radius:10px; overflow:auto; font:12.5px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; margin:0 0 12px; white-space:pre; }
 ul.links { padding-left:20px; margin:0; }
 ul.links li { margin:4px 0; }
+a.status { display:flex; align-items:center; gap:6px; color:var(--text); text-decoration:none; font-weight:600; font-size:14px; }
+.sdot { width:9px; height:9px; border-radius:50%; background:var(--line); }
+.s-ok .sdot { background:#1f9d55; } .s-degraded .sdot { background:#d98b00; } .s-down .sdot { background:#d23c3c; }
 footer { color:var(--muted); font-size:13px; padding:28px 0 40px; border-top:1px solid var(--line); margin-top:36px; }
 @media (max-width:520px) { .hero h1 { font-size:26px; } .hero { padding:20px 0 12px; } .top a.plain { display:none; } }
 `;

@@ -7,6 +7,9 @@ import { toToken } from '../../kernel/money.js';
 import { FRONT_CSS } from './front-css.js';
 import { type FrontText, frontText } from './front-text.js';
 
+/** Where the front route puts the status dot (statusLink). */
+export const STATUS_SLOT = '<!--status-->';
+
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]);
 
@@ -66,6 +69,16 @@ function tryIt(ops: OperationConfig[], base: string): { curl: string; answer: st
   return null;
 }
 
+/** The header's link to /status with a dot in the overall state's colour (none before the first result). */
+export function statusLink(
+  state: 'ok' | 'degraded' | 'down' | 'unknown',
+  lang: Locale,
+  label: string,
+  title: string,
+): string {
+  return `<a class="status s-${state}" href="/status?lang=${lang}" title="${esc(title)}" data-status="${state}"><span class="sdot"></span>${esc(label)}</a>`;
+}
+
 export function renderFrontPage(config: OperationsConfig, lang: Locale, publicUrl: string): string {
   const x = frontText(lang);
   const ops = config.operations.filter((o) => o.enabled);
@@ -82,6 +95,8 @@ export function renderFrontPage(config: OperationsConfig, lang: Locale, publicUr
     `<link rel="alternate" hreflang="${other === 'zh' ? 'zh-CN' : 'en'}" href="/?lang=${other}">`,
     `<style>${FRONT_CSS}</style></head><body><div class="wrap">`,
     `<header class="top"><a class="brand" href="/"><span class="logo">T</span>Tollgate</a><span class="spacer"></span>`,
+    // The status line is spliced in per request (front-route.ts): the rest of the page is cached per config load.
+    STATUS_SLOT,
     `<a class="plain" href="/console/docs">${esc(x.ctaDocs)}</a><a class="plain" href="/console/login">${esc(x.ctaLogin)}</a>`,
     `<a class="lang" href="/?lang=${other}" hreflang="${other}" lang="${other === 'zh' ? 'zh-CN' : 'en'}">${esc(x.otherLang)}</a></header>`,
     `<main><div class="hero"><h1>${esc(x.tagline)}</h1><p>${esc(x.lead)}</p>`,

@@ -5,10 +5,12 @@ import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { type Locale, localeFromAcceptLanguage, parseLocale } from '../../accounts/locale.js';
+import type { StatusService } from '../../health/status-service.js';
 import type { Registry } from '../../registry/registry.js';
 import type { Services } from '../../services.js';
 import { FRONT_CSP } from './front-css.js';
-import { renderFrontPage } from './front-html.js';
+import { renderFrontPage, STATUS_SLOT, statusLink } from './front-html.js';
+import { statusText } from './status-text.js';
 
 interface Page {
   html: string;
@@ -22,7 +24,15 @@ export function frontLang(ctx: Context): { lang: Locale; explicit: boolean } {
   return { lang: localeFromAcceptLanguage(ctx.get('accept-language')) ?? 'zh', explicit: false };
 }
 
-export function frontPageRoute(router: Router, s: Services): void {
+/** The status line for the header: the overall state from the last report (never waits for the database). */
+function statusLine(status: StatusService | undefined, lang: Locale): { html: string; state: string } {
+  const report = status?.peek();
+  const state = report?.state ?? 'unknown';
+  const x = statusText(lang);
+  return { html: statusLink(state, lang, x.frontLink, x.overall[state]), state };
+}
+
+export function frontPageRoute(router: Router, s: Services, status?: StatusService): void {
   const cache = new WeakMap<Registry, Map<Locale, Page>>();
   const pageFor = (registry: Registry, lang: Locale): Page => {
     let pages = cache.get(registry);
@@ -47,12 +57,15 @@ export function frontPageRoute(router: Router, s: Services): void {
     if (!explicit) ctx.set('Vary', 'Accept-Language');
     ctx.set('Cache-Control', 'public, max-age=60');
     ctx.set('Content-Language', lang === 'zh' ? 'zh-CN' : 'en');
-    ctx.set('ETag', page.etag);
+    // The dot changes without a config load: it is part of the validator.
+    const line = statusLine(status, lang);
+    const etag = `${page.etag.slice(0, -1)}-${line.state}"`;
+    ctx.set('ETag', etag);
     ctx.type = 'text/html; charset=utf-8';
-    if (ctx.get('if-none-match') === page.etag) {
+    if (ctx.get('if-none-match') === etag) {
       ctx.status = 304;
       return;
     }
-    ctx.body = page.html;
+    ctx.body = page.html.replace(STATUS_SLOT, line.html);
   });
 }

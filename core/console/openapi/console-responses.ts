@@ -2,6 +2,8 @@
 // (test/console/openapi-contract.test.ts checks real answers against these). Console answers are plain JSON
 // objects (errors are the Failure envelope). Shared shapes are components (User, ApiKey, Order ...); the keys
 // listed are always present. Objects stay open to new keys: a console client must ignore what it does not know.
+import { CANARY_RESPONSES } from './status-schemas.js';
+
 type Schema = Record<string, unknown>;
 
 const str: Schema = { type: 'string' };
@@ -363,3 +365,5 @@ for (const who of ['my', 'operator']) {
   });
   CONSOLE_RESPONSES[`${who}ReplayDelivery`] = o({ replayed: { const: true }, id: int });
 }
+
+Object.assign(CONSOLE_RESPONSES, CANARY_RESPONSES);

@@ -1,6 +1,15 @@
 // The events Tollgate sends and the one-line text a chat bot shows for each (zh first, then en: bots post into
 // mixed-language groups). Amounts in payloads are TOKEN numbers, as everywhere at the HTTP edge.
-export const WEBHOOK_EVENTS = ['order.paid', 'balance.low', 'plan.expiring', 'key.expiring'] as const;
+export const WEBHOOK_EVENTS = [
+  'order.paid',
+  'balance.low',
+  'plan.expiring',
+  'key.expiring',
+  // Operator endpoints only (no user_id): an operation's canary state changed (core/health).
+  'operation.degraded',
+  'operation.down',
+  'operation.recovered',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export function isWebhookEvent(v: unknown): v is WebhookEvent {
@@ -12,6 +21,10 @@ const s = (v: unknown): string => (v === undefined || v === null ? '-' : String(
 
 export function eventText(event: WebhookEvent, d: Data): string {
   switch (event) {
+    case 'operation.degraded':
+    case 'operation.down':
+    case 'operation.recovered':
+      return operationText(event, d);
     case 'balance.low':
       if (d.reason === 'plan_quota') {
         return (
@@ -39,6 +52,22 @@ export function eventText(event: WebhookEvent, d: Data): string {
         `[Tollgate] API key ${s(d.key_prefix)} (${s(d.key_name)}) expires at ${s(d.expires_at)}.`
       );
   }
+}
+
+const STATE_ZH = { 'operation.degraded': '异常', 'operation.down': '故障', 'operation.recovered': '已恢复' } as const;
+const STATE_EN = {
+  'operation.degraded': 'degraded',
+  'operation.down': 'down',
+  'operation.recovered': 'recovered',
+} as const;
+
+function operationText(event: keyof typeof STATE_ZH, d: Data): string {
+  const subject = `${s(d.operation)}${d.platform ? `/${s(d.platform)}` : ''}`;
+  const why = event === 'operation.recovered' ? '' : ` (${s(d.class)}${d.field ? `: ${s(d.field)}` : ''})`;
+  return (
+    `[Tollgate] 接口 ${subject} ${STATE_ZH[event]}${why}。\n` +
+    `[Tollgate] Operation ${subject} ${STATE_EN[event]}${why}.`
+  );
 }
 
 /** The Standard Webhooks body: type, timestamp, data. */

@@ -1,0 +1,52 @@
+// When a customer's call of an operation with canaries last succeeded (a fresh answer, not a cache hit), per
+// platform where the canary has platforms. Kept in the shared state, so in a cluster the one process that runs the
+// canaries sees every worker's traffic; written at most every WRITE_EVERY_MS per subject and process, so a busy
+// operation costs one cache write every few seconds, not one per call.
+import type { CanaryConfig } from '../config/canary-config.js';
+import type { MaybePromise } from '../kernel/maybe-promise.js';
+import type { SharedState } from './shared-state.js';
+
+export interface LiveSuccess {
+  /** A live success of `op`; `dataJson` is its result (the platform is read from it). Never throws, never waits. */
+  note(op: { code: string; canary: CanaryConfig | null }, dataJson: string | undefined): void;
+  /** The last live success of (operation, platform) this state knows, in ms since the epoch. */
+  last(code: string, platform: string): MaybePromise<number | null>;
+}
+
+const WRITE_EVERY_MS = 5_000;
+/** Longer than any canary interval: an older success is no evidence for a probe due now. */
+const KEEP_SECONDS = 2 * 86_400;
+// Results put `platform` first (jiexi does); a plain scan of the text avoids parsing a large answer.
+const PLATFORM_FIELD = /"platform":"([a-z][a-z0-9_]{0,31})"/;
+
+const keyOf = (code: string, platform: string): string => `h:live:${code}:${platform}`;
+
+export function createLiveSuccess(state: SharedState, clock: () => number = Date.now): LiveSuccess {
+  const written = new Map<string, number>();
+  return {
+    note(op, dataJson) {
+      const canary = op.canary;
+      if (!canary) return;
+      let platform = '';
+      if (canary.samples.some((s) => s.platform !== '')) {
+        platform = (dataJson && PLATFORM_FIELD.exec(dataJson.slice(0, 512))?.[1]) || '';
+        if (!canary.samples.some((s) => s.platform === platform)) return;
+      }
+      const key = keyOf(op.code, platform);
+      const now = clock();
+      if (now - (written.get(key) ?? 0) < WRITE_EVERY_MS) return;
+      written.set(key, now);
+      try {
+        const w = state.cacheSet(key, String(now), KEEP_SECONDS);
+        if (w instanceof Promise) w.catch(() => written.delete(key));
+      } catch {
+        written.delete(key);
+      }
+    },
+    last(code, platform) {
+      const toTime = (v: string | undefined): number | null => (v === undefined ? null : Number(v) || null);
+      const got = state.cacheGet(keyOf(code, platform));
+      return got instanceof Promise ? got.then(toTime) : toTime(got);
+    },
+  };
+}

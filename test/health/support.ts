@@ -1,0 +1,67 @@
+// Shared by the canary tests: the real operations.yaml in a test app, an admin to mail, an operator webhook
+// endpoint for the operation.* events, and nock replies for the Xiaohongshu and Bilibili samples of jiexi.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import nock from 'nock';
+import { createUser } from '../../core/accounts/users.js';
+import { createTestApp, type TestApp, testPasswordHash } from '../helpers/create-test-app.js';
+import { fixture } from '../plugins/jiexi/_helpers.js';
+
+export const XHS = 'https://www.xiaohongshu.com';
+export const NOTE_ID = '66b1c2d3000000001203e4f5';
+export const XHS_VIDEO = fixture('xhs-video.html');
+
+/** The default config, with jiexi's deadline shortened so a timeout test does not wait 10 s. */
+export async function canaryApp(settings: Record<string, unknown> = {}): Promise<TestApp> {
+  const yaml = readFileSync('operations.yaml', 'utf8').replace(/(code: jiexi[\s\S]*?timeout_ms: )10000/, '$11500');
+  const h = await createTestApp({ operationsYaml: yaml, pluginDirs: [resolve('plugins')], settings });
+  const db = h.services.store.db;
+  await createUser(db, `ops-${Date.now()}@example.com`, 'password123', 'admin', await testPasswordHash());
+  await db
+    .insertInto('webhook_endpoints')
+    .values({
+      user_id: null,
+      url: 'https://hooks.example.com/tollgate',
+      kind: 'standard',
+      secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXR0ZXN0c2VjcmV0',
+      bot_secret: null,
+      events: JSON.stringify(['operation.degraded', 'operation.down', 'operation.recovered']),
+      status: 'active',
+      created_at: Date.now(),
+    })
+    .execute();
+  return h;
+}
+
+/** The canary's short link redirects to the note page, which answers `status` with `body`. */
+export function xhsNote(status: number, body: string | (() => Promise<[number, string]>)): void {
+  nock('https://xhslink.com')
+    .get('/a/zGL52ubtpJ20')
+    .reply(302, '', { Location: `${XHS}/discovery/item/${NOTE_ID}?xsec_token=T1` });
+  const page = nock(XHS).get(`/discovery/item/${NOTE_ID}`).query(true);
+  if (typeof body === 'function') page.reply(body);
+  else page.reply(status, body);
+}
+
+const BV = 'BV1oM4y1G7LW';
+export function biliGood(): void {
+  const location = `https://www.bilibili.com/video/${BV}?p=1`;
+  nock('https://b23.tv').get('/aB3dE5f').reply(302, '', { Location: location });
+  const api = nock('https://api.bilibili.com');
+  api.get('/x/web-interface/view').query({ bvid: BV }).reply(200, fixture('bili-view.json'));
+  api.get('/x/player/playurl').query(true).reply(200, fixture('bili-playurl.json'));
+}
+
+export async function webhookEvents(h: TestApp): Promise<Array<{ event: string; data: Record<string, unknown> }>> {
+  const rows = await h.services.store.db
+    .selectFrom('webhook_deliveries')
+    .select(['event', 'payload'])
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ event: r.event, data: (JSON.parse(r.payload) as { data: Record<string, unknown> }).data }));
+}
+
+export async function mails(h: TestApp): Promise<string[]> {
+  const rows = await h.services.store.db.selectFrom('mail_outbox').select('subject').orderBy('id').execute();
+  return rows.map((r) => r.subject);
+}
