@@ -186,7 +186,7 @@ export function messageSlot(): { el: HTMLElement; ok(text: Child): void; error(e
 
 /**
  * On a phone the message of a long form lands below the fold: scroll it into view ('nearest' leaves the page
- * still when it is already visible). styles.css keeps it stuck to the bottom of the screen meanwhile.
+ * still when it is already visible). It stays in the flow of the page, never floating over other content.
  */
 export function reveal(el: HTMLElement): void {
   const r = el.getBoundingClientRect();

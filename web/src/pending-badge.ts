@@ -1,0 +1,52 @@
+// The number of orders waiting for an admin (manual payments to confirm), as a badge beside the admin's links:
+// on the main navigation's "Admin" (seen from every page, the dashboard after log-in included) and on the
+// admin area's "Orders". Confirming or cancelling an order there refreshes every badge on screen.
+
+import { get } from './api.js';
+import { h } from './dom.js';
+import { t } from './i18n/index.js';
+
+const holders = new Set<HTMLElement>();
+
+/** The server's count; the payments summary where the count route is missing; null when neither answers. */
+async function pendingCount(): Promise<number | null> {
+  try {
+    return (await get<{ count: number }>('admin/orders/pending-count')).count;
+  } catch {
+    try {
+      return (await get<{ pending: number }>('admin/payments/summary')).pending;
+    } catch {
+      return null; // a badge is a hint: the pages themselves still load and report errors
+    }
+  }
+}
+
+function paint(el: HTMLElement, n: number | null): void {
+  el.querySelector(':scope > .pending-count')?.remove();
+  if (!n || n <= 0) return;
+  el.append(
+    h(
+      'span',
+      {
+        class: 'badge badge-warn pending-count',
+        attrs: { 'data-testid': el.dataset.badgeId ?? 'nav-pending-badge', title: t('admin.pendingBadge', { n }) },
+      },
+      String(n),
+    ),
+  );
+}
+
+/** Puts the badge on `el` (under the test id given) and fills it. */
+export function attachPendingBadge(el: HTMLElement, testId = 'nav-pending-badge'): void {
+  el.dataset.badgeId = testId;
+  holders.add(el);
+  void refreshPendingBadges();
+}
+
+/** Asks again and repaints every badge still on screen. */
+export async function refreshPendingBadges(): Promise<void> {
+  for (const el of holders) if (!el.isConnected) holders.delete(el);
+  if (holders.size === 0) return;
+  const n = await pendingCount();
+  for (const el of holders) paint(el, n);
+}
