@@ -36,17 +36,18 @@ function paint(el: HTMLElement, n: number | null): void {
   );
 }
 
-/** Puts the badge on `el` (under the test id given) and fills it. */
+/** Puts the badge on `el` (under the test id given) and fills it; `el` may not be on the page yet. */
 export function attachPendingBadge(el: HTMLElement, testId = 'nav-pending-badge'): void {
   el.dataset.badgeId = testId;
   holders.add(el);
-  void refreshPendingBadges();
+  void pendingCount().then((n) => paint(el, n));
 }
 
-/** Asks again and repaints every badge still on screen. */
+/** Asks again and repaints every badge still on screen (those of pages left behind are forgotten). */
 export async function refreshPendingBadges(): Promise<void> {
-  for (const el of holders) if (!el.isConnected) holders.delete(el);
-  if (holders.size === 0) return;
   const n = await pendingCount();
-  for (const el of holders) paint(el, n);
+  for (const el of holders) {
+    if (el.isConnected) paint(el, n);
+    else holders.delete(el);
+  }
 }

@@ -391,6 +391,7 @@ export const en: Record<MessageKey, string> = {
   'pay.nextManual':
     'Once the operator sees your payment, they confirm the order and {item} is credited to your account at once. This page updates by itself; you can also come back to it from Billing → My orders.',
   'pay.expiresManual': 'Pay before {time}. An order not paid by then closes by itself (you can order again).',
+  'pay.noExpiry': 'The order stays open until it is paid or you cancel it.',
   'payKind.manual': 'Manual payment',
   'channel.alipay': 'Alipay',
   'channel.wxpay': 'WeChat Pay',

@@ -381,8 +381,9 @@ export const zh = {
   'pay.reference': '付款时请备注订单号',
   'pay.nextTitle': '接下来',
   'pay.nextManual':
-    '服务方核对到你的付款后会确认订单，{item}立即到账。本页会自动更新，也可以之后在“账户与充值 → 我的订单”中查看。',
+    '服务方核对到你的付款后会确认订单，{item} 立即到账。本页会自动更新，也可以之后在“账户与充值 → 我的订单”中查看。',
   'pay.expiresManual': '请在 {time} 前完成付款，逾期未付的订单会自动关闭（可重新下单）。',
+  'pay.noExpiry': '订单在你付款或取消之前一直有效。',
   'payKind.manual': '人工转账',
   'channel.alipay': '支付宝',
   'channel.wxpay': '微信支付',

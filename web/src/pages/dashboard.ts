@@ -66,6 +66,7 @@ export async function renderDashboard(main: HTMLElement, route: Route): Promise<
   const [me, series, trial] = await Promise.all([loadMe(true), dailyUsage(30), welcome ? trialTokens() : 0]);
   const quotaLeft = Boolean(me.quota && me.quota.remaining_today > 0);
   const canCall = me.available > 0 || quotaLeft;
+  const fresh = series.totalCalls === 0;
   // A new account with a little trial credit is told about the credit, not warned about it.
   const lowBalance = me.available < LOW_BALANCE && !quotaLeft && !(welcome && canCall);
   const planText = me.plan ? me.plan.name : t('dash.noPlan');
@@ -121,11 +122,13 @@ export async function renderDashboard(main: HTMLElement, route: Route): Promise<
       stat(t('dash.calls30'), int(series.totalCalls), t('dash.last30'), 'calls'),
       stat(t('dash.spend30'), tokens(series.totalSpend), 'TOKEN', 'spend'),
     ),
+    // Before the first call the steps to it come first (on a phone, not below an empty chart).
+    fresh ? quickStart(canCall) : null,
     card(t('dash.chartTitle'), chartSlot),
     h(
       'div',
-      { class: 'grid-2' },
-      quickStart(canCall),
+      { class: fresh ? '' : 'grid-2' },
+      fresh ? null : quickStart(canCall),
       card(
         t('dash.topOps'),
         table(

@@ -94,13 +94,11 @@ function manualSteps(o: PayOrder): HTMLElement {
       { attrs: { 'data-testid': 'pay-next' } },
       t('pay.nextManual', { item: o.tokens ? `${tokens(o.tokens)} TOKEN` : o.item_name }),
     ),
-    o.expires_at
-      ? h(
-          'p',
-          { class: 'muted', attrs: { 'data-testid': 'pay-expires' } },
-          t('pay.expiresManual', { time: dateTime(o.expires_at) }),
-        )
-      : null,
+    h(
+      'p',
+      { class: 'muted', attrs: { 'data-testid': 'pay-expires' } },
+      o.expires_at ? t('pay.expiresManual', { time: dateTime(o.expires_at) }) : t('pay.noExpiry'),
+    ),
   );
 }
 
