@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createUser } from '../../core/accounts/users.js';
 import { readPaymentSettings } from '../../core/config/payment-env.js';
 import { en } from '../../web/src/i18n/en.js';
@@ -100,89 +100,105 @@ if (haveChromium(t, 'newcomer money journeys')) {
           orders.push(o.body.order.id);
         }
         const { ctx, page, dialogs } = await open(lang, device);
-        const shot = async (step: string): Promise<void> => {
-          await page.screenshot({ path: `${DIR}/money-${lang}-${device}-${step}.png`, fullPage: true });
-          t.ok((await pageOverflow(page)) <= 0, `${step}: nothing wider than the screen`);
+        t.teardown(() => ctx.close());
+        const shot = async (t: Test, p: Page, step: string): Promise<void> => {
+          await p.screenshot({ path: `${DIR}/money-${lang}-${device}-${step}.png`, fullPage: true });
+          t.ok((await pageOverflow(p)) <= 0, `${step}: nothing wider than the screen`);
         };
 
-        // Nothing chosen yet: the browser's language.
-        await page.goto(`${base}/console/login`);
-        await page.waitForSelector('[data-testid=auth-submit]');
-        t.equal(await page.getAttribute('html', 'lang'), HTML_LANG[lang], "the browser's language");
-        t.equal((await page.textContent('[data-testid=auth-submit]'))?.trim(), d['auth.login']);
-        await login(page, `broke-${stamp}@example.com`);
-        t.same(
-          await page
-            .locator('[data-testid=quick-start] [data-step]')
-            .evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { step: string } }).dataset.step)),
-          ['key', 'topup', 'try', 'code'],
-          'a top-up step before the debugger',
-        );
-        t.equal(await page.getAttribute('[data-step=topup] a', 'href'), '/console/billing');
-        await shot('1-dashboard');
+        await t.test("nothing chosen yet: the browser's language", async (t) => {
+          await page.goto(`${base}/console/login`);
+          await page.waitForSelector('[data-testid=auth-submit]');
+          t.equal(await page.getAttribute('html', 'lang'), HTML_LANG[lang]);
+          t.equal((await page.textContent('[data-testid=auth-submit]'))?.trim(), d['auth.login']);
+        });
 
-        // The 402 names the billing page as the navigation does, and links to it.
-        await page.click('nav.sidenav a[data-nav="debugger"]');
-        await page.selectOption('[data-testid=dbg-op]', 'phone');
-        await page.selectOption('[data-testid=dbg-key]', 'paste');
-        await page.fill('[data-testid=dbg-secret]', key.body.secret);
-        await page.fill('#p-phone', '13800138000');
-        await page.click('[data-testid=dbg-send]');
-        await page.waitForSelector('[data-testid=dbg-status]', { state: 'attached' });
-        t.equal(await page.textContent('[data-testid=dbg-status]'), '402');
-        const hint = (await page.textContent('[data-testid=dbg-error-hint]')) ?? '';
-        t.equal(
-          hint,
-          `${fill(d['consoleHint.INSUFFICIENT_BALANCE'], { page: d['nav.billing'] })} ${d['nav.billing']} →`,
-        );
-        t.notMatch(hint, /充值与套餐|billing page/, 'no page that does not exist');
-        await shot('2-debugger-402');
-        await page.click('[data-testid=dbg-error-hint-link] a');
-        await page.waitForSelector('[data-page="billing"]');
-
-        // A choice made in the console wins over a link's ?lang= (and over the browser).
-        await page.click('[data-testid=lang-switch]');
-        await page.goto(`${base}/console/docs?lang=${lang}`);
-        await page.waitForSelector('a[data-op="phone"]');
-        t.equal(await page.getAttribute('html', 'lang'), HTML_LANG[other], 'the saved choice wins');
-        await page.click('[data-testid=lang-switch]');
-        t.equal(await page.getAttribute('html', 'lang'), HTML_LANG[lang]);
-        await ctx.close();
-
-        // The admin, in the same language: the orders waiting are on the dashboard's navigation.
-        const adminEmail = `boss-${stamp}@example.com`;
-        await createUser(h.services.store.db, adminEmail, 'password123', 'admin', await testPasswordHash());
-        const a = await open(lang, device);
-        await login(a.page, adminEmail);
-        const before = await pending();
-        t.ok(before >= 2);
-        await a.page.waitForSelector('[data-testid=admin-pending-badge]');
-        t.equal(await badgeOf(a.page, 'admin-pending-badge'), String(before), 'the badge counts the waiting orders');
-        await a.page.screenshot({ path: `${DIR}/money-${lang}-${device}-3-admin-dashboard.png` });
-        await a.page.click('nav.sidenav a[data-nav="admin"]');
-        await a.page.click('.subnav a[href="/console/admin/orders"]');
-        await a.page.waitForSelector(`[data-testid=confirm-order-${orders[0]}]`);
-        await a.page.click(`[data-testid=confirm-order-${orders[0]}]`);
-        await a.page.waitForSelector('.notice-ok');
-        t.same(
-          a.dialogs,
-          [fill(d['admin.confirmAsk'], { id: String(orders[0]), amount: '¥10.00' })],
-          'the amount once, with one currency sign',
-        );
-        t.notMatch(a.dialogs[0] ?? '', /¥¥/);
-        t.equal(await pending(), before - 1);
-        for (const id of ['admin-pending-badge', 'nav-pending-badge'])
-          await a.page.waitForFunction(
-            ([sel, want]) =>
-              (
-                globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }
-              ).document.querySelector(sel)?.textContent === want,
-            [`[data-testid=${id}]`, String(before - 1)] as const,
+        await t.test('no credit: a top-up step before the debugger', async (t) => {
+          await login(page, `broke-${stamp}@example.com`);
+          t.same(
+            await page
+              .locator('[data-testid=quick-start] [data-step]')
+              .evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { step: string } }).dataset.step)),
+            ['key', 'topup', 'try', 'code'],
           );
-        t.pass('both badges count one fewer after the confirmation');
-        await a.page.screenshot({ path: `${DIR}/money-${lang}-${device}-4-admin-confirmed.png`, fullPage: true });
-        t.same(dialogs, [], 'the customer saw no dialog');
-        await a.ctx.close();
+          t.equal(
+            await page.getAttribute('[data-step=topup] a', 'href', { timeout: 2000 }).catch(() => null),
+            '/console/billing',
+          );
+          await shot(t, page, '1-dashboard');
+        });
+
+        await t.test('the 402 names the billing page as the navigation does, and links to it', async (t) => {
+          await page.click('nav.sidenav a[data-nav="debugger"]');
+          await page.selectOption('[data-testid=dbg-op]', 'phone');
+          await page.selectOption('[data-testid=dbg-key]', 'paste');
+          await page.fill('[data-testid=dbg-secret]', key.body.secret);
+          await page.fill('#p-phone', '13800138000');
+          await page.click('[data-testid=dbg-send]');
+          await page.waitForSelector('[data-testid=dbg-status]', { state: 'attached' });
+          t.equal(await page.textContent('[data-testid=dbg-status]'), '402');
+          const hint = (await page.textContent('[data-testid=dbg-error-hint]')) ?? '';
+          t.equal(
+            hint,
+            `${fill(d['consoleHint.INSUFFICIENT_BALANCE'], { page: d['nav.billing'] })} ${d['nav.billing']} →`,
+          );
+          t.notMatch(hint, /充值与套餐|billing page/, 'no page that does not exist');
+          await shot(t, page, '2-debugger-402');
+          await page.click('[data-testid=dbg-error-hint] a', { timeout: 2000 });
+          await page.waitForSelector('[data-page="billing"]');
+        });
+
+        await t.test("a choice made in the console wins over a link's ?lang=", async (t) => {
+          await page.click('[data-testid=lang-switch]');
+          await page.goto(`${base}/console/docs?lang=${lang}`);
+          await page.waitForSelector('a[data-op="phone"]');
+          t.equal(await page.getAttribute('html', 'lang'), HTML_LANG[other], 'the saved choice wins');
+          await page.click('[data-testid=lang-switch]');
+          t.equal(await page.getAttribute('html', 'lang'), HTML_LANG[lang]);
+          t.same(dialogs, [], 'the customer saw no dialog');
+        });
+
+        await t.test('the admin sees the orders waiting, confirms one: ¥10.00 once, badges count down', async (t) => {
+          const adminEmail = `boss-${stamp}@example.com`;
+          await createUser(h.services.store.db, adminEmail, 'password123', 'admin', await testPasswordHash());
+          const a = await open(lang, device);
+          t.teardown(() => a.ctx.close());
+          await login(a.page, adminEmail);
+          const before = await pending();
+          t.ok(before >= 2);
+          await a.page.waitForSelector('[data-testid=admin-pending-badge]', { timeout: 5000 }).catch(() => null);
+          t.equal(await badgeOf(a.page, 'admin-pending-badge'), String(before), 'seen from the dashboard');
+          await a.page.screenshot({ path: `${DIR}/money-${lang}-${device}-3-admin-dashboard.png` });
+          await a.page.click('nav.sidenav a[data-nav="admin"]');
+          await a.page.click('.subnav a[href="/console/admin/orders"]');
+          await a.page.waitForSelector(`[data-testid=confirm-order-${orders[0]}]`);
+          await a.page.click(`[data-testid=confirm-order-${orders[0]}]`);
+          await a.page.waitForSelector('.notice-ok');
+          t.same(
+            a.dialogs,
+            [fill(d['admin.confirmAsk'], { id: String(orders[0]), amount: '¥10.00' })],
+            'the amount once, with one currency sign',
+          );
+          t.notMatch(a.dialogs[0] ?? '', /¥¥/);
+          t.equal(await pending(), before - 1);
+          for (const id of ['admin-pending-badge', 'nav-pending-badge']) {
+            const counted = await a.page
+              .waitForFunction(
+                ([sel, want]) =>
+                  (
+                    globalThis as unknown as {
+                      document: { querySelector(s: string): { textContent: string } | null };
+                    }
+                  ).document.querySelector(sel)?.textContent === want,
+                [`[data-testid=${id}]`, String(before - 1)] as const,
+                { timeout: 5000 },
+              )
+              .then(() => true)
+              .catch(() => false);
+            t.ok(counted, `${id} counts one fewer after the confirmation`);
+          }
+          await shot(t, a.page, '4-admin-confirmed');
+        });
         // The other order is cancelled, so the next run counts only its own.
         await h.client.post(`/console/api/orders/${orders[1]}/cancel`, {}, auth);
       });

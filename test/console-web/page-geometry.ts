@@ -12,6 +12,9 @@ export interface Box {
 
 interface El {
   getBoundingClientRect(): { left: number; top: number; right: number; bottom: number };
+  scrollIntoView(opts: { block: string }): void;
+  scrollWidth: number;
+  clientWidth: number;
   contains(other: unknown): boolean;
   tagName: string;
   className: string;
@@ -33,13 +36,18 @@ export function pageOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
-/** The element fits the screen's width: neither clipped at the right nor pushed off at the left. */
+/**
+ * The element fits the screen's width, neither clipped at the right nor pushed off at the left, and its own
+ * content is not cut off inside it (no sideways scrolling within it).
+ */
 export function onScreen(page: Page, selector: string): Promise<boolean> {
   return page.evaluate((sel) => {
     const el = document.querySelector(sel);
     if (!el) return false;
     const r = el.getBoundingClientRect();
-    return r.left >= 0 && r.right <= window.innerWidth + 0.5 && r.right > r.left;
+    return (
+      r.left >= 0 && r.right <= window.innerWidth + 0.5 && r.right > r.left && el.scrollWidth <= el.clientWidth + 1
+    );
   }, selector);
 }
 
@@ -74,4 +82,9 @@ export function cssPosition(page: Page, selector: string): Promise<string | null
       ? (globalThis as unknown as { getComputedStyle(e: El): { position: string } }).getComputedStyle(el).position
       : null;
   }, selector);
+}
+
+/** Scrolls the page so that the element's bottom edge is at the bottom of the screen. */
+export function scrollToBottomEdge(page: Page, selector: string): Promise<void> {
+  return page.evaluate((sel) => document.querySelector(sel)?.scrollIntoView({ block: 'end' }), selector);
 }
