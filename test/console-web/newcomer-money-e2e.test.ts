@@ -168,6 +168,11 @@ if (haveChromium(t, 'newcomer money journeys')) {
           t.ok(before >= 2);
           await a.page.waitForSelector('[data-testid=admin-pending-badge]', { timeout: 5000 }).catch(() => null);
           t.equal(await badgeOf(a.page, 'admin-pending-badge'), String(before), 'seen from the dashboard');
+          // On a phone the Admin link may be off screen in the navigation strip: the dashboard says it in a line.
+          t.equal(
+            await badgeOf(a.page, 'admin-pending-notice'),
+            `${fill(d['admin.pendingNotice'], { n: String(before) })} ${d['admin.orders']} →`,
+          );
           await a.page.screenshot({ path: `${DIR}/money-${lang}-${device}-3-admin-dashboard.png` });
           await a.page.click('nav.sidenav a[data-nav="admin"]');
           await a.page.click('.subnav a[href="/console/admin/orders"]');

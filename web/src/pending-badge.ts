@@ -1,10 +1,12 @@
 // The number of orders waiting for an admin (manual payments to confirm), as a badge beside the admin's links:
 // on the main navigation's "Admin" (seen from every page, the dashboard after log-in included) and on the
-// admin area's "Orders". Confirming or cancelling an order there refreshes every badge on screen.
+// admin area's "Orders". Confirming or cancelling an order there refreshes every badge on screen. On a phone the
+// navigation strip hides the Admin link off screen, so the admin's dashboard also says it in a line.
 
 import { get } from './api.js';
-import { h } from './dom.js';
+import { clear, h } from './dom.js';
 import { t } from './i18n/index.js';
+import { link } from './router.js';
 
 const holders = new Set<HTMLElement>();
 
@@ -50,4 +52,23 @@ export async function refreshPendingBadges(): Promise<void> {
     if (el.isConnected) paint(el, n);
     else holders.delete(el);
   }
+}
+
+/** For the admin's dashboard: "N orders are waiting for confirmation", linked to them; empty when none. */
+export function pendingNotice(): HTMLElement {
+  const slot = h('div');
+  void pendingCount().then((n) => {
+    if (n && n > 0)
+      clear(
+        slot,
+        h(
+          'div',
+          { class: 'notice notice-info', attrs: { role: 'status', 'data-testid': 'admin-pending-notice' } },
+          t('admin.pendingNotice', { n }),
+          ' ',
+          link('admin/orders', `${t('admin.orders')} →`),
+        ),
+      );
+  });
+  return slot;
 }

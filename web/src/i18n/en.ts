@@ -398,6 +398,7 @@ export const en: Record<MessageKey, string> = {
   'channel.qqpay': 'QQ Wallet',
   'channel.page': 'web checkout',
   'channel.qr': 'QR code',
+  'admin.pendingNotice': 'Orders waiting for you to confirm payment: {n}.',
   'admin.pendingBadge': '{n} pending',
   'admin.mismatchBadge': '{n} amount mismatch',
   'admin.instances': 'Payment methods',

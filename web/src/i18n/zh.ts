@@ -390,6 +390,7 @@ export const zh = {
   'channel.qqpay': 'QQ 钱包',
   'channel.page': '网页支付',
   'channel.qr': '扫码',
+  'admin.pendingNotice': '有 {n} 笔订单等待确认收款。',
   'admin.pendingBadge': '{n} 笔待支付',
   'admin.mismatchBadge': '{n} 笔金额不符',
   'admin.instances': '支付渠道',

@@ -6,8 +6,10 @@ import { append, clear, h } from '../dom.js';
 import { date, int, tokens } from '../format.js';
 import { t } from '../i18n/index.js';
 import { loadMe } from '../layout.js';
+import { pendingNotice } from '../pending-badge.js';
 import type { Route } from '../router.js';
 import { link } from '../router.js';
+import { isAdmin } from '../session.js';
 import { card, errorText, notice, pageHeader, stat, table } from '../ui.js';
 import { dailyUsage } from '../usage-data.js';
 
@@ -78,6 +80,7 @@ export async function renderDashboard(main: HTMLElement, route: Route): Promise<
   append(
     main,
     pageHeader(t('dash.title'), t('dash.hello', { email: me.user.email })),
+    isAdmin() ? pendingNotice() : null,
     welcome
       ? notice(
           'ok',
