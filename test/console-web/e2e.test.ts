@@ -12,7 +12,7 @@ import t from 'tap';
 import { createUser, findUserByEmail } from '../../core/accounts/users.js';
 import { postEntry } from '../../core/billing/ledger.js';
 import { toMicro } from '../../core/kernel/money.js';
-import { consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
+import { CHINESE_VISITOR, consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 // Browser globals used inside page.evaluate callbacks: they run in Chromium; the tests are typed without lib DOM.
@@ -39,7 +39,7 @@ if (haveChromium(t, 'console e2e')) {
     page.on('request', (req) => urls.push(req.url()));
   };
   const newPage = async (width = 1280, height = 860): Promise<{ ctx: BrowserContext; page: Page }> => {
-    const ctx = await browser.newContext({ viewport: { width, height }, acceptDownloads: true });
+    const ctx = await browser.newContext({ ...CHINESE_VISITOR, viewport: { width, height }, acceptDownloads: true });
     const page = await ctx.newPage();
     watch(page);
     return { ctx, page };

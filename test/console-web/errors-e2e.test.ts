@@ -10,7 +10,7 @@ import t from 'tap';
 import { createApiKey } from '../../core/accounts/api-keys.js';
 import { createUser } from '../../core/accounts/users.js';
 import { postEntry } from '../../core/billing/ledger.js';
-import { consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
+import { CHINESE_VISITOR, consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
 import { createTestApp, type TestApp, testPasswordHash } from '../helpers/create-test-app.js';
 
 declare const localStorage: { setItem(key: string, value: string): void };
@@ -36,7 +36,7 @@ if (haveChromium(t, 'errors e2e')) {
   );
 
   const open = async (lang: 'zh' | 'en', email: string): Promise<Page> => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const ctx = await browser.newContext({ ...CHINESE_VISITOR, viewport: { width: 1280, height: 900 } });
     await ctx.addInitScript((l) => localStorage.setItem('tollgate.lang', l), lang);
     const page = await ctx.newPage();
     watchProblems(page, problems);

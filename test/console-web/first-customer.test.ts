@@ -14,7 +14,7 @@ import { readPaymentSettings } from '../../core/config/payment-env.js';
 import { en } from '../../web/src/i18n/en.js';
 import { zh } from '../../web/src/i18n/zh.js';
 import { admin as makeAdmin, tokenFor } from '../console/support.js';
-import { consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
+import { CHINESE_VISITOR, consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 // Browser globals used inside page.evaluate callbacks: they run in Chromium; the tests are typed without lib DOM.
@@ -60,7 +60,7 @@ if (haveChromium(t, 'first-customer journeys')) {
   t.before(() => mkdirSync(DIR, { recursive: true }));
 
   const open = async (device: Device) => {
-    const ctx = await browser.newContext({ viewport: DEVICES[device], acceptDownloads: true });
+    const ctx = await browser.newContext({ ...CHINESE_VISITOR, viewport: DEVICES[device], acceptDownloads: true });
     const page = await ctx.newPage();
     watchProblems(page, problems);
     page.on('dialog', (d) => void d.accept());

@@ -10,7 +10,7 @@ import t from 'tap';
 import { createUser } from '../../core/accounts/users.js';
 import { epaySign } from '../../core/billing/payments/epay.js';
 import { type FakeServer, fakeServer, paymentsApp } from '../billing/payments/support.js';
-import { consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
+import { CHINESE_VISITOR, consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
 import type { TestApp } from '../helpers/create-test-app.js';
 import { testPasswordHash } from '../helpers/create-test-app.js';
 
@@ -106,7 +106,7 @@ if (haveChromium(t, 'payments e2e')) {
   t.test(
     'sign up, trial credit, buy a package through the gateway, see the balance rise; live status; cancel and pay again',
     async (t) => {
-      const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const ctx = await browser.newContext({ ...CHINESE_VISITOR, viewport: { width: 1280, height: 900 } });
       const page = await ctx.newPage();
       watchProblems(page, problems);
       await page.goto(`${base}/console/register`);
@@ -177,7 +177,7 @@ if (haveChromium(t, 'payments e2e')) {
       // The admin sees the pending order at a glance, finds the whole story in the payment log, and confirms it.
       const adminEmail = `pay-admin-${Date.now()}@example.com`;
       await createUser(h.services.store.db, adminEmail, 'password123', 'admin', await testPasswordHash());
-      const actx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const actx = await browser.newContext({ ...CHINESE_VISITOR, viewport: { width: 1280, height: 900 } });
       const ap = await actx.newPage();
       watchProblems(ap, problems, { csp: false });
       await ap.goto(`${base}/console/login`);

@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import t from 'tap';
 import { postEntry } from '../../core/billing/ledger.js';
 import { toMicro } from '../../core/kernel/money.js';
-import { consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
+import { CHINESE_VISITOR, consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 // Browser globals used inside page.evaluate callbacks (the tests are typed without lib DOM).
@@ -41,7 +41,7 @@ if (haveChromium(t, 'console sessions e2e')) {
   );
 
   const context = async (width = 1280, height = 860): Promise<BrowserContext> =>
-    browser.newContext({ viewport: { width, height } });
+    browser.newContext({ ...CHINESE_VISITOR, viewport: { width, height } });
   const open = async (ctx: BrowserContext, path: string): Promise<Page> => {
     const page = await ctx.newPage();
     watchProblems(page, problems);
@@ -95,6 +95,7 @@ if (haveChromium(t, 'console sessions e2e')) {
 
       // A restart: cookies and localStorage survive, sessionStorage does not.
       const restarted = await browser.newContext({
+        ...CHINESE_VISITOR,
         viewport: { width: 1280, height: 860 },
         storageState: await ctx.storageState(),
       });
@@ -130,6 +131,7 @@ if (haveChromium(t, 'console sessions e2e')) {
       t.equal((await stored(b)).session, s.session, 'a new tab was handed the same token by the open one');
 
       const restarted = await browser.newContext({
+        ...CHINESE_VISITOR,
         viewport: { width: 1280, height: 860 },
         storageState: await ctx.storageState(),
       });
@@ -306,6 +308,7 @@ if (haveChromium(t, 'console sessions e2e')) {
     }).format(new Date(Number(row.created_at)));
 
     const ctx = await browser.newContext({
+      ...CHINESE_VISITOR,
       viewport: { width: 1280, height: 860 },
       timezoneId: 'America/New_York',
       acceptDownloads: true,

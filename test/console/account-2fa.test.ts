@@ -2,6 +2,7 @@
 // that requires it for admins.
 
 import { generate } from 'otplib';
+import QRCode from 'qrcode';
 import t from 'tap';
 import { readAccountSettings } from '../../core/config/account-env.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
@@ -58,6 +59,12 @@ t.test('enrolment: password first, secret + otpauth URI, confirmed by a code, 10
     setup.body.otpauth_uri,
     `otpauth://totp/Tollgate:enrol%40example.com?secret=${setup.body.secret}&issuer=Tollgate`,
   );
+  // The same URI as a QR code to scan: exactly what the qrcode package draws for it.
+  t.equal(
+    setup.body.qr_svg,
+    await QRCode.toString(setup.body.otpauth_uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
+  );
+  t.match(setup.body.qr_svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   const wrong = await post('/console/api/me/2fa/enable', { code: '000000' }, auth);
   t.equal(wrong.status, 401);
   const on = await post('/console/api/me/2fa/enable', { code: await code(setup.body.secret) }, auth);

@@ -76,15 +76,17 @@ t.test('GET / in Chinese by default: headers, CSP by hash, prices, plans, packag
     '<pre data-example="curl">curl &quot;https://api.example.com/api/echo?msg=hello&quot; \\\n  -H &quot;X-API-Key: sk_your_key&quot;</pre>',
     'a curl for the first operation with an example, at PUBLIC_URL',
   );
+  // Links into the console carry the page's language (the console speaks it from the first page on).
   for (const href of [
-    '/console/docs',
+    '/console/docs?lang=zh',
     '/openapi.json',
-    '/console/',
-    '/console/register',
-    '/console/login',
+    '/console/?lang=zh',
+    '/console/register?lang=zh',
+    '/console/login?lang=zh',
     '/?lang=en',
   ])
     t.match(html, `href="${href}"`, href);
+  t.notMatch(html, /href="\/console\/[^"?]*"/, 'no console link without the language');
 });
 
 t.test('English by ?lang=en or Accept-Language; ?lang wins over the header', async (t) => {
@@ -98,6 +100,7 @@ t.test('English by ?lang=en or Accept-Language; ?lang wins over the header', asy
   );
   t.match(byQuery.text, '<p>30 days · 3 free calls a day · up to 2 at a time · cache hits free · 1 TOKEN included</p>');
   t.match(byQuery.text, 'href="/?lang=zh"');
+  t.match(byQuery.text, 'href="/console/register?lang=en"', 'the sign-up link carries English');
   const byHeader = await h.client.get('/', { 'accept-language': 'en-US,en;q=0.9,zh;q=0.5' });
   t.equal(byHeader.text, byQuery.text);
   const unknown = await h.client.get('/?lang=fr', { 'accept-language': 'fr' });

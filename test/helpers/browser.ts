@@ -11,6 +11,12 @@ export const CHROMIUM = '/usr/bin/chromium';
 /** Screenshots for a human to look at. */
 export const SHOTS = resolve('test/artifacts/console');
 
+/**
+ * A visitor whose browser reads Chinese: the console follows the browser's language, and Playwright's contexts
+ * are en-US unless told, so tests written for the console's Chinese open their contexts with this.
+ */
+export const CHINESE_VISITOR = { locale: 'zh-CN' } as const;
+
 /** True when Chromium is there; otherwise plans the file to 0 with a skip message naming `what`. */
 export function haveChromium(t: Test, what: string): boolean {
   if (existsSync(CHROMIUM)) return true;

@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import t from 'tap';
 import { admin, consoleUser } from '../console/support.js';
-import { consoleInBrowser, haveChromium, watchProblems } from '../helpers/browser.js';
+import { CHINESE_VISITOR, consoleInBrowser, haveChromium, watchProblems } from '../helpers/browser.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 
 // Browser globals used inside the init script: it runs in Chromium; the tests are typed without lib DOM.
@@ -25,7 +25,7 @@ if (haveChromium(t, 'console pages')) {
   );
 
   const open = async (token: string, user: { id: number; email: string; role: 'user' | 'admin' }): Promise<Page> => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const ctx = await browser.newContext({ ...CHINESE_VISITOR, viewport: { width: 1280, height: 900 } });
     // The console keeps its token and user in sessionStorage: seed them as a login would.
     const session = { token, user: JSON.stringify({ ...user, status: 'active', created_at: null }) };
     await ctx.addInitScript((x: { token: string; user: string }) => {

@@ -5,6 +5,7 @@ import { get, post } from './api.js';
 import { clear, h } from './dom.js';
 import { tokens } from './format.js';
 import { getLang, type MessageKey, setLang, t } from './i18n/index.js';
+import { attachPendingBadge } from './pending-badge.js';
 import { revealActive } from './reveal-active.js';
 import { link, navigate } from './router.js';
 import { clearSession, getToken, getUser, isAdmin, updateUser } from './session.js';
@@ -95,6 +96,8 @@ export function shell(active: string): { root: HTMLElement; main: HTMLElement } 
       const a = link(n.path, t(n.key));
       if (n.path === active) a.classList.add('active');
       a.setAttribute('data-nav', n.path || 'dashboard');
+      // Orders waiting for the admin (manual payments to confirm) are seen from every page.
+      if (n.admin) attachPendingBadge(a, 'admin-pending-badge');
       return a;
     }),
   );

@@ -4,7 +4,7 @@
 
 import { ApiFailure, setUnauthorizedHandler } from './api.js';
 import { clear, h } from './dom.js';
-import { getLang, type MessageKey, onLangChange, t } from './i18n/index.js';
+import { getLang, htmlLang, type MessageKey, onLangChange, t } from './i18n/index.js';
 import { authFrame, forgetMe, mountInto, shell } from './layout.js';
 import { renderForgot, renderReset, renderVerify } from './pages/account-links.js';
 import { renderAdmin } from './pages/admin.js';
@@ -44,7 +44,7 @@ const appEl = document.getElementById('app') ?? document.body;
 
 function render(route: Route): void {
   const first = route.parts[0] ?? '';
-  document.documentElement.lang = getLang() === 'zh' ? 'zh-CN' : 'en';
+  document.documentElement.lang = htmlLang(getLang());
   const loggedIn = Boolean(getToken() && getUser());
   // Mailed links and the reset request work with or without a session.
   if (first === 'forgot' || first === 'reset' || first === 'verify') {

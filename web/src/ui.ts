@@ -120,12 +120,13 @@ export async function busy(el: HTMLButtonElement, fn: () => void | Promise<void>
 
 /**
  * A form whose submit runs `send` once at a time (the submit button is busy meanwhile) and shows a failure in
- * `msg`: the one shape every console form shares.
+ * `msg`: the one shape every console form shares. A new attempt takes away the failure of the last one (a
+ * success message `send` shows stays).
  */
 export function actionForm(
   cls: string,
   submit: HTMLButtonElement,
-  msg: { error(err: unknown): void },
+  msg: { error(err: unknown): void; clearError?(): void },
   send: (form: HTMLFormElement) => Promise<void>,
   ...children: Child[]
 ): HTMLFormElement {
@@ -138,6 +139,7 @@ export function actionForm(
           ev.preventDefault();
           void busy(submit, async () => {
             try {
+              msg.clearError?.();
               await send(form);
             } catch (err) {
               msg.error(err);
@@ -174,19 +176,27 @@ export function notice(kind: 'ok' | 'warn' | 'err' | 'info', ...children: Child[
 }
 
 /** A slot that shows the outcome of an action: ok or error, replaced by the next one. */
-export function messageSlot(): { el: HTMLElement; ok(text: Child): void; error(err: unknown): void; clear(): void } {
+export function messageSlot(): {
+  el: HTMLElement;
+  ok(text: Child): void;
+  error(err: unknown): void;
+  clear(): void;
+  clearError(): void;
+} {
   const el = h('div', { class: 'msg-slot', attrs: { 'aria-live': 'polite' } });
   return {
     el,
     ok: (text) => (clear(el, notice('ok', text)), reveal(el)),
     error: (err) => (clear(el, notice('err', errorText(err))), reveal(el)),
     clear: () => clear(el),
+    /** A new attempt: the failure of the last one no longer describes anything. */
+    clearError: () => void (el.querySelector('.notice-err') && clear(el)),
   };
 }
 
 /**
  * On a phone the message of a long form lands below the fold: scroll it into view ('nearest' leaves the page
- * still when it is already visible). styles.css keeps it stuck to the bottom of the screen meanwhile.
+ * still when it is already visible). It stays in the flow of the page, never floating over other content.
  */
 export function reveal(el: HTMLElement): void {
   const r = el.getBoundingClientRect();

@@ -109,7 +109,7 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
     id: 'twoFactorSetup',
     method: 'POST',
     path: '/console/api/me/2fa/setup',
-    summary: 'Start 2FA enrolment (password required): TOTP secret and otpauth URI',
+    summary: 'Start 2FA enrolment (password required): TOTP secret, otpauth URI and its QR code (SVG)',
     auth: 'user',
     body: obj({ password: text(200) }, ['password']),
   },

@@ -1,9 +1,10 @@
-// Optional TOTP 2FA for console accounts: set up (secret + otpauth URI for the authenticator app), confirm with
+// Optional TOTP 2FA for console accounts: set up (secret + otpauth URI and its QR code for the authenticator app), confirm with
 // a first code (then 10 recovery codes are shown once), regenerate recovery codes, turn off (password and a
 // code). Plus the security summary and the mail language under /console/api/me/security.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Kysely } from 'kysely';
+import QRCode from 'qrcode';
 import { parseLocale } from '../../accounts/locale.js';
 import {
   checkTotp,
@@ -111,7 +112,10 @@ export function twoFactorRoutes(router: Router, s: Services, guard: PasswordGuar
     await reauth(ctx, password);
     const secret = newTotpSecret();
     await updateSecurity(db, user.id, { totp_pending_secret: secret });
-    ctx.body = { secret, otpauth_uri: totpUri(secret, user.email) };
+    const uri = totpUri(secret, user.email);
+    // The QR code is drawn here (as in payments), so the console needs no QR library and no image service.
+    const qr_svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    ctx.body = { secret, otpauth_uri: uri, qr_svg };
   });
 
   router.post('/console/api/me/2fa/enable', requireUser(s), async (ctx) => {

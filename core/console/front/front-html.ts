@@ -84,6 +84,8 @@ export function renderFrontPage(config: OperationsConfig, lang: Locale, publicUr
   const ops = config.operations.filter((o) => o.enabled);
   const other: Locale = lang === 'zh' ? 'en' : 'zh';
   const example = tryIt(ops, publicUrl);
+  // Links into the console carry this page's language, so a visitor who reads it in English signs up in English.
+  const con = (path: string): string => `/console/${path}?lang=${lang}`;
   const section = (id: string, title: string, note: string, body: string): string =>
     `<section id="${id}"><h2>${esc(title)}</h2>${note ? `<p class="note">${esc(note)}</p>` : ''}${body}</section>`;
   return [
@@ -97,10 +99,10 @@ export function renderFrontPage(config: OperationsConfig, lang: Locale, publicUr
     `<header class="top"><a class="brand" href="/"><span class="logo">T</span>Tollgate</a><span class="spacer"></span>`,
     // The status line is spliced in per request (front-route.ts): the rest of the page is cached per config load.
     STATUS_SLOT,
-    `<a class="plain" href="/console/docs">${esc(x.ctaDocs)}</a><a class="plain" href="/console/login">${esc(x.ctaLogin)}</a>`,
+    `<a class="plain" href="${con('docs')}">${esc(x.ctaDocs)}</a><a class="plain" href="${con('login')}">${esc(x.ctaLogin)}</a>`,
     `<a class="lang" href="/?lang=${other}" hreflang="${other}" lang="${other === 'zh' ? 'zh-CN' : 'en'}">${esc(x.otherLang)}</a></header>`,
     `<main><div class="hero"><h1>${esc(x.tagline)}</h1><p>${esc(x.lead)}</p>`,
-    `<div class="cta"><a class="btn btn-primary" href="/console/register">${esc(x.ctaStart)}</a><a class="btn" href="/console/docs">${esc(x.ctaDocs)}</a></div></div>`,
+    `<div class="cta"><a class="btn btn-primary" href="${con('register')}">${esc(x.ctaStart)}</a><a class="btn" href="${con('docs')}">${esc(x.ctaDocs)}</a></div></div>`,
     section(
       'prices',
       x.pricesTitle,
@@ -137,8 +139,8 @@ export function renderFrontPage(config: OperationsConfig, lang: Locale, publicUr
       'next',
       x.linksTitle,
       '',
-      `<ul class="links"><li><a href="/console/docs">${esc(x.linkDocs)}</a></li><li><a href="/openapi.json">${esc(x.linkOpenapi)}</a></li>` +
-        `<li><a href="/console/">${esc(x.linkConsole)}</a></li><li><a href="/console/register">${esc(x.linkRegister)}</a></li></ul>`,
+      `<ul class="links"><li><a href="${con('docs')}">${esc(x.linkDocs)}</a></li><li><a href="/openapi.json">${esc(x.linkOpenapi)}</a></li>` +
+        `<li><a href="${con('')}">${esc(x.linkConsole)}</a></li><li><a href="${con('register')}">${esc(x.linkRegister)}</a></li></ul>`,
     ),
     `</main><footer>${esc(x.footer)}</footer></div></body></html>`,
   ].join('\n');

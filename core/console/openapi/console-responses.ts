@@ -216,7 +216,11 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
     two_factor_required: bool,
   }),
   updateSecurity: o({ locale: { enum: ['zh', 'en'] } }),
-  twoFactorSetup: o({ secret: str, otpauth_uri: str }),
+  twoFactorSetup: o({
+    secret: str,
+    otpauth_uri: str,
+    qr_svg: { type: 'string', description: 'the otpauth URI as a QR code, an SVG document to scan' },
+  }),
   twoFactorEnable: o({ enabled: { const: true }, recovery_codes: strList }),
   twoFactorRecoveryCodes: o({ recovery_codes: strList }),
   twoFactorDisable: o({ enabled: { const: false } }),

@@ -6,6 +6,7 @@ import { get, post, query } from '../api.js';
 import { clear, fieldValue, h } from '../dom.js';
 import { dateTime, tokens } from '../format.js';
 import { getLang, t } from '../i18n/index.js';
+import { refreshPendingBadges } from '../pending-badge.js';
 import { stackOnPhone } from '../stack-table.js';
 import { badge, button, card, field, input, messageSlot, table, tabs } from '../ui.js';
 import { payStatus } from './pay-order.js';
@@ -40,27 +41,6 @@ interface LogEntry {
   state: string | null;
   outcome: string;
   created_at: string;
-}
-
-/** The count of pending orders next to the admin's "Orders" link, so they are seen from every admin page. */
-export async function attachPendingBadge(el: HTMLElement): Promise<void> {
-  try {
-    const s = await get<Summary>('admin/payments/summary');
-    if (s.pending > 0)
-      el.append(
-        ' ',
-        h(
-          'span',
-          {
-            class: 'badge badge-warn',
-            attrs: { 'data-testid': 'nav-pending-badge', title: t('admin.pendingBadge', { n: s.pending }) },
-          },
-          String(s.pending),
-        ),
-      );
-  } catch {
-    // A badge is a hint: the page itself still loads and reports errors.
-  }
 }
 
 export async function renderAdminOrders(main: HTMLElement): Promise<void> {
@@ -129,7 +109,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
   const act = async (fn: () => Promise<void>): Promise<void> => {
     try {
       await fn();
-      await Promise.all([load(), loadSummary(), loadLog()]);
+      await Promise.all([load(), loadSummary(), loadLog(), refreshPendingBadges()]);
     } catch (err) {
       msg.error(err);
     }

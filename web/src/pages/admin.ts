@@ -7,6 +7,7 @@ import { clear, h } from '../dom.js';
 import { int, lastDays, tokens } from '../format.js';
 import type { MessageKey } from '../i18n/index.js';
 import { t } from '../i18n/index.js';
+import { attachPendingBadge } from '../pending-badge.js';
 import { revealActive } from '../reveal-active.js';
 import type { Route } from '../router.js';
 import { link } from '../router.js';
@@ -17,7 +18,7 @@ import { availabilityCard } from './admin-availability.js';
 import { renderAdminCodes } from './admin-codes.js';
 import { operationsCard, revenueCard } from './admin-insight.js';
 import { renderAdminMail } from './admin-mail.js';
-import { attachPendingBadge, renderAdminOrders } from './admin-orders.js';
+import { renderAdminOrders } from './admin-orders.js';
 import { renderAdminUser } from './admin-user.js';
 import { renderAdminUsers } from './admin-users.js';
 import { webhooksPanel } from './webhooks-panel.js';
@@ -98,7 +99,7 @@ export async function renderAdmin(main: HTMLElement, route: Route): Promise<void
     SECTIONS.map(([path, key]) => {
       const a = link(path ? `admin/${path}` : 'admin', t(key));
       if (path === section) a.classList.add('active');
-      if (path === 'orders') void attachPendingBadge(a);
+      if (path === 'orders') attachPendingBadge(a);
       return a;
     }),
   );

@@ -3,12 +3,14 @@
 
 import { post } from '../api.js';
 import { fieldValue, h } from '../dom.js';
+import { tokens } from '../format.js';
 import { t } from '../i18n/index.js';
 import { forgetMe } from '../layout.js';
 import { link, navigate } from '../router.js';
 import { type SessionUser, setSession } from '../session.js';
-import { busy, field, input, messageSlot } from '../ui.js';
+import { busy, field, input, messageSlot, notice } from '../ui.js';
 import { renderTwoFactorStep, renderVerificationSent } from './account-links.js';
+import { trialTokens } from './dashboard.js';
 
 interface AuthAnswer {
   token?: string;
@@ -99,12 +101,22 @@ export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: 
     msg.el,
     submit,
   );
+  // What a new account gets, from the server's offer (nothing shown when there is none).
+  const offer = h('div');
+  if (mode === 'register')
+    void trialTokens().then((n) => {
+      if (n > 0)
+        offer.append(
+          notice('ok', h('span', { attrs: { 'data-testid': 'trial-offer' } }, t('auth.trialOffer', { n: tokens(n) }))),
+        );
+    });
   main.append(
     h(
       'div',
       { class: 'auth-card card' },
       h('h1', null, mode === 'login' ? t('auth.welcomeBack') : t('auth.createTitle')),
       h('p', { class: 'muted' }, t('auth.tagline')),
+      offer,
       form,
       h(
         'p',

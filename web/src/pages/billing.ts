@@ -85,6 +85,7 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
                 if (!window.confirm(t('pay.cancelAsk', { id: o.id }))) return;
                 try {
                   await post(`orders/${o.id}/cancel`);
+                  msg.clear();
                   await loadOrders();
                 } catch (err) {
                   msg.error(err);

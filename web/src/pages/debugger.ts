@@ -105,11 +105,7 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
   const secretField = field(t('debugger.secret'), secretInput, t('debugger.secretHint'));
   const opInfo = h('div', { class: 'op-info' });
   const formSlot = h('div');
-  const result = h(
-    'div',
-    { class: 'result', attrs: { 'data-testid': 'dbg-result' } },
-    h('p', { class: 'muted' }, t('debugger.idle')),
-  );
+  const result = h('div', { class: 'result', attrs: { 'data-testid': 'dbg-result' } });
 
   const currentKey = (): string => {
     const v = keySelect.value;
@@ -127,8 +123,14 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
     secretField.hidden = keySelect.value !== 'paste';
     codes.update(request());
   };
+  /** Bumped on every change of operation: an answer belongs to the operation it was sent for. */
+  let picked = 0;
+  const idle = (): HTMLElement => h('p', { class: 'muted' }, t('debugger.idle'));
   const pickOp = (): void => {
     op = ops.find((o) => o.code === opSelect.value) ?? ops[0];
+    picked++;
+    // The previous operation's answer, timing and charge say nothing about this one.
+    clear(result, idle());
     form = schemaForm(op.input, op.example as { [k: string]: Json } | null, sync);
     clear(
       opInfo,
@@ -159,6 +161,7 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
     // The key picked here is the one offered first next time, in every tab of this browser.
     if (keySelect.value !== 'saved') saveKey(userId, key);
     const body = form.values();
+    const sentFor = picked;
     clear(result, h('p', { class: 'muted' }, t('debugger.sending')));
     const started = performance.now();
     let res: Response;
@@ -172,11 +175,14 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
       });
       text = await res.text();
     } catch (err) {
+      if (sentFor !== picked) return;
       clear(result, notice('err', t('debugger.networkError'), ' ', err instanceof Error ? err.message : String(err)));
       reveal(result);
       return;
     }
     const elapsed = performance.now() - started;
+    // The operation was changed while this call was on its way: its answer is not shown under the new one.
+    if (sentFor !== picked) return void loadMe(true).catch(() => undefined);
     const timing = parseServerTiming(res.headers.get('server-timing'));
     let parsed: Envelope | undefined;
     try {

@@ -5,6 +5,7 @@ import { get } from '../api.js';
 import { codeTabs } from '../code-tabs.js';
 import type { Json } from '../codegen.js';
 import { h } from '../dom.js';
+import { hintView } from '../error-explain.js';
 import { prettyJson, tokens } from '../format.js';
 import { errorInfo, getLang, t } from '../i18n/index.js';
 import { jsonView } from '../json-view.js';
@@ -191,7 +192,7 @@ function renderOperation(main: HTMLElement, op: Operation): void {
           String(status),
           h('code', null, code),
           errorInfo(code)?.message ?? code,
-          h('span', { class: 'small' }, errorInfo(code)?.hint ?? ''),
+          h('span', { class: 'small' }, hintView(code)),
         ]),
       ),
     ),

@@ -61,6 +61,7 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
           async () => {
             try {
               await api('PATCH', `keys/${k.id}`, { disabled: k.status !== 'disabled' });
+              msg.clear();
               await refresh();
             } catch (err) {
               msg.error(err);
@@ -80,6 +81,7 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
                 { grace_hours: Number(hours) },
               );
               rememberSecret(r.key.id, r.key.name, r.key.prefix, r.secret);
+              msg.clear();
               clear(
                 secretSlot,
                 notice(
@@ -114,6 +116,7 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
             try {
               await api('DELETE', `keys/${k.id}`);
               forgetSecret(k.id);
+              msg.clear();
               await refresh();
             } catch (err) {
               msg.error(err);

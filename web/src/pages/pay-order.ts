@@ -8,9 +8,10 @@ import { clear, h } from '../dom.js';
 import { dateTime, tokens } from '../format.js';
 import { getLang, t, tMaybe } from '../i18n/index.js';
 import { loadMe } from '../layout.js';
+import { qrImage } from '../qr.js';
 import { link, navigate } from '../router.js';
-import { badge, button, card, messageSlot, notice, pageHeader, stat } from '../ui.js';
-import { money, type Payment, type PayOrder } from './pay-types.js';
+import { badge, button, card, copyButton, messageSlot, notice, pageHeader, stat } from '../ui.js';
+import { money, type Payment, type PaymentMethod, type PayOrder } from './pay-types.js';
 
 const POLL_MS = 3000;
 
@@ -21,18 +22,7 @@ export function payStatus(o: Pick<PayOrder, 'status' | 'late'>): HTMLElement {
   return badge(o.late && o.status === 'paid' ? `${text} · ${t('pay.late')}` : text, kind);
 }
 
-/** The server's SVG (from the qrcode package, no user input inside), parsed rather than assigned as HTML. */
-function qrImage(svgText: string): Element {
-  const doc = new DOMParser().parseFromString(svgText, 'image/svg+xml');
-  const el = document.importNode(doc.documentElement, true);
-  el.setAttribute('class', 'qr');
-  el.setAttribute('width', '220');
-  el.setAttribute('height', '220');
-  el.setAttribute('data-testid', 'pay-qr');
-  return el;
-}
-
-function actionView(p: Payment): HTMLElement {
+function actionView(p: Payment, o: PayOrder): HTMLElement {
   const a = p.action;
   if (a.type === 'redirect')
     return h(
@@ -61,15 +51,53 @@ function actionView(p: Payment): HTMLElement {
     return h(
       'div',
       { class: 'qr-box' },
-      p.qr_svg ? qrImage(p.qr_svg) : h('code', null, a.text),
+      p.qr_svg ? qrImage(p.qr_svg, 'pay-qr') : h('code', null, a.text),
       h('p', { class: 'muted small' }, t('pay.scan')),
     );
+  // The operator's instructions: the order's own (already in the request's language) where the server gives
+  // them, else those the payment step carries in both languages.
   return notice(
     'info',
     h(
       'span',
-      { attrs: { 'data-testid': 'pay-instructions' } },
-      getLang() === 'zh' ? a.instructions.zh : a.instructions.en,
+      { class: 'pre-line', attrs: { 'data-testid': 'pay-instructions' } },
+      o.instructions || (getLang() === 'zh' ? a.instructions.zh : a.instructions.en),
+    ),
+  );
+}
+
+/** The method in words: the instance's label as the buyer chose it (with the channel), never its id. */
+function methodName(o: PayOrder, methods: PaymentMethod[]): string {
+  const m = methods.find((x) => x.id === o.instance);
+  const name = m?.label[getLang()] ?? tMaybe(`payKind.${o.provider}`) ?? tMaybe(`payKind.${o.instance}`) ?? o.instance;
+  const channel = o.method && o.method !== 'manual' && m && m.methods.length > 1 ? tMaybe(`channel.${o.method}`) : null;
+  return channel ? `${name} · ${channel}` : name;
+}
+
+/** For a manual payment: the order number to quote, what happens next, and until when it can be paid. */
+function manualSteps(o: PayOrder): HTMLElement {
+  return h(
+    'div',
+    { class: 'manual-steps' },
+    h(
+      'p',
+      { class: 'reference' },
+      h('span', { class: 'muted' }, t('pay.reference')),
+      ' ',
+      h('code', { class: 'ref-code', attrs: { 'data-testid': 'pay-reference' } }, String(o.id)),
+      ' ',
+      copyButton(() => String(o.id)),
+    ),
+    h('h3', { class: 'sub' }, t('pay.nextTitle')),
+    h(
+      'p',
+      { attrs: { 'data-testid': 'pay-next' } },
+      t('pay.nextManual', { item: o.tokens ? `${tokens(o.tokens)} TOKEN` : o.item_name }),
+    ),
+    h(
+      'p',
+      { class: 'muted', attrs: { 'data-testid': 'pay-expires' } },
+      o.expires_at ? t('pay.expiresManual', { time: dateTime(o.expires_at) }) : t('pay.noExpiry'),
     ),
   );
 }
@@ -104,21 +132,20 @@ export async function renderPayOrder(main: HTMLElement, id: number): Promise<voi
           h('span', { attrs: { 'data-testid': 'pay-status', 'data-status': o.status } }, payStatus(o)),
           dateTime(o.created_at),
         ),
-        stat(t('pay.method'), o.instance, o.method ?? ''),
+        stat(t('pay.method'), h('span', { attrs: { 'data-testid': 'pay-method' } }, methodName(o, methods))),
       ),
     );
     if (o.status === 'pending' && p) {
+      const manual = p.kind === 'manual';
       clear(
         body,
-        o.expires_at ? h('p', { class: 'muted' }, t('pay.expires', { time: dateTime(o.expires_at) })) : null,
-        actionView(p),
-        p.kind === 'manual' ? null : h('p', { class: 'muted small' }, t('pay.waiting')),
+        !manual && o.expires_at ? h('p', { class: 'muted' }, t('pay.expires', { time: dateTime(o.expires_at) })) : null,
+        actionView(p, o),
+        manual ? manualSteps(o) : h('p', { class: 'muted small' }, t('pay.waiting')),
         h(
           'div',
           { class: 'form-actions' },
-          p.kind === 'manual'
-            ? null
-            : button(t('pay.checkNow'), () => refresh(true), 'btn', { 'data-testid': 'pay-check' }),
+          manual ? null : button(t('pay.checkNow'), () => refresh(true), 'btn', { 'data-testid': 'pay-check' }),
           button(
             t('pay.cancel'),
             async () => {
@@ -191,6 +218,11 @@ export async function renderPayOrder(main: HTMLElement, id: number): Promise<voi
     timer = undefined;
   };
 
+  // The method's label in the buyer's language; without the list (an older server, a failure) its kind's name.
+  const methods = await get<{ methods: PaymentMethod[] }>('payment-methods').then(
+    (r) => r.methods,
+    () => [],
+  );
   main.append(
     pageHeader(t('pay.title', { id }), undefined, link('billing', t('pay.back'))),
     msg.el,

@@ -11,6 +11,8 @@ export interface PayOrder extends Omit<Order, 'status'> {
   pay_amount: number | null;
   tokens: number | null;
   expires_at: string | null;
+  /** The operator's payment instructions for this order, in the language asked for (manual payments). */
+  instructions?: string | null;
   credited_at: string | null;
   late: boolean;
   refunded_tokens: number;

@@ -6,6 +6,7 @@ import { clear, h } from '../dom.js';
 import { dateTime } from '../format.js';
 import { t } from '../i18n/index.js';
 import { forgetMe } from '../layout.js';
+import { qrImage } from '../qr.js';
 import { navigate } from '../router.js';
 import { clearSession } from '../session.js';
 import {
@@ -46,6 +47,39 @@ function codesBox(codes: string[]): HTMLElement {
     notice('warn', t('security.codesOnce')),
     h('pre', { class: 'code' }, codes.join('\n')),
     copyButton(() => codes.join('\n')),
+  );
+}
+
+/**
+ * What the authenticator app needs: the QR code to scan (drawn by the server), a link that opens the app on
+ * this device (a phone cannot scan its own screen), and the secret to type in, each wrapping on a narrow screen.
+ */
+function enrolView(r: { secret: string; otpauth_uri: string; qr_svg?: string }): HTMLElement {
+  return h(
+    'div',
+    { class: 'enrol' },
+    h('p', null, t('security.scan')),
+    r.qr_svg ? h('div', { class: 'qr-box' }, qrImage(r.qr_svg, 'totp-qr', 200)) : null,
+    h(
+      'p',
+      null,
+      h('a', { class: 'btn', attrs: { href: r.otpauth_uri, 'data-testid': 'totp-link' } }, t('security.openApp')),
+    ),
+    h(
+      'details',
+      { class: 'enrol-manual' },
+      h('summary', null, t('security.manual')),
+      h('p', { class: 'wrap-any', attrs: { 'data-testid': 'totp-uri' } }, r.otpauth_uri),
+      h(
+        'p',
+        null,
+        t('security.secret'),
+        ' ',
+        h('code', { class: 'wrap-any', attrs: { 'data-testid': 'totp-secret' } }, r.secret),
+        ' ',
+        copyButton(() => r.secret),
+      ),
+    ),
   );
 }
 
@@ -100,27 +134,22 @@ function twoFactorCard(sec: Security, reload: () => void): HTMLElement {
         t('security.setUp'),
         async () => {
           try {
-            const r = await post<{ secret: string; otpauth_uri: string }>('me/2fa/setup', { password: pw.value });
+            const r = await post<{ secret: string; otpauth_uri: string; qr_svg?: string }>('me/2fa/setup', {
+              password: pw.value,
+            });
+            msg.clear();
             const code = input('tf_code', { autocomplete: 'one-time-code', inputmode: 'numeric' });
             clear(
               body,
-              h('p', null, t('security.scan')),
-              h('pre', { class: 'code', attrs: { 'data-testid': 'totp-uri' } }, r.otpauth_uri),
-              h(
-                'p',
-                null,
-                t('security.secret'),
-                ' ',
-                h('code', null, r.secret),
-                ' ',
-                copyButton(() => r.secret),
-              ),
+              enrolView(r),
               field(t('account.code'), code, undefined, true),
               button(
                 t('security.confirm'),
                 async () => {
                   try {
                     const on = await post<{ recovery_codes: string[] }>('me/2fa/enable', { code: code.value });
+                    // The wrong code typed before is no longer the state of things.
+                    msg.clear();
                     clear(
                       body,
                       notice('ok', t('security.enabled')),
@@ -132,6 +161,7 @@ function twoFactorCard(sec: Security, reload: () => void): HTMLElement {
                   }
                 },
                 'btn btn-primary',
+                { 'data-testid': 'tf-confirm' },
               ),
             );
           } catch (err) {
@@ -139,6 +169,7 @@ function twoFactorCard(sec: Security, reload: () => void): HTMLElement {
           }
         },
         'btn btn-primary',
+        { 'data-testid': 'tf-setup' },
       ),
     );
   } else {
@@ -159,6 +190,7 @@ function twoFactorCard(sec: Security, reload: () => void): HTMLElement {
         button(t('security.newCodes'), async () => {
           try {
             const r = await post<{ recovery_codes: string[] }>('me/2fa/recovery-codes', { code: code.value });
+            msg.clear();
             clear(
               body,
               codesBox(r.recovery_codes),

@@ -136,6 +136,7 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
                 `calls.csv${query(filters())}`,
                 `tollgate-calls-${new Date().toISOString().slice(0, 10)}.csv`,
               );
+              msg.clear();
             } catch (err) {
               msg.error(err);
             }
