@@ -48,6 +48,9 @@ export interface ApiCall {
   /** Cache TTL for this result (plugin's override or the operation's), seconds. */
   cacheTtl?: number;
   pluginMs?: number;
+  /** The configured upstream that answered (operations.yaml `upstreams:`) and what it cost us, micro-TOKEN. */
+  upstream?: string;
+  costMicro?: number;
   /** What the call took before its outcome was known, settled in one place (reservations.ts). */
   reservations: Reservation[];
   headersOut: Record<string, string>;

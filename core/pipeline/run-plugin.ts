@@ -5,6 +5,7 @@ import { type Denial, deny, type ErrorCode } from '../http/errors.js';
 import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
+import { runUpstreams } from './upstreams.js';
 
 /** A cache hit runs no plugin: for it the stage is over without a promise. */
 export const runPlugin: Stage = (call, s) => (call.cached ? undefined : run(call, s));
@@ -14,8 +15,18 @@ async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
   const started = process.hrtime.bigint();
   const shared = await s.flights.run(call.cacheKey!, () => runShared(call, s));
   call.pluginMs = Number(process.hrtime.bigint() - started) / 1e6;
-  if ('failure' in shared) return deny(shared.failure.code as ErrorCode, shared.failure.message);
+  if (shared.upstream !== undefined) {
+    call.upstream = shared.upstream;
+    call.headersOut['X-Upstream'] = shared.upstream;
+  }
+  if ('failure' in shared) {
+    const f = shared.failure;
+    return f.code !== 'INTERNAL' && f.message_zh
+      ? { ...deny(f.code as ErrorCode, f.message), zh: f.message_zh }
+      : deny(f.code as ErrorCode, f.message);
+  }
   const { result } = shared;
+  if (shared.costMicro !== undefined) call.costMicro = shared.costMicro;
   if ('invalid' in result) {
     s.logger.error('plugin result refused', {
       request_id: call.requestId,
@@ -38,6 +49,7 @@ async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
 /** The run every call of one single flight shares, its result serialised once for all of them. */
 async function runShared(call: ApiCall, s: Services): Promise<SharedRun> {
   const op = call.operation!;
+  if (op.upstreams) return runUpstreams(call, s);
   const { outcome } = await s.sandbox.run({
     plugin: op.plugin,
     operation: op.code,
