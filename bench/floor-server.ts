@@ -117,6 +117,8 @@ function charge(call: Call, now: number): number | null {
       null,
       call.ip,
       now,
+      null,
+      0,
     ]);
     release.run();
     return row.balance;

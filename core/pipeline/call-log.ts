@@ -24,6 +24,9 @@ export function callLogRow(call: ApiCall, status: number, denial: Denial | undef
     plugin_ms: call.pluginMs === undefined ? null : round2(call.pluginMs),
     ip: call.ip,
     created_at: now,
+    upstream: call.upstream ?? null,
+    // What the upstream call cost us: for the answer it served (a failure costs nothing here).
+    upstream_cost: status === 200 ? (call.costMicro ?? 0) : 0,
   };
 }
 

@@ -70,6 +70,8 @@ function capturePg(call: ApiCall, s: Services, earlier: CallLogRow[]): Promise<n
     pluginMs: r.plugin_ms ?? null,
     ip: r.ip ?? null,
     createdAt: r.created_at,
+    upstream: r.upstream ?? null,
+    upstreamCost: r.upstream_cost ?? 0,
   };
   const after = call.idempotency ? withCharge(call, [], false) : undefined;
   const before = earlier.length > 0 ? (trx: Transaction<Database>) => insertCallLogRows(trx, earlier) : undefined;

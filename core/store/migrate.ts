@@ -9,6 +9,7 @@ import * as m005 from './migrations/005_payments.js';
 import * as m006 from './migrations/006_account_security.js';
 import * as m007 from './migrations/007_notifications.js';
 import * as m008 from './migrations/008_call_log_pages.js';
+import * as m012 from './migrations/012_call_log_upstream.js';
 import { migrationContext } from './migrations/context.js';
 import { schemaScopedMigratorDb } from './schema-scoped-migrator-db.js';
 
@@ -21,6 +22,7 @@ const MIGRATIONS = {
   '006_account_security': m006,
   '007_notifications': m007,
   '008_call_log_pages': m008,
+  '012_call_log_upstream': m012,
 };
 
 /** Every migration this build knows, in order: `tollgate doctor` compares them with the applied ones. */

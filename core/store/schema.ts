@@ -1,5 +1,5 @@
 // Row types of every table, as Kysely sees them. Money columns are integer micro-TOKEN; times are epoch ms.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { AccountSecurityTables } from './schema-account-security.js';
 import type { NotificationTables } from './schema-notifications.js';
 import type { PaymentTables } from './schema-payments.js';
@@ -87,6 +87,9 @@ export interface CallLogTable {
   plugin_ms: number | null;
   ip: string | null;
   created_at: number;
+  /** The configured upstream that served the call, and its cost in micro-TOKEN (0 for built-in plugins). */
+  upstream: string | null;
+  upstream_cost: ColumnType<number, number | undefined, number>;
 }
 
 export interface IdempotencyTable {

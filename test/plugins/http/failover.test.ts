@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import nock from 'nock';
 import t from 'tap';
 import { upstreamHealthOf } from '../../../core/state/upstream-health.js';
+import { admin } from '../../console/support.js';
 import { createTestApp, type TestApp } from '../../helpers/create-test-app.js';
 import { replyAfter } from '../../sandbox/helpers.js';
 
@@ -154,4 +155,41 @@ t.test('a header value with a line break is refused as INVALID_INPUT, nothing fe
   t.equal(res.body.error.code, 'INVALID_INPUT');
   t.match(res.body.error.message, /line break/);
   t.equal(res.headers['x-upstream'], 'alpha');
+});
+
+t.test('cost and margin: the call log keeps the upstream and its cost; the admin report sums them', async (t) => {
+  const u = await h.user('1');
+  nock('https://alpha.example.com').get('/v1/items/m1').reply(500, 'x');
+  nock('https://beta.example.com').get('/v1/items/m1').reply(200, ok('m1'));
+  nock('https://alpha.example.com').get('/v1/items/m2').reply(200, ok('m2'));
+  nock('https://alpha.example.com').get('/v1/items/m3').reply(404, '');
+  for (const id of ['m1', 'm2', 'm3']) await h.client.get(`/api/item?id=${id}`, { 'X-API-Key': u.key });
+  await h.services.callLog.flush();
+  const rows = (await h.callLog(u.userId)).map((r) => [
+    r.status,
+    r.upstream,
+    Number(r.upstream_cost),
+    Number(r.charged),
+  ]);
+  t.same(
+    rows.sort((a, b) => String(a[1]).localeCompare(String(b[1])) || Number(a[0]) - Number(b[0])),
+    [
+      [200, 'alpha', 1000, 10_000],
+      [404, 'alpha', 0, 0],
+      [200, 'beta', 1000, 10_000],
+    ],
+  );
+  const a = await admin(h);
+  const res = await h.client.get('/console/api/admin/margin?days=1', a.headers);
+  t.equal(res.status, 200);
+  const item = res.body.rows.filter((r: { operation: string }) => r.operation === 'item');
+  const alpha = item.find((r: { upstream: string }) => r.upstream === 'alpha');
+  t.ok(alpha.calls >= 1);
+  t.equal(alpha.margin, Math.round((alpha.revenue - alpha.cost) * 1e6) / 1e6);
+  t.equal(alpha.cost, alpha.calls * 0.001);
+  const csv = await h.client.get('/console/api/admin/margin?days=1&format=csv', a.headers);
+  t.equal(csv.status, 200);
+  t.match(csv.headers['content-type'], /text\/csv/);
+  t.match(csv.text, /^day,operation,upstream,calls,revenue,cost,margin\n/);
+  t.match(csv.text, new RegExp(`,item,alpha,${alpha.calls},${alpha.revenue},${alpha.cost},${alpha.margin}\\n`));
 });
