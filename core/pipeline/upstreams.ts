@@ -99,6 +99,16 @@ export async function runUpstreams(call: ApiCall, s: Services): Promise<SharedRu
         reason: outcome.message,
       });
       await health.markDown(op.code, u.id, outcome.disable_s, outcome.message);
+      const event = {
+        operation: op.code,
+        upstream: u.id,
+        code: outcome.code,
+        seconds: outcome.disable_s,
+        reason: outcome.message,
+      };
+      s.webhooks
+        .emit('upstream.disabled', event, null)
+        .catch((err: Error) => s.logger.warn('upstream.disabled webhook not queued', { ...log, reason: err.message }));
     } else if (await health.failed(op.code, u.id, u.failures, u.coolDownS, outcome.message)) {
       s.logger.warn('upstream circuit opened', { ...log, cool_down_s: u.coolDownS, reason: outcome.message });
     }

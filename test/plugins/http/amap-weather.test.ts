@@ -81,6 +81,16 @@ t.test('an unknown district: 404 NOT_FOUND with the configured text, free', asyn
 
 t.test('a bad key (infocode 10001): 502, free, the upstream taken out of rotation', async (t) => {
   const u = await h.user('1');
+  const emitted: unknown[] = [];
+  const hooks = h.services.webhooks as { emit: typeof h.services.webhooks.emit };
+  const emit = hooks.emit;
+  hooks.emit = (event, data, userId) => {
+    emitted.push([event, data, userId]);
+    return emit(event, data, userId);
+  };
+  t.teardown(() => {
+    hooks.emit = emit;
+  });
   nock(AMAP)
     .get(PATH)
     .query({ ...query, city: '110102' })
@@ -91,6 +101,20 @@ t.test('a bad key (infocode 10001): 502, free, the upstream taken out of rotatio
   t.equal(res.headers['x-upstream'], 'amap');
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
   t.ok(h.logs.some((l) => l.message === 'upstream disabled' && l.upstream === 'amap'));
+  // The operator's webhooks hear of it (user null: operator endpoints only).
+  t.same(emitted, [
+    [
+      'upstream.disabled',
+      {
+        operation: 'weather',
+        upstream: 'amap',
+        code: 'UPSTREAM_FAILED',
+        seconds: 3600,
+        reason: 'The upstream service is unavailable',
+      },
+      null,
+    ],
+  ]);
   // Out of rotation: the next call is refused at once, without asking AMap.
   const again = await h.client.get('/api/weather?city=110103', { 'X-API-Key': u.key });
   t.equal(again.status, 503);
