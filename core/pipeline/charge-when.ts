@@ -3,7 +3,7 @@
 // hold goes back and no ledger row is written. Operations without it, and calls already free, do no work here.
 import { releaseHold } from '../billing/holds.js';
 import { memoryHoldsOf } from '../billing/memory-holds.js';
-import type { Denial } from '../http/errors.js';
+import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
 
@@ -11,26 +11,36 @@ import type { ApiCall, Stage } from './call.js';
 export const NOT_CHARGED = 'charge_when';
 
 export const chargeWhen: Stage = (call, s) => {
-  const expr = call.operation?.chargeExpr;
-  if (!expr || call.price === 0 || call.dataJson === undefined) return undefined;
-  return decide(call, s);
+  const rule = call.operation?.chargeRule;
+  if (!rule || call.price === 0 || call.dataJson === undefined) return undefined;
+  // A fresh answer was judged as an object when it was made (run-plugin.ts); only a cache hit is read from text.
+  if (!call.cached) return call.chargeFree ? makeFree(call, s) : undefined;
+  let charge: boolean | Promise<boolean>;
+  try {
+    charge = rule(JSON.parse(call.dataJson));
+  } catch (err) {
+    return chargeRuleFailed(call, s, err);
+  }
+  if (charge instanceof Promise)
+    return charge.then(
+      (c) => (c ? undefined : makeFree(call, s)),
+      (err) => chargeRuleFailed(call, s, err),
+    );
+  return charge ? undefined : makeFree(call, s);
 };
 
-async function decide(call: ApiCall, s: Services): Promise<Denial | undefined> {
-  const op = call.operation!;
-  let charge: unknown;
-  try {
-    charge = await op.chargeExpr!.evaluate(JSON.parse(call.dataJson!));
-  } catch (err) {
-    // The operator's rule failed on this answer: charge as by default, and say so.
-    s.logger.warn('charge_when failed; charged as usual', {
-      request_id: call.requestId,
-      operation: op.code,
-      reason: (err as { message?: string }).message ?? String(err),
-    });
-    return undefined;
-  }
-  if (charge !== false) return undefined;
+export function chargeRuleFailed(call: ApiCall, s: Services, err: unknown): undefined {
+  // The operator's rule failed on this answer: charge as by default, and say so.
+  s.logger.warn('charge_when failed; charged as usual', {
+    request_id: call.requestId,
+    operation: call.operation?.code,
+    reason: (err as { message?: string }).message ?? String(err),
+  });
+  return undefined;
+}
+
+/** Free after all: the hold goes back now (a memory hold at once, a row hold with a promise). */
+function makeFree(call: ApiCall, s: Services): MaybePromise<undefined> {
   call.price = 0;
   call.freeReason = NOT_CHARGED;
   const held = call.hold;
@@ -38,7 +48,7 @@ async function decide(call: ApiCall, s: Services): Promise<Denial | undefined> {
     // The hold's reservation entry finds nothing left to settle (hold.ts).
     call.hold = undefined;
     if (held.memory) memoryHoldsOf(s.store.db).release(held.memory);
-    else await releaseHold(s.store.db, held.id);
+    else return releaseHold(s.store.db, held.id).then(() => undefined);
   }
   return undefined;
 }

@@ -5,6 +5,7 @@ import { type Denial, deny, type ErrorCode } from '../http/errors.js';
 import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
+import { chargeRuleFailed } from './charge-when.js';
 import { runUpstreams } from './upstreams.js';
 
 /** A cache hit runs no plugin: for it the stage is over without a promise. */
@@ -27,6 +28,7 @@ async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
   }
   const { result } = shared;
   if (shared.costMicro !== undefined) call.costMicro = shared.costMicro;
+  if (shared.free !== undefined) call.chargeFree = shared.free;
   if ('invalid' in result) {
     s.logger.error('plugin result refused', {
       request_id: call.requestId,
@@ -47,9 +49,27 @@ async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
 }
 
 /** The run every call of one single flight shares, its result serialised once for all of them. */
-async function runShared(call: ApiCall, s: Services): Promise<SharedRun> {
+function runShared(call: ApiCall, s: Services): Promise<SharedRun> {
   const op = call.operation!;
-  if (op.upstreams) return runUpstreams(call, s);
+  const run = op.upstreams ? runUpstreams(call, s) : runOne(call, s);
+  // Without charge_when no promise more than before.
+  return op.chargeRule ? run.then((r) => ('result' in r && 'json' in r.result ? withChargeRule(call, s, r) : r)) : run;
+}
+
+/** charge_when on the answer as an object (a cache hit's is read from its text, charge-when.ts). */
+async function withChargeRule(call: ApiCall, s: Services, run: SharedRun): Promise<SharedRun> {
+  try {
+    return { ...run, free: !(await call.operation!.chargeRule!(call.sharedData)) };
+  } catch (err) {
+    chargeRuleFailed(call, s, err);
+    return run;
+  } finally {
+    call.sharedData = undefined;
+  }
+}
+
+async function runOne(call: ApiCall, s: Services): Promise<SharedRun> {
+  const op = call.operation!;
   const { outcome } = await s.sandbox.run({
     plugin: op.plugin,
     operation: op.code,
@@ -61,5 +81,6 @@ async function runShared(call: ApiCall, s: Services): Promise<SharedRun> {
     logKey: call.identity ? `key:${call.identity.keyId}` : undefined,
   });
   if (!outcome.ok) return { failure: outcome };
+  if (op.chargeRule) call.sharedData = outcome.data;
   return { result: serialiseResult(outcome.data, s.settings.maxResultBytes), cacheTtl: outcome.cache_ttl };
 }

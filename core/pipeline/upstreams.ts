@@ -69,6 +69,7 @@ export async function runUpstreams(call: ApiCall, s: Services): Promise<SharedRu
       const bad = op.responseCheck?.(outcome.data) ?? null;
       if (bad === null) {
         void health.succeeded(op.code, u.id);
+        if (op.chargeRule) call.sharedData = outcome.data;
         const result = serialiseResult(outcome.data, s.settings.maxResultBytes);
         return { result, cacheTtl: outcome.cache_ttl, upstream: u.id, costMicro: u.costMicro };
       }

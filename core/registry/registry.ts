@@ -1,11 +1,11 @@
 // Operations bound to plugins, with validators compiled and route aliases resolved: one immutable snapshot per
 // config load. A call takes the snapshot current at its start and finishes on it, whatever reloads happen.
 import { basename } from 'node:path';
-import jsonata from 'jsonata';
 import type { OperationConfig, OperationsConfig, PackageConfig, PlanConfig } from '../config/operations-config.js';
 import { ConfigError } from '../config/operations-loader.js';
 import { compileResponseCheck } from '../config/response-check.js';
 import { hashOf } from '../kernel/canonical.js';
+import { type ChargeRule, compileChargeRule } from './charge-rule.js';
 import { compileInputValidator, createValidatorCompilers, type InputValidator } from './input-validator.js';
 
 export interface Operation extends OperationConfig {
@@ -15,7 +15,7 @@ export interface Operation extends OperationConfig {
   /** For operations with `upstreams`: the mapped `data` against `response` (null = matches, else the path). */
   responseCheck: ((data: unknown) => string | null) | null;
   /** `charge_when` compiled once per load (core/pipeline/charge-when.ts). */
-  chargeExpr: jsonata.Expression | null;
+  chargeRule: ChargeRule | null;
 }
 
 interface RouteMatcher {
@@ -94,8 +94,8 @@ export function buildRegistry(
         )
       : hashOf(op.plugin, op.options);
     const responseCheck = op.upstreams && op.response ? compileResponseCheck(op.response) : null;
-    const chargeExpr = op.chargeWhen ? jsonata(op.chargeWhen) : null;
-    ops.set(op.code, { ...op, validator, optionsHash, responseCheck, chargeExpr });
+    const chargeRule = op.chargeWhen ? compileChargeRule(op.chargeWhen) : null;
+    ops.set(op.code, { ...op, validator, optionsHash, responseCheck, chargeRule });
     for (const r of op.routes) {
       const { regex, params } = compileRoute(r.path);
       routes.push({ method: r.method, regex, params, code: op.code });

@@ -72,6 +72,8 @@ export type SharedRun =
       /** The configured upstream that served it (operations.yaml `upstreams:`) and what that call cost us. */
       upstream?: string;
       costMicro?: number;
+      /** The operation's charge_when said false for this answer (decided on the object, before it became text). */
+      free?: boolean;
     };
 
 /**
