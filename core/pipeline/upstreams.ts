@@ -28,7 +28,8 @@ export function attemptOrder(list: readonly UpstreamConfig[], random: () => numb
       if (total > 0) {
         let r = random() * total;
         while (i < pool.length - 1 && (r -= pool[i].weight) >= 0) i++;
-        while (pool[i].weight === 0) i++; // r landed past the last weighted one: take a weighted one
+        // Rounding could land r on a trailing weight-0 entry: take a weighted one then.
+        if (pool[i].weight === 0) i = pool.findIndex((x) => x.weight > 0);
       }
       out.push(pool.splice(i, 1)[0]);
     }
