@@ -78,6 +78,10 @@ function charge(call: Call, now: number): number | null {
       null,
       call.ip,
       now,
+      0,
+      null,
+      null,
+      0,
     ]);
     release.run();
     return row.balance;

@@ -34,6 +34,8 @@ export interface CaptureLogRow {
   pluginMs: number | null;
   ip: string | null;
   createdAt: number;
+  upstream: string | null;
+  upstreamCost: number;
 }
 
 /**
@@ -62,9 +64,9 @@ export async function captureHoldPg(
         select user_id, -amount, balance, 'charge', ${holdId}::text, ${operation}::text, null, ${now}::bigint from u returning id
       ),
       c as (
-        insert into call_log (request_id, user_id, key_id, operation, status, error_code, charged, cached, free_reason, duration_ms, plugin_ms, ip, created_at)
+        insert into call_log (request_id, user_id, key_id, operation, status, error_code, charged, cached, free_reason, duration_ms, plugin_ms, ip, created_at, upstream, upstream_cost)
         select ${log.requestId}::text, ${log.userId}::bigint, ${log.keyId}::bigint, ${log.operation}::text, 200, null, amount, ${log.cached}::int, null,
-          ${log.durationMs}::float8, ${log.pluginMs}::float8, ${log.ip}::text, ${log.createdAt}::bigint from u returning id
+          ${log.durationMs}::float8, ${log.pluginMs}::float8, ${log.ip}::text, ${log.createdAt}::bigint, ${log.upstream}::text, ${log.upstreamCost}::bigint from u returning id
       )
       select u.balance from u, l, c`.execute(q);
     const row = res.rows[0];

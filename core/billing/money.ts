@@ -116,5 +116,7 @@ function captureLogRow(r: CallLogRow): CaptureLogRow {
     pluginMs: r.plugin_ms ?? null,
     ip: r.ip ?? null,
     createdAt: r.created_at,
+    upstream: r.upstream ?? null,
+    upstreamCost: r.upstream_cost ?? 0,
   };
 }

@@ -2,6 +2,7 @@
 import type { Availability } from './availability.js';
 import type { CanaryConfig } from './canary-config.js';
 import type { ResponseFields } from './response-fields.js';
+import type { UpstreamConfig } from './upstream-config.js';
 export interface InputSchema {
   type: 'object';
   properties?: Record<string, Record<string, unknown>>;
@@ -32,6 +33,10 @@ export interface OperationConfig {
   /** operations.yaml `response:`: the fields of `data` on success (core/config/response-fields.ts). */
   response: ResponseFields | null;
   options: Record<string, unknown>;
+  /** operations.yaml `upstreams:` (run by the http plugin, tried in priority tiers), or null. */
+  upstreams: UpstreamConfig[] | null;
+  /** operations.yaml `charge_when:`: JSONata over `data`; a false result makes the answer free. */
+  chargeWhen: string | null;
   /** Extra paths bound to this operation, e.g. { method: 'GET', path: '/api/video/:id' }. */
   routes: Array<{ method: 'GET' | 'POST'; path: string }>;
   /** operations.yaml `canary:`: sample calls that watch the upstream; null when none are declared. */

@@ -5,13 +5,15 @@ import { basename } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { toMicro } from '../kernel/money.js';
-import { availabilityOf } from './availability.js';
+import { type Availability, availabilityOf } from './availability.js';
 import { type CanaryConfig, parseCanary, type RawCanary } from './canary-config.js';
 import { substituteEnv } from './env-substitution.js';
 import type { InputSchema, OperationConfig, OperationsConfig, OperationText } from './operations-config.js';
 import { operationsMetaSchema } from './operations-schema.js';
 import { exampleMismatch } from './response-check.js';
 import type { ResponseFields } from './response-fields.js';
+import { type RawUpstream, toUpstream, type UpstreamConfig, UpstreamConfigError } from './upstream-config.js';
+import { checkExpression, checkUpstreamExpressions } from './upstream-expressions.js';
 
 export class ConfigError extends Error {}
 
@@ -25,8 +27,10 @@ interface RawOperation {
   name?: RawText;
   description?: RawText;
   requires?: string[][];
-  plugin: string;
+  plugin?: string;
   price_per_call: number;
+  upstreams?: RawUpstream[];
+  charge_when?: string;
   cache_ttl?: number;
   timeout_ms?: number;
   enabled?: boolean;
@@ -143,19 +147,58 @@ function canaryOf(file: string, raw: RawFile, op: RawOperation, at: string): Can
   }
 }
 
+/** The operation's upstreams (enabled ones), every expression compiled once here to fail the load early. */
+function upstreamsOf(file: string, raw: RawFile, op: RawOperation, at: string, env: NodeJS.ProcessEnv) {
+  if (!op.upstreams) return null;
+  if (!op.response) throw new ConfigError(`${where(file, raw, at)}: an operation with upstreams needs response:`);
+  const seen = new Set<string>();
+  const list: UpstreamConfig[] = [];
+  op.upstreams.forEach((u, j) => {
+    const p = `${at}/upstreams/${j}`;
+    if (seen.has(u.id)) throw new ConfigError(`${where(file, raw, `${p}/id`)}: duplicate upstream id "${u.id}"`);
+    seen.add(u.id);
+    try {
+      checkUpstreamExpressions(u, p);
+      if (u.enabled !== false) list.push(toUpstream(u, p, env));
+    } catch (err) {
+      if (err instanceof UpstreamConfigError) throw new ConfigError(`${where(file, raw, err.pointer)}: ${err.message}`);
+      throw err;
+    }
+  });
+  return list;
+}
+
+/** `requires:` and, for upstreams, at least one upstream whose ${ENV} secrets are all set. */
+function availabilityWith(base: Availability, upstreams: UpstreamConfig[] | null): Availability {
+  if (!upstreams || !base.available) return base;
+  if (upstreams.some((u) => u.missing.length === 0)) return base;
+  return { available: false, missing: upstreams.length ? upstreams.map((u) => u.missing) : [['an enabled upstream']] };
+}
+
 function toOperation(file: string, raw: RawFile, op: RawOperation, i: number, env: NodeJS.ProcessEnv): OperationConfig {
   const at = `/operations/${i}`;
   const missing = new Set<string>();
   const options = substituteEnv(op.options ?? {}, env, missing) as Record<string, unknown>;
   const input = inputOf(op.input);
   const text = textOf(op);
+  if (!op.plugin && !op.upstreams) throw new ConfigError(`${where(file, raw, at)}: needs plugin: or upstreams:`);
+  const upstreams = upstreamsOf(file, raw, op, at, env);
+  if (op.charge_when) {
+    try {
+      checkExpression(op.charge_when, `${at}/charge_when`);
+    } catch (err) {
+      throw new ConfigError(`${where(file, raw, `${at}/charge_when`)}: ${(err as Error).message}`);
+    }
+  }
   return {
     code: op.code,
     name: text.en.name,
     description: text.en.description,
     text,
-    availability: availabilityOf(op.requires, op.options ?? {}, options),
-    plugin: op.plugin,
+    availability: availabilityWith(availabilityOf(op.requires, op.options ?? {}, options), upstreams),
+    plugin: op.plugin ?? 'http',
+    upstreams,
+    chargeWhen: op.charge_when ?? null,
     priceMicro: money(file, raw, `${at}/price_per_call`, op.price_per_call),
     cacheTtl: op.cache_ttl ?? 0,
     timeoutMs: op.timeout_ms ?? DEFAULT_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 // The meta-schema operations.yaml is validated against at load. Errors name the file, the code and the JSON pointer.
 import { CANARY_META } from './canary-config.js';
 import { RESPONSE_META, RESPONSE_META_DEFS } from './response-fields.js';
+import { upstreamsMetaSchema } from './upstream-schema.js';
 
 export const OPERATION_CODE_PATTERN = '^[a-z][a-z0-9_]{0,31}$';
 
@@ -34,7 +35,8 @@ export const operationsMetaSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['code', 'plugin', 'price_per_call', 'input'],
+        // `plugin` may be left out when `upstreams` is given (it is then `http`): operations-loader.ts checks it.
+        required: ['code', 'price_per_call', 'input'],
         properties: {
           code: { type: 'string', pattern: OPERATION_CODE_PATTERN },
           name: text(80),
@@ -61,6 +63,10 @@ export const operationsMetaSchema = {
           // The fields of `data` on success (core/config/response-fields.ts); response_example must match them.
           response: RESPONSE_META,
           options: { type: 'object' },
+          // HTTP APIs called by configuration, in priority tiers (core/config/upstream-config.ts).
+          upstreams: upstreamsMetaSchema,
+          // JSONata over the answer's `data`: false makes a successful answer free (e.g. nothing was found).
+          charge_when: { type: 'string', minLength: 1, maxLength: 2000 },
           // Any one group of options fully set makes the operation available (core/config/availability.ts).
           requires: {
             type: 'array',

@@ -18,3 +18,22 @@ export function exampleMismatch(fields: ResponseFields, example: Record<string, 
     )
     .join('; ');
 }
+
+/**
+ * A check of answers mapped from a configured upstream against the declared fields, compiled once per load:
+ * null when `data` matches, else the first failing JSON path and why (for the log; the caller is told only that
+ * the upstream's answer changed shape).
+ */
+export function compileResponseCheck(fields: ResponseFields): (data: unknown) => string | null {
+  const validate = makeAjv().compile(objectSchema(fields, null));
+  return (data) => {
+    if (validate(data)) return null;
+    const e = validate.errors?.[0];
+    if (!e) return 'invalid';
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` (${String((e.params as { additionalProperty: string }).additionalProperty)})`
+        : '';
+    return `${e.instancePath || '/'} ${e.message ?? 'invalid'}${extra}`;
+  };
+}

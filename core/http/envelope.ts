@@ -52,7 +52,10 @@ export function failureBody(
 ): FailureBody {
   const body: FailureBody = {
     success: false,
-    error: { code: denial.code, message: localizedMessage(denial.code, denial.message, locale) },
+    error: {
+      code: denial.code,
+      message: locale === 'zh' && denial.zh ? denial.zh : localizedMessage(denial.code, denial.message, locale),
+    },
     deducted: 0,
     request_id: requestId,
   };

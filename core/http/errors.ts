@@ -23,6 +23,8 @@ export interface Denial {
   message?: string;
   /** Seconds, for 429 and 503. */
   retryAfter?: number;
+  /** `message` in Chinese, when the source has its own (a configured upstream's error rule). */
+  zh?: string;
 }
 
 export function deny(code: ErrorCode, message?: string, retryAfter?: number): Denial {

@@ -38,6 +38,9 @@ export function callLogRow(call: ApiCall, status: number, denial: Denial | undef
     created_at: now,
     canary: call.canary ? 1 : 0,
     failure_class: failureClass(call, denial),
+    upstream: call.upstream ?? null,
+    // What the upstream call cost us: for the answer it served (a failure costs nothing here).
+    upstream_cost: status === 200 ? (call.costMicro ?? 0) : 0,
   };
 }
 

@@ -48,6 +48,13 @@ export interface ApiCall {
   /** Cache TTL for this result (plugin's override or the operation's), seconds. */
   cacheTtl?: number;
   pluginMs?: number;
+  /** The configured upstream that answered (operations.yaml `upstreams:`) and what it cost us, micro-TOKEN. */
+  upstream?: string;
+  costMicro?: number;
+  /** charge_when said false for the answer this call's run made (a cache hit decides from the text). */
+  chargeFree?: boolean;
+  /** The run's answer as an object, only while charge_when looks at it (run-plugin.ts). */
+  sharedData?: unknown;
   /** What the call took before its outcome was known, settled in one place (reservations.ts). */
   reservations: Reservation[];
   headersOut: Record<string, string>;

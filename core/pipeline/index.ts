@@ -1,6 +1,7 @@
 // The order of an /api call, written here and only here:
 //   request id -> authenticate -> resolve operation -> validate input -> idempotency -> admit (rate, concurrency)
-//   -> cache read -> price (free cache hit / plan quota / per call) -> hold -> run plugin -> cache write -> capture
+//   -> cache read -> price (free cache hit / plan quota / per call) -> hold -> run plugin -> charge_when
+//   -> cache write -> capture
 //   -> settle reservations (kept on success, given back otherwise) -> respond (envelope)
 //   -> settle what needs the answer (the idempotency claim) -> call log
 // Stages return a Denial to stop the call; exceptions are bugs or infrastructure faults and become 500.
@@ -15,6 +16,7 @@ import { beginCall } from './begin-call.js';
 import { cacheResult, readCache } from './cache.js';
 import type { ApiCall, Stage } from './call.js';
 import { logCall } from './call-log.js';
+import { chargeWhen } from './charge-when.js';
 import { hold } from './hold.js';
 import { beginIdempotency } from './idempotency.js';
 import { price } from './price.js';
@@ -35,6 +37,7 @@ const BEFORE_SETTLE: Stage[] = [
   price,
   hold,
   runPlugin,
+  chargeWhen,
   cacheResult,
 ];
 

@@ -5,6 +5,8 @@ import { type Denial, deny, type ErrorCode } from '../http/errors.js';
 import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
+import { chargeRuleFailed } from './charge-when.js';
+import { runUpstreams } from './upstreams.js';
 
 /** A cache hit runs no plugin: for it the stage is over without a promise. */
 export const runPlugin: Stage = (call, s) => (call.cached ? undefined : run(call, s));
@@ -14,8 +16,19 @@ async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
   const started = process.hrtime.bigint();
   const shared = await s.flights.run(call.cacheKey!, () => runShared(call, s));
   call.pluginMs = Number(process.hrtime.bigint() - started) / 1e6;
-  if ('failure' in shared) return deny(shared.failure.code as ErrorCode, shared.failure.message);
+  if (shared.upstream !== undefined) {
+    call.upstream = shared.upstream;
+    call.headersOut['X-Upstream'] = shared.upstream;
+  }
+  if ('failure' in shared) {
+    const f = shared.failure;
+    return f.code !== 'INTERNAL' && f.message_zh
+      ? { ...deny(f.code as ErrorCode, f.message), zh: f.message_zh }
+      : deny(f.code as ErrorCode, f.message);
+  }
   const { result } = shared;
+  if (shared.costMicro !== undefined) call.costMicro = shared.costMicro;
+  if (shared.free !== undefined) call.chargeFree = shared.free;
   if ('invalid' in result) {
     s.logger.error('plugin result refused', {
       request_id: call.requestId,
@@ -36,7 +49,26 @@ async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
 }
 
 /** The run every call of one single flight shares, its result serialised once for all of them. */
-async function runShared(call: ApiCall, s: Services): Promise<SharedRun> {
+function runShared(call: ApiCall, s: Services): Promise<SharedRun> {
+  const op = call.operation!;
+  const run = op.upstreams ? runUpstreams(call, s) : runOne(call, s);
+  // Without charge_when no promise more than before.
+  return op.chargeRule ? run.then((r) => ('result' in r && 'json' in r.result ? withChargeRule(call, s, r) : r)) : run;
+}
+
+/** charge_when on the answer as an object (a cache hit's is read from its text, charge-when.ts). */
+async function withChargeRule(call: ApiCall, s: Services, run: SharedRun): Promise<SharedRun> {
+  try {
+    return { ...run, free: !(await call.operation!.chargeRule!(call.sharedData)) };
+  } catch (err) {
+    chargeRuleFailed(call, s, err);
+    return run;
+  } finally {
+    call.sharedData = undefined;
+  }
+}
+
+async function runOne(call: ApiCall, s: Services): Promise<SharedRun> {
   const op = call.operation!;
   const { outcome } = await s.sandbox.run({
     plugin: op.plugin,
@@ -49,5 +81,6 @@ async function runShared(call: ApiCall, s: Services): Promise<SharedRun> {
     logKey: call.identity ? `key:${call.identity.keyId}` : undefined,
   });
   if (!outcome.ok) return { failure: outcome };
+  if (op.chargeRule) call.sharedData = outcome.data;
   return { result: serialiseResult(outcome.data, s.settings.maxResultBytes), cacheTtl: outcome.cache_ttl };
 }

@@ -3,13 +3,19 @@
 import { basename } from 'node:path';
 import type { OperationConfig, OperationsConfig, PackageConfig, PlanConfig } from '../config/operations-config.js';
 import { ConfigError } from '../config/operations-loader.js';
+import { compileResponseCheck } from '../config/response-check.js';
 import { hashOf } from '../kernel/canonical.js';
+import { type ChargeRule, compileChargeRule } from './charge-rule.js';
 import { compileInputValidator, createValidatorCompilers, type InputValidator } from './input-validator.js';
 
 export interface Operation extends OperationConfig {
   validator: InputValidator;
   /** Plugin and options, hashed once per load: part of every cache key, so not recomputed per call. */
   optionsHash: string;
+  /** For operations with `upstreams`: the mapped `data` against `response` (null = matches, else the path). */
+  responseCheck: ((data: unknown) => string | null) | null;
+  /** `charge_when` compiled once per load (core/pipeline/charge-when.ts). */
+  chargeRule: ChargeRule | null;
 }
 
 interface RouteMatcher {
@@ -55,6 +61,7 @@ export function buildRegistry(
   config: OperationsConfig,
   pluginExists: (name: string) => boolean,
   version: number,
+  pluginTakesHosts: (name: string) => boolean = (name) => name === 'http',
 ): Registry {
   const compilers = createValidatorCompilers();
   const file = basename(config.file);
@@ -73,7 +80,22 @@ export function buildRegistry(
       throw new ConfigError(`${file}: operation "${op.code}" at /operations/${i}/input: ${(err as Error).message}`);
     }
     if (!op.enabled) return;
-    ops.set(op.code, { ...op, validator, optionsHash: hashOf(op.plugin, op.options) });
+    if (op.upstreams && !pluginTakesHosts(op.plugin)) {
+      throw new ConfigError(
+        `${file}: operation "${op.code}" at /operations/${i}/plugin: plugin "${op.plugin}" does not run upstreams (use http)`,
+      );
+    }
+    // The upstreams' specs are part of the cache key: a changed mapping never serves answers of the old one.
+    const optionsHash = op.upstreams
+      ? hashOf(
+          op.plugin,
+          op.options,
+          op.upstreams.map((u) => u.options.upstream.key),
+        )
+      : hashOf(op.plugin, op.options);
+    const responseCheck = op.upstreams && op.response ? compileResponseCheck(op.response) : null;
+    const chargeRule = op.chargeWhen ? compileChargeRule(op.chargeWhen) : null;
+    ops.set(op.code, { ...op, validator, optionsHash, responseCheck, chargeRule });
     for (const r of op.routes) {
       const { regex, params } = compileRoute(r.path);
       routes.push({ method: r.method, regex, params, code: op.code });

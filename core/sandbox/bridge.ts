@@ -1,7 +1,7 @@
 // The door between an isolate and the host. Host callbacks are ivm References/Callbacks handed to a bootstrap
 // closure; they live only in that closure's scope, never on globalThis, because a leaked ivm object lets
 // plugin code reach host objects (isolated-vm README, SECURITY). Every callback takes the call id first.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import ivm from 'isolated-vm';
 import { scrubSecrets } from '../kernel/redact.js';
 import type { Resolver } from './address-policy.js';
@@ -80,7 +80,7 @@ export function createBridge(deps: BridgeDeps, activity: ThreadActivity): Array<
       try {
         return await hostFetch(String(url), sanitizeInit(init), {
           plugin,
-          allowHosts: manifest.allow_hosts,
+          allowHosts: manifest.hosts_from_operation ? (call.allowHosts ?? []) : manifest.allow_hosts,
           maxResponseBytes,
           resolver: deps.resolver,
           signal: call.controller.signal,
@@ -140,13 +140,15 @@ export function createBridge(deps: BridgeDeps, activity: ThreadActivity): Array<
 
   const nowCb = new ivm.Callback(() => Date.now());
 
-  const digestCb = new ivm.Callback((algorithm: unknown, data: unknown, encoding: unknown) => {
+  // With a key (a string, possibly empty) it is an HMAC: signing schemes need both.
+  const digestCb = new ivm.Callback((algorithm: unknown, data: unknown, encoding: unknown, key: unknown) => {
     if (algorithm !== 'md5' && algorithm !== 'sha1' && algorithm !== 'sha256') {
       throw isolateError(`digest: unsupported algorithm ${String(algorithm)}`);
     }
     if (encoding !== 'hex' && encoding !== 'base64')
       throw isolateError(`digest: unsupported encoding ${String(encoding)}`);
-    return createHash(algorithm).update(String(data), 'utf8').digest(encoding);
+    const h = typeof key === 'string' ? createHmac(algorithm, key) : createHash(algorithm);
+    return h.update(String(data), 'utf8').digest(encoding);
   });
 
   // Nothing to do: its promise in the isolate settles after a round trip through the host's event loop.
@@ -258,6 +260,7 @@ const invoke = async function invoke(callId, input, options, operation) {
     hasAsset: (name) => hostHasAsset.apply(undefined, [callId, String(name)], FETCH_OPTS),
     now: () => hostNow(),
     digest: (algorithm, data, encoding) => hostDigest(String(algorithm), String(data), String(encoding)),
+    hmac: (algorithm, key, data, encoding) => hostDigest(String(algorithm), String(data), String(encoding), String(key)),
   });
   return exported.run(input, host);
 };

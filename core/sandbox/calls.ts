@@ -10,6 +10,8 @@ export interface CallState extends LogMeter {
   readonly operation: string;
   readonly requestId: string;
   readonly options: Readonly<Record<string, unknown>>;
+  /** Hosts this call may fetch when the plugin takes them from the operation (manifest hosts_from_operation). */
+  readonly allowHosts: readonly string[] | undefined;
   /** Aborted at the deadline and when the call ends: stray fetches of a finished call stop too. */
   readonly controller: AbortController;
   readonly deadlineAt: number;
@@ -27,6 +29,7 @@ export interface OpenCall {
   requestId: string;
   options: Readonly<Record<string, unknown>>;
   deadlineAt: number;
+  allowHosts?: readonly string[];
   log: Logger;
   /** Whose log budget the call draws from (core/sandbox/log-budget.ts). */
   logScope: string;
@@ -42,6 +45,7 @@ export class CallTable {
       operation: spec.operation,
       requestId: spec.requestId,
       options: spec.options,
+      allowHosts: spec.allowHosts,
       controller: new AbortController(),
       deadlineAt: spec.deadlineAt,
       pendingFetches: 0,

@@ -23,6 +23,12 @@ export interface PluginFailure {
   code: PluginErrorCode;
   /** Public message: shown to the caller as is. Say what failed and, where useful, which step. */
   message: string;
+  /** The same message in Chinese, for callers asking for zh (else the catalogue's text wraps `message`). */
+  message_zh?: string;
+  /** Another upstream might answer (a configured operation's gateway then tries its next upstream). */
+  next?: boolean;
+  /** Take the upstream out of rotation for this many seconds (bad credential, quota used up). */
+  disable_s?: number;
 }
 
 export type PluginOutcome<Out> = PluginSuccess<Out> | PluginFailure;
@@ -73,6 +79,8 @@ export interface Host {
   now(): number;
   /** Hash of a UTF-8 string, computed by the host (signing upstream requests needs MD5/SHA without a JS crypto lib). */
   digest(algorithm: 'md5' | 'sha1' | 'sha256', data: string, encoding: 'hex' | 'base64'): string;
+  /** HMAC of a UTF-8 string under a UTF-8 key, computed by the host (request signing). */
+  hmac(algorithm: 'md5' | 'sha1' | 'sha256', key: string, data: string, encoding: 'hex' | 'base64'): string;
 }
 
 export interface OperationPlugin<In = Record<string, unknown>, Out = unknown> {
@@ -86,6 +94,11 @@ export interface PluginManifest {
   description?: string;
   /** Host names the plugin may fetch. "*.example.com" matches sub-domains (not example.com itself). */
   allow_hosts: string[];
+  /**
+   * The hosts come from each call's operation instead (operations.yaml `upstreams`, core/config/upstream-config.ts):
+   * a call may reach only the hosts its operation's configuration names. `allow_hosts` must then be empty.
+   */
+  hosts_from_operation?: boolean;
   timeout_ms: number;
   memory_mb: number;
   /** Declared data files. `path` is relative to the plugin folder; `option` names an operation option holding a path. */

@@ -47,6 +47,8 @@ export interface PoolCall {
   requestId: string;
   input: Record<string, unknown>;
   options: Record<string, unknown>;
+  /** The operation's hosts, for a plugin whose manifest says hosts_from_operation. */
+  allowHosts?: readonly string[];
   deadlineMs: number;
   deadlineAt: number;
   /** Bound with plugin, operation and request_id. */
@@ -69,7 +71,7 @@ export class IsolatePool {
 
   constructor(private readonly o: PoolOptions) {
     this.factory = new SlotFactory({ ...o, calls: this.calls });
-    this.offline = o.manifest.allow_hosts.length === 0;
+    this.offline = o.manifest.allow_hosts.length === 0 && !o.manifest.hosts_from_operation;
   }
 
   private batchOf(slot: Slot, entry: Entry): IsolateBatch {

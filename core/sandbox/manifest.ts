@@ -20,6 +20,7 @@ export const manifestSchema = {
     version: { type: 'string', minLength: 1 },
     description: { type: 'string' },
     allow_hosts: { type: 'array', items: { type: 'string', pattern: HOST_PATTERN, maxLength: 253 } },
+    hosts_from_operation: { type: 'boolean' },
     timeout_ms: { type: 'integer', minimum: 1, maximum: 120000 },
     memory_mb: { type: 'integer', minimum: 8, maximum: 1024 },
     max_response_bytes: { type: 'integer', minimum: 1, maximum: 256 * 1024 * 1024 },
@@ -82,6 +83,9 @@ export function validateManifest(value: unknown, file: string, folderName: strin
   const manifest = value;
   if (manifest.name !== folderName) {
     throw new ManifestError(file, '/name', `is "${manifest.name}" but the folder is "${folderName}"; they must match`);
+  }
+  if (manifest.hosts_from_operation && manifest.allow_hosts.length > 0) {
+    throw new ManifestError(file, '/allow_hosts', 'must be empty when hosts_from_operation is set');
   }
   const seen = new Set<string>();
   (manifest.assets ?? []).forEach((a, i) => {

@@ -1,6 +1,6 @@
 // What a finished plugin call turns into. Plugins are untrusted: their return value is checked for shape, and
 // anything the caller sees on failure is a public message, never a stack or an internal reason.
-import type { PluginErrorCode, PluginOutcome } from './contract.js';
+import type { PluginErrorCode, PluginFailure, PluginOutcome } from './contract.js';
 
 export type SandboxOutcome = PluginOutcome<unknown> | { ok: false; code: 'INTERNAL'; message: string };
 
@@ -48,7 +48,12 @@ export function checkOutcome(value: unknown): { outcome: PluginOutcome<unknown> 
       return { invalid: `outcome code ${JSON.stringify(code)} is not one of ${[...PLUGIN_ERROR_CODES].join(', ')}` };
     }
     if (typeof message !== 'string') return { invalid: 'outcome {ok:false} has no string message' };
-    return { outcome: { ok: false, code: code as PluginErrorCode, message: message.slice(0, MAX_MESSAGE) } };
+    const failure: PluginFailure = { ok: false, code: code as PluginErrorCode, message: message.slice(0, MAX_MESSAGE) };
+    if (typeof value.message_zh === 'string') failure.message_zh = value.message_zh.slice(0, MAX_MESSAGE);
+    if (typeof value.next === 'boolean') failure.next = value.next;
+    const d = value.disable_s;
+    if (typeof d === 'number' && Number.isInteger(d) && d > 0) failure.disable_s = Math.min(d, 7 * 86_400);
+    return { outcome: failure };
   }
   return { invalid: 'outcome has no boolean ok' };
 }
@@ -60,8 +65,16 @@ export type SerialisedResult = { json: string } | { invalid: string; tooLarge: b
  * serialised once for all of them (core/pipeline/run-plugin.ts).
  */
 export type SharedRun =
-  | { failure: Extract<SandboxOutcome, { ok: false }> }
-  | { result: SerialisedResult; cacheTtl: number | undefined };
+  | { failure: Extract<SandboxOutcome, { ok: false }>; upstream?: string }
+  | {
+      result: SerialisedResult;
+      cacheTtl: number | undefined;
+      /** The configured upstream that served it (operations.yaml `upstreams:`) and what that call cost us. */
+      upstream?: string;
+      costMicro?: number;
+      /** The operation's charge_when said false for this answer (decided on the object, before it became text). */
+      free?: boolean;
+    };
 
 /**
  * The result's JSON text, made once before any money moves: the same bytes are sent, stored for an idempotent

@@ -24,6 +24,8 @@ export interface RunRequest {
   operation: string;
   input: Record<string, unknown>;
   options: Record<string, unknown>;
+  /** Hosts the call may reach, for a plugin whose manifest says hosts_from_operation (ignored otherwise). */
+  allowHosts?: readonly string[];
   timeoutMs: number;
   requestId: string;
   /** Whose host.log budget the call draws from (the API key id); calls without one share the plugin's. */
@@ -159,6 +161,7 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
         requestId: req.requestId,
         input: req.input,
         options: req.options,
+        allowHosts: req.allowHosts,
         deadlineMs,
         deadlineAt: Date.now() + deadlineMs,
         log,

@@ -11,7 +11,7 @@ export type CallLogRow = Insertable<CallLogTable>;
 /** SQLite texts, also run by the call-log thread on its own connection. */
 export const INSERT_CALL_LOG =
   'insert into call_log (request_id, user_id, key_id, operation, status, error_code, charged, cached, free_reason, ' +
-  'duration_ms, plugin_ms, ip, created_at, canary, failure_class) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+  'duration_ms, plugin_ms, ip, created_at, canary, failure_class, upstream, upstream_cost) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 /** A key's last use; a time older than the stored one (another process's later flush) changes nothing. */
 export const TOUCH_KEY =
   'update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)';
@@ -34,6 +34,8 @@ export function callLogParams(r: CallLogRow): unknown[] {
     r.created_at,
     r.canary ?? 0,
     r.failure_class ?? null,
+    r.upstream ?? null,
+    r.upstream_cost ?? 0,
   ];
 }
 

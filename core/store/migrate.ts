@@ -10,6 +10,7 @@ import * as m006 from './migrations/006_account_security.js';
 import * as m007 from './migrations/007_notifications.js';
 import * as m008 from './migrations/008_call_log_pages.js';
 import * as m009 from './migrations/009_refused_requests.js';
+import * as m012 from './migrations/012_call_log_upstream.js';
 import * as m013 from './migrations/013_canaries.js';
 import * as m014 from './migrations/014_pg_money_batch.js';
 import { migrationContext } from './migrations/context.js';
@@ -25,6 +26,7 @@ const MIGRATIONS = {
   '007_notifications': m007,
   '008_call_log_pages': m008,
   '009_refused_requests': m009,
+  '012_call_log_upstream': m012,
   '013_canaries': m013,
   '014_pg_money_batch': m014,
 };

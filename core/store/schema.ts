@@ -1,5 +1,5 @@
 // Row types of every table, as Kysely sees them. Money columns are integer micro-TOKEN; times are epoch ms.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { AccountSecurityTables } from './schema-account-security.js';
 import type { HealthTables } from './schema-health.js';
 import type { NotificationTables } from './schema-notifications.js';
@@ -93,6 +93,9 @@ export interface CallLogTable {
   canary: Generated<number>;
   /** Why an upstream failed (core/sandbox/failure-class.ts); null for successes and the caller's own errors. */
   failure_class: string | null;
+  /** The configured upstream that served the call, and its cost in micro-TOKEN (0 for built-in plugins). */
+  upstream: string | null;
+  upstream_cost: ColumnType<number, number | undefined, number>;
 }
 
 export interface IdempotencyTable {

@@ -23,7 +23,7 @@ import type { Database } from './schema.js';
 import { writeGateOf } from './write-gate.js';
 import { WORKER_SOURCE } from './writer-worker.js';
 
-const WIDTH = 15; // parameters per row of INSERT_CALL_LOG
+const WIDTH = 17; // parameters per row of INSERT_CALL_LOG
 
 /** A parameter taken from the row an earlier step of the same script returned. */
 export interface FromStep {

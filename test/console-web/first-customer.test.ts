@@ -267,6 +267,12 @@ if (haveChromium(t, 'first-customer journeys')) {
           /phone/,
           'the debugger calls show in operation health',
         );
+        t.match(
+          await page.textContent('[data-testid=margin-table]'),
+          /phone/,
+          'the debugger calls show in the cost and margin table',
+        );
+        t.ok(await page.isVisible(`text=${d['admin.marginTitle']}`));
         t.ok(await page.isVisible(`text=${d['admin.revenueTitle']}`));
         t.equal(
           (await page.textContent('[data-stat=revenue-paid] .stat-value'))?.trim(),

@@ -1,7 +1,7 @@
 // A Host for plugin unit tests that calls a handler directly in Node (no isolate). It uses the real
 // host.fetch policy (allow-list from plugin.json, redirect checks, size cap), so nock fixtures exercise the
 // same code path as production. DNS is faked: every name resolves to a public address unless told otherwise.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Host, LogLevel, PluginManifest } from '../../core/sandbox/contract.js';
@@ -61,6 +61,7 @@ export function createDirectHost(opts: DirectHostOptions): DirectHost {
     },
     now: () => opts.now ?? Date.now(),
     digest: (algorithm, data, encoding) => createHash(algorithm).update(data, 'utf8').digest(encoding),
+    hmac: (algorithm, key, data, encoding) => createHmac(algorithm, key).update(data, 'utf8').digest(encoding),
     dispose: () => clearTimeout(timer),
   };
 }

@@ -56,6 +56,18 @@ export const ADMIN_INSIGHT_ENDPOINTS: Endpoint[] = [
     ],
   },
   {
+    id: 'adminMargin',
+    method: 'GET',
+    path: '/console/api/admin/margin',
+    summary:
+      'Successful calls, revenue, upstream cost (cost_per_call of the upstream that served each call) and margin per China day, operation and upstream (TOKEN); format=csv for a CSV file',
+    auth: 'admin',
+    query: [
+      { name: 'days', description: '1-366, default 30', schema: { ...int, minimum: 1, maximum: 366 } },
+      { name: 'format', description: 'csv for a CSV file', schema: { type: 'string', enum: ['csv'] } },
+    ],
+  },
+  {
     id: 'adminCancelOrder',
     method: 'POST',
     path: '/console/api/admin/orders/:id/cancel',

@@ -1,6 +1,7 @@
 // /console/api/admin: revenue from orders (plans and packages, money per currency, refunds) per day, the health
 // of each operation over a chosen window (success rate, p50/p95/p99 latency), and cancelling any pending order.
 import type Router from '@koa/router';
+import { marginByDay } from '../../billing/margin.js';
 import { operationHealth } from '../../billing/operation-health.js';
 import { cancelOrder, OrderError } from '../../billing/orders.js';
 import { type RevenueDay, revenueByDay } from '../../billing/revenue.js';
@@ -54,6 +55,28 @@ export function adminInsightRoutes(router: Router, s: Services): void {
         success_rate: Math.round((r.successes / r.calls) * 10_000) / 10_000,
       })),
     };
+  });
+
+  // Calls, revenue, upstream cost and margin per China day, operation and upstream; ?format=csv for a file.
+  router.get('/console/api/admin/margin', admin, async (ctx) => {
+    const days = queryInt(ctx, 'days', 1, 366, 30);
+    await s.callLog.flush();
+    const rows = (await marginByDay(db, chinaDayStart() - (days - 1) * DAY_MS)).map((r) => ({
+      ...r,
+      revenue: toToken(r.revenue),
+      cost: toToken(r.cost),
+      margin: toToken(r.margin),
+    }));
+    if (ctx.query.format === 'csv') {
+      const cell = (v: unknown): string =>
+        v === null ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v);
+      const head = ['day', 'operation', 'upstream', 'calls', 'revenue', 'cost', 'margin'] as const;
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.set('Content-Disposition', `attachment; filename="margin-${days}d.csv"`);
+      ctx.body = `${[head.join(','), ...rows.map((r) => head.map((k) => cell(r[k])).join(','))].join('\n')}\n`;
+      return;
+    }
+    ctx.body = { days, rows };
   });
 
   router.post('/console/api/admin/orders/:id/cancel', admin, async (ctx) => {

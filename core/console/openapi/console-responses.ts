@@ -272,6 +272,20 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
       }),
     ),
   }),
+  adminMargin: o({
+    days: int,
+    rows: list(
+      o({
+        day: str,
+        operation: str,
+        upstream: orNull(str),
+        calls: int,
+        revenue: { type: 'number' },
+        cost: { type: 'number' },
+        margin: { type: 'number' },
+      }),
+    ),
+  }),
   adminCancelOrder: o({ order: { allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] } }),
   me: o({
     user: ref('User'),

@@ -1,5 +1,6 @@
 // The events Tollgate sends and the one-line text a chat bot shows for each (zh first, then en: bots post into
 // mixed-language groups). Amounts in payloads are TOKEN numbers, as everywhere at the HTTP edge.
+// upstream.disabled goes to the operator's endpoints only: a configured upstream refused its credential or quota.
 export const WEBHOOK_EVENTS = [
   'order.paid',
   'balance.low',
@@ -9,6 +10,7 @@ export const WEBHOOK_EVENTS = [
   'operation.degraded',
   'operation.down',
   'operation.recovered',
+  'upstream.disabled',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -45,6 +47,11 @@ export function eventText(event: WebhookEvent, d: Data): string {
       return (
         `[Tollgate] 套餐 ${s(d.plan_id)} 将于 ${s(d.ends_at)} 到期（账户 ${s(d.email)}）。\n` +
         `[Tollgate] Plan ${s(d.plan_id)} ends at ${s(d.ends_at)} (account ${s(d.email)}).`
+      );
+    case 'upstream.disabled':
+      return (
+        `[Tollgate] 上游停用：接口 ${s(d.operation)} 的上游 ${s(d.upstream)} 暂停 ${s(d.seconds)} 秒（${s(d.reason)}），请检查密钥或额度。\n` +
+        `[Tollgate] Upstream disabled: ${s(d.upstream)} of operation ${s(d.operation)} is out for ${s(d.seconds)} s (${s(d.reason)}); check its credential or quota.`
       );
     case 'key.expiring':
       return (

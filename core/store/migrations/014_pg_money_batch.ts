@@ -52,9 +52,10 @@ begin
           insert into ledger (user_id, amount, balance_after, kind, ref, operation, note, created_at)
             values (v_user, -v_amount, v_balance, 'charge', j->>'id', j->>'op', null, v_now);
           insert into call_log (request_id, user_id, key_id, operation, status, error_code, charged, cached,
-              free_reason, duration_ms, plugin_ms, ip, created_at)
+              free_reason, duration_ms, plugin_ms, ip, created_at, canary, failure_class, upstream, upstream_cost)
             select x->>0, (x->>1)::bigint, (x->>2)::bigint, x->>3, (x->>4)::int, x->>5, (x->>6)::bigint,
-              (x->>7)::int, x->>8, (x->>9)::real, (x->>10)::real, x->>11, (x->>12)::bigint
+              (x->>7)::int, x->>8, (x->>9)::real, (x->>10)::real, x->>11, (x->>12)::bigint,
+              coalesce((x->>13)::int, 0), x->>14, x->>15, coalesce((x->>16)::bigint, 0)
             from jsonb_array_elements(j->'rows') with ordinality as r(x, n) order by n;
           res := res || to_jsonb(v_balance);
         end if;

@@ -587,4 +587,9 @@ export const en: Record<MessageKey, string> = {
   'admin.successRate': 'Success rate',
   'admin.errors': 'Errors',
   'admin.noOps': 'No calls in this window',
+  'admin.marginTitle': 'Upstream cost and margin',
+  'admin.marginHint': 'Last 30 days, successful calls: revenue, cost of the upstream that served them, margin (TOKEN)',
+  'admin.upstream': 'Upstream',
+  'admin.cost': 'Cost',
+  'admin.margin': 'Margin',
 };

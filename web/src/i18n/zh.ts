@@ -578,6 +578,11 @@ export const zh = {
   'admin.successRate': '成功率',
   'admin.errors': '失败',
   'admin.noOps': '该时段内没有调用',
+  'admin.marginTitle': '上游成本与毛利',
+  'admin.marginHint': '最近 30 天的成功调用：收入、提供数据的上游的成本、毛利（TOKEN）',
+  'admin.upstream': '上游',
+  'admin.cost': '成本',
+  'admin.margin': '毛利',
 };
 
 export type MessageKey = keyof typeof zh;

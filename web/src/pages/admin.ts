@@ -18,6 +18,7 @@ import { availabilityCard } from './admin-availability.js';
 import { renderAdminCodes } from './admin-codes.js';
 import { operationsCard, revenueCard } from './admin-insight.js';
 import { renderAdminMail } from './admin-mail.js';
+import { marginCard } from './admin-margin.js';
 import { renderAdminOrders } from './admin-orders.js';
 import { renderAdminUser } from './admin-user.js';
 import { renderAdminUsers } from './admin-users.js';
@@ -34,11 +35,12 @@ const SECTIONS: Array<[string, MessageKey]> = [
 ];
 
 async function renderStats(main: HTMLElement): Promise<void> {
-  const [stats, revenue, health, availability] = await Promise.all([
+  const [stats, revenue, health, availability, margin] = await Promise.all([
     get<Stats>('admin/stats?days=30'),
     revenueCard(),
     operationsCard(),
     availabilityCard(),
+    marginCard(),
   ]);
   const days = lastDays(30);
   const byDay = new Map(stats.days.map((d) => [d.day, d]));
@@ -54,6 +56,7 @@ async function renderStats(main: HTMLElement): Promise<void> {
     card(t('admin.chartTitle'), chartSlot),
     revenue,
     health,
+    margin,
     availability,
     card(
       t('admin.perDay'),

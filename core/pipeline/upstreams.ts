@@ -1,0 +1,121 @@
+// Runs an operation whose data comes from configured upstreams (operations.yaml `upstreams:`): each attempt is one
+// call of the http plugin in the sandbox for one upstream. Tiers by `priority` (lowest first), weighted random
+// order within a tier; an upstream whose circuit is open is skipped; a failure marked `next` (timeout, 5xx, risk
+// control, quota, bad credential) moves on while the operation's deadline lasts, any other answer (NOT_FOUND,
+// INVALID_INPUT) is final. The mapped `data` must match the operation's `response`, else the attempt failed.
+import type { UpstreamConfig } from '../config/upstream-config.js';
+import type { Operation } from '../registry/registry.js';
+import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
+import type { Services } from '../services.js';
+import { upstreamHealthOf } from '../state/upstream-health.js';
+import type { ApiCall } from './call.js';
+
+type Failure = Extract<SharedRun, { failure: unknown }>;
+
+/** Codes that say something about the caller's request, not about the upstream's health. */
+const CALLER_CODES: ReadonlySet<string> = new Set(['INVALID_INPUT', 'NOT_FOUND', 'UNSUPPORTED']);
+
+/** Tiers in priority order, each shuffled by weight (a weight-0 upstream goes last in its tier). */
+export function attemptOrder(list: readonly UpstreamConfig[], random: () => number = Math.random): UpstreamConfig[] {
+  const tiers = new Map<number, UpstreamConfig[]>();
+  for (const u of list) if (u.missing.length === 0) tiers.set(u.priority, [...(tiers.get(u.priority) ?? []), u]);
+  const out: UpstreamConfig[] = [];
+  for (const p of [...tiers.keys()].sort((a, b) => a - b)) {
+    const pool = [...tiers.get(p)!];
+    while (pool.length) {
+      const total = pool.reduce((n, u) => n + u.weight, 0);
+      let i = 0;
+      if (total > 0) {
+        let r = random() * total;
+        while (i < pool.length - 1 && (r -= pool[i].weight) >= 0) i++;
+        // Rounding could land r on a trailing weight-0 entry: take a weighted one then.
+        if (pool[i].weight === 0) i = pool.findIndex((x) => x.weight > 0);
+      }
+      out.push(pool.splice(i, 1)[0]);
+    }
+  }
+  return out;
+}
+
+const unavailable = (): Failure => ({
+  failure: {
+    ok: false,
+    code: 'UNAVAILABLE',
+    message: 'no upstream of this operation is available now; try again later',
+    message_zh: '该接口的上游暂不可用，请稍后再试',
+  },
+});
+
+export async function runUpstreams(call: ApiCall, s: Services): Promise<SharedRun> {
+  const op = call.operation as Operation;
+  const health = upstreamHealthOf(s.state);
+  const deadline = Date.now() + op.timeoutMs;
+  let last: Failure | null = null;
+  for (const u of attemptOrder(op.upstreams ?? [])) {
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    if (!(await health.admit(op.code, u.id))) continue;
+    const { outcome } = await s.sandbox.run({
+      plugin: op.plugin,
+      operation: op.code,
+      input: call.input!,
+      options: u.options,
+      allowHosts: u.hosts,
+      timeoutMs: Math.min(left, u.timeoutMs ?? left),
+      requestId: call.requestId,
+      logKey: call.identity ? `key:${call.identity.keyId}` : undefined,
+    });
+    const log = { request_id: call.requestId, operation: op.code, upstream: u.id };
+    if (outcome.ok) {
+      const bad = op.responseCheck?.(outcome.data) ?? null;
+      if (bad === null) {
+        void health.succeeded(op.code, u.id);
+        if (op.chargeRule) call.sharedData = outcome.data;
+        const result = serialiseResult(outcome.data, s.settings.maxResultBytes);
+        return { result, cacheTtl: outcome.cache_ttl, upstream: u.id, costMicro: u.costMicro };
+      }
+      s.logger.warn('upstream answer changed shape', { ...log, path: bad });
+      last = {
+        failure: {
+          ok: false,
+          code: 'UPSTREAM_FAILED',
+          message: 'upstream answer changed shape',
+          message_zh: '上游返回的数据格式已变化',
+        },
+        upstream: u.id,
+      };
+      await health.failed(op.code, u.id, u.failures, u.coolDownS, `changed shape: ${bad}`);
+      continue;
+    }
+    if (outcome.code === 'INTERNAL') return { failure: outcome, upstream: u.id };
+    if (CALLER_CODES.has(outcome.code)) {
+      void health.succeeded(op.code, u.id);
+      return { failure: outcome, upstream: u.id };
+    }
+    if (outcome.disable_s) {
+      // An alert for the operator: a credential or quota needs a person.
+      s.logger.error('upstream disabled', {
+        ...log,
+        code: outcome.code,
+        seconds: outcome.disable_s,
+        reason: outcome.message,
+      });
+      await health.markDown(op.code, u.id, outcome.disable_s, outcome.message);
+      const event = {
+        operation: op.code,
+        upstream: u.id,
+        code: outcome.code,
+        seconds: outcome.disable_s,
+        reason: outcome.message,
+      };
+      s.webhooks
+        .emit('upstream.disabled', event, null)
+        .catch((err: Error) => s.logger.warn('upstream.disabled webhook not queued', { ...log, reason: err.message }));
+    } else if (await health.failed(op.code, u.id, u.failures, u.coolDownS, outcome.message)) {
+      s.logger.warn('upstream circuit opened', { ...log, cool_down_s: u.coolDownS, reason: outcome.message });
+    }
+    last = { failure: outcome, upstream: u.id };
+    if (outcome.next === false) return last;
+  }
+  return last ?? unavailable();
+}

@@ -1,0 +1,101 @@
+// Health of configured upstreams (operations.yaml `upstreams:`), shared by every gateway process through the
+// state layer (memory, or Redis like the rate limits): consecutive failures open a circuit for a cool-down, after
+// which one call is let through as a trial; a success closes it. A bad credential or a used-up quota takes an
+// upstream out for the time its rule says (`markDown`), which canaries may also call. The state never fails a
+// call: while Redis is unreachable every upstream counts as healthy.
+import type { SharedState } from './shared-state.js';
+
+export interface DownState {
+  /** Epoch ms the upstream is out until. */
+  until: number;
+  reason: string;
+}
+
+export interface UpstreamHealth {
+  /** Can `id` be tried now? A circuit whose cool-down is over admits one trial call across the processes. */
+  admit(op: string, id: string): Promise<boolean>;
+  /** A call it served, or answered for the caller (NOT_FOUND and the like): the circuit closes. */
+  succeeded(op: string, id: string): Promise<void>;
+  /** A failure that may be the upstream's: `threshold` in a row open the circuit for `coolDownS`. */
+  failed(op: string, id: string, threshold: number, coolDownS: number, reason: string): Promise<boolean>;
+  /** Out of rotation for `seconds` (credential or quota error, or a canary that failed). */
+  markDown(op: string, id: string, seconds: number, reason: string): Promise<void>;
+  /** Back in rotation at once (a canary passed, or the operator fixed the credential). */
+  markUp(op: string, id: string): Promise<void>;
+  /** The current state, for the admin page and the tests; null when it is in rotation. */
+  down(op: string, id: string): Promise<DownState | null>;
+}
+
+const KEY = (op: string, id: string): string => `upstream:${op}:${id}`;
+/** Long enough to outlive any cool-down; the counters only need to live while failures keep coming. */
+const FAIL_TTL_S = 3600;
+
+export function createUpstreamHealth(state: SharedState, now: () => number = Date.now): UpstreamHealth {
+  const readDown = async (op: string, id: string): Promise<DownState | null> => {
+    try {
+      const raw = await state.cacheGet(`${KEY(op, id)}:down`);
+      if (!raw) return null;
+      const d = JSON.parse(raw) as DownState;
+      return typeof d.until === 'number' ? d : null;
+    } catch {
+      return null;
+    }
+  };
+  const writeDown = async (op: string, id: string, seconds: number, reason: string): Promise<void> => {
+    const until = now() + seconds * 1000;
+    try {
+      // Kept past `until` so the trial after the cool-down can be claimed once; cleared by a success.
+      await state.cacheSet(`${KEY(op, id)}:down`, JSON.stringify({ until, reason }), seconds + FAIL_TTL_S);
+    } catch {
+      // unreachable state: the upstream stays in rotation
+    }
+  };
+  const clear = async (op: string, id: string): Promise<void> => {
+    try {
+      await state.cacheSet(`${KEY(op, id)}:down`, '', 1);
+      const fails = await state.get(`${KEY(op, id)}:fails`);
+      if (fails) await state.incr(`${KEY(op, id)}:fails`, -fails, FAIL_TTL_S);
+    } catch {
+      // nothing to clear while the state is unreachable
+    }
+  };
+  return {
+    async admit(op, id) {
+      const d = await readDown(op, id);
+      if (!d) return true;
+      if (now() < d.until) return false;
+      try {
+        // One trial per cool-down across the processes: the first to count 1 goes.
+        return (await state.incr(`${KEY(op, id)}:trial:${d.until}`, 1, FAIL_TTL_S)) === 1;
+      } catch {
+        return true;
+      }
+    },
+    succeeded: (op, id) => clear(op, id),
+    async failed(op, id, threshold, coolDownS, reason) {
+      let n: number;
+      try {
+        n = await state.incr(`${KEY(op, id)}:fails`, 1, FAIL_TTL_S);
+      } catch {
+        return false;
+      }
+      if (n < threshold) return false;
+      await writeDown(op, id, coolDownS, reason);
+      return true;
+    },
+    markDown: (op, id, seconds, reason) => writeDown(op, id, seconds, reason),
+    markUp: (op, id) => clear(op, id),
+    async down(op, id) {
+      const d = await readDown(op, id);
+      return d && now() < d.until ? d : null;
+    },
+  };
+}
+
+const byState = new WeakMap<SharedState, UpstreamHealth>();
+/** One per state (process), made on first use: operations without upstreams never touch it. */
+export function upstreamHealthOf(state: SharedState): UpstreamHealth {
+  let h = byState.get(state);
+  if (!h) byState.set(state, (h = createUpstreamHealth(state)));
+  return h;
+}
