@@ -47,7 +47,8 @@ t.test('a NUL byte in a notification is refused and logged, never a 500', async 
   t.equal(get.status, 200);
   t.equal(get.text, 'fail');
   const logged = (await paymentLog(h)).slice(before);
-  t.equal(logged.length, 2);
+  // Refused notifications are sampled once a minute per instance: the second is counted, not logged.
+  t.equal(logged.length, 1);
   t.match(logged[0], {
     source: 'notify',
     verified: 0,
