@@ -35,10 +35,15 @@ export interface OperationConfig {
   routes: Array<{ method: 'GET' | 'POST'; path: string }>;
 }
 
+/** A plan's or package's name and description per language (operations.yaml: a string or {zh, en}). */
+export type CatalogueText = OperationText;
+
 export interface PlanConfig {
   id: string;
+  /** English; `text` has both. */
   name: string;
   description: string;
+  text: CatalogueText;
   priceMicro: number;
   durationDays: number;
   grantMicro: number;
@@ -49,8 +54,10 @@ export interface PlanConfig {
 
 export interface PackageConfig {
   id: string;
+  /** English; `text` has both. */
   name: string;
   description: string;
+  text: CatalogueText;
   priceMicro: number;
   tokensMicro: number;
 }
@@ -60,4 +67,6 @@ export interface OperationsConfig {
   operations: OperationConfig[];
   plans: PlanConfig[];
   packages: PackageConfig[];
+  /** operations.yaml `signup:`: TOKEN (micro) granted once to a new account; 0 = none. */
+  signup: { trialMicro: number };
 }

@@ -69,6 +69,13 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   { id: 'plans', method: 'GET', path: '/console/api/plans', summary: 'Subscription plans', auth: 'none' },
   { id: 'packages', method: 'GET', path: '/console/api/packages', summary: 'TOKEN packages', auth: 'none' },
   {
+    id: 'offer',
+    method: 'GET',
+    path: '/console/api/offer',
+    summary: 'What a new account gets: trial_tokens TOKEN once (0 when there is no trial or sign-up is closed)',
+    auth: 'none',
+  },
+  {
     id: 'adminOperations',
     method: 'GET',
     path: '/console/api/admin/operations',

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { type Locale, localeFromAcceptLanguage, parseLocale } from '../../accounts/locale.js';
+import { trialCreditOf } from '../../billing/payments/trial-credit.js';
 import type { Registry } from '../../registry/registry.js';
 import type { Services } from '../../services.js';
 import { FRONT_CSP } from './front-css.js';
@@ -22,6 +23,11 @@ export function frontLang(ctx: Context): { lang: Locale; explicit: boolean } {
   return { lang: localeFromAcceptLanguage(ctx.get('accept-language')) ?? 'zh', explicit: false };
 }
 
+/** The trial a visitor can still get: none when sign-up is closed. */
+export function offeredTrial(s: Services, registry: Registry): number {
+  return s.settings.accounts.registrationOpen ? trialCreditOf(registry, s.settings.payments) : 0;
+}
+
 export function frontPageRoute(router: Router, s: Services): void {
   const cache = new WeakMap<Registry, Map<Locale, Page>>();
   const pageFor = (registry: Registry, lang: Locale): Page => {
@@ -29,7 +35,7 @@ export function frontPageRoute(router: Router, s: Services): void {
     if (!pages) cache.set(registry, (pages = new Map()));
     let page = pages.get(lang);
     if (!page) {
-      const html = renderFrontPage(registry.config, lang, s.settings.accounts.publicUrl);
+      const html = renderFrontPage(registry.config, lang, s.settings.accounts.publicUrl, offeredTrial(s, registry));
       page = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"` };
       pages.set(lang, page);
     }

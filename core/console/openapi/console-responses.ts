@@ -76,6 +76,8 @@ const revenueSums = o({
   paid: perCurrency,
   refunded: perCurrency,
 });
+/** Name and description in both languages (the console switches language without asking again). */
+const catalogueText = o({ zh: o({ name: str, description: str }), en: o({ name: str, description: str }) });
 const ms: Schema = { type: 'number', description: 'milliseconds, nearest-rank percentile' };
 
 /** Shared shapes, published under components.schemas. */
@@ -176,15 +178,16 @@ export const CONSOLE_COMPONENTS: Record<string, Schema> = {
   }),
   Plan: o({
     id: str,
-    name: str,
+    name: { ...str, description: "in the caller's language (Accept-Language, else English)" },
     description: str,
+    text: catalogueText,
     price: tokens,
     duration_days: int,
     grant_tokens: tokens,
     quota: { type: 'object' },
     codes: strList,
   }),
-  Package: o({ id: str, name: str, description: str, price: tokens, tokens }),
+  Package: o({ id: str, name: str, description: str, text: catalogueText, price: tokens, tokens }),
 };
 
 const session = o({ token: str, expires_at: time, remember: bool, user: ref('User') });
@@ -282,6 +285,7 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   operations: o({ operations: list(ref('Operation')) }),
   plans: o({ plans: list(ref('Plan')) }),
   packages: o({ packages: list(ref('Package')) }),
+  offer: o({ trial_tokens: tokens }),
   adminOperations: o({
     operations: list(
       o({ code: str, name: str, text: { type: 'object' }, plugin: str, available: bool, missing: { type: 'array' } }),
