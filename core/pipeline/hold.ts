@@ -3,6 +3,7 @@
 
 import { placeHold, releaseHold } from '../billing/holds.js';
 import { memoryHoldsOf } from '../billing/memory-holds.js';
+import { DETAILS } from '../http/error-details.js';
 import { type Denial, deny } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import { toToken } from '../kernel/money.js';
@@ -55,8 +56,4 @@ function moneyHold(call: ApiCall, s: Services) {
   return { name: 'money hold', keep: giveBack, giveBack };
 }
 
-const insufficient = (price: number) =>
-  deny(
-    'INSUFFICIENT_BALANCE',
-    `This call costs ${toToken(price)} TOKEN and the available balance is lower. Top up to continue.`,
-  );
+const insufficient = (price: number) => deny('INSUFFICIENT_BALANCE', DETAILS.costsMore(toToken(price)));
