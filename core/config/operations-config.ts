@@ -69,4 +69,6 @@ export interface OperationsConfig {
   packages: PackageConfig[];
   /** operations.yaml `signup:`: TOKEN (micro) granted once to a new account; 0 = none. */
   signup: { trialMicro: number };
+  /** operations.yaml `manual_payment.instructions` per language, or null (the built-in wording). */
+  manualInstructions: { zh: string; en: string } | null;
 }

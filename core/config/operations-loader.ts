@@ -61,6 +61,7 @@ interface RawFile {
   plans?: RawPlan[];
   packages?: RawPackage[];
   signup?: { trial_tokens?: number };
+  manual_payment?: { instructions: RawText };
 }
 
 /** "operations.yaml: operation \"phone\" at /operations/0/price_per_call: must be >= 0" */
@@ -224,7 +225,10 @@ export function parseOperationsConfig(
     };
   });
   const signup = { trialMicro: money(file, raw, '/signup/trial_tokens', doc.signup?.trial_tokens ?? 0) };
-  return { file, operations, plans, packages, signup };
+  const manual = doc.manual_payment?.instructions;
+  const manualInstructions =
+    manual === undefined ? null : typeof manual === 'string' ? { zh: manual, en: manual } : manual;
+  return { file, operations, plans, packages, signup, manualInstructions };
 }
 
 export function loadOperationsConfig(file: string, env: NodeJS.ProcessEnv = process.env): OperationsConfig {

@@ -122,5 +122,13 @@ export const operationsMetaSchema = {
       additionalProperties: false,
       properties: { trial_tokens: money },
     },
+    // What the built-in manual payment method tells a buyer: whom to pay, where, what to quote. {order} and
+    // {amount} are filled per order. A manual instance of PAYMENTS_FILE with its own instructions keeps those.
+    manual_payment: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['instructions'],
+      properties: { instructions: text(2000) },
+    },
   },
 } as const;

@@ -3,12 +3,14 @@
 import type { Locale } from '../locale.js';
 import type { MailMessage } from './mailer.js';
 
-export type TemplateName = 'reset' | 'verify' | 'password_changed' | 'test';
+export type TemplateName = 'reset' | 'verify' | 'password_changed' | 'test' | 'order_pending';
 
 interface Vars {
   link?: string;
   minutes?: number;
   email: string;
+  /** order_pending: the order waiting for an admin. */
+  order?: { id: number; item: string; amount: string; buyer: string };
 }
 
 interface Text {
@@ -67,6 +69,24 @@ const TEXTS: Record<TemplateName, Record<Locale, Text>> = {
         `${v.email} 的密码刚刚被修改，其他登录会话已退出。`,
         '如果不是您本人操作，请立即重置密码并联系管理员。',
       ],
+    },
+  },
+  order_pending: {
+    en: {
+      subject: 'Order waiting for payment confirmation',
+      lines: (v) => [
+        `Order ${v.order?.id} (${v.order?.item}, ${v.order?.amount}) by ${v.order?.buyer} waits for a manual payment.`,
+        'When the money has arrived, confirm the order in the admin console (Orders); the buyer is credited at once.',
+      ],
+      button: 'Open the admin console',
+    },
+    zh: {
+      subject: '有订单等待确认收款',
+      lines: (v) => [
+        `账户 ${v.order?.buyer} 的订单 ${v.order?.id}（${v.order?.item}，${v.order?.amount}）选择了人工付款，正在等待收款。`,
+        '收到款项后，请在管理后台的“订单”中确认，买家会立即到账。',
+      ],
+      button: '打开管理后台',
     },
   },
   test: {

@@ -176,6 +176,13 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
     status: 201,
   },
   {
+    id: 'adminPendingCount',
+    method: 'GET',
+    path: '/console/api/admin/orders/pending-count',
+    summary: 'How many manual orders wait for an admin to confirm the payment (the admin badge)',
+    auth: 'admin',
+  },
+  {
     id: 'adminOrders',
     method: 'GET',
     path: '/console/api/admin/orders',

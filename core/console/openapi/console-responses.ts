@@ -119,6 +119,11 @@ export const CONSOLE_COMPONENTS: Record<string, Schema> = {
         credited_at: orNull(time),
         late: bool,
         refunded_tokens: tokens,
+        instructions: {
+          ...orNull(str),
+          description:
+            "a pending manual order: whom to pay, the amount, the order number to quote, what happens next (the caller's language); null otherwise",
+        },
       }),
     ],
   },
@@ -314,6 +319,7 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   adminUser: o({ user: ref('UserWithBalance') }),
   adminUpdateUser: o({ user: ref('UserWithBalance') }),
   adminGrant: adjustment,
+  adminPendingCount: o({ count: int }),
   adminOrders: o({ orders: list({ allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] }) }),
   adminConfirmOrder: o({ order: { oneOf: [ref('PaymentOrder'), { type: 'null' }] }, fulfilled: bool }),
   adminStats: o({

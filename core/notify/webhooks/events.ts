@@ -1,6 +1,6 @@
 // The events Tollgate sends and the one-line text a chat bot shows for each (zh first, then en: bots post into
 // mixed-language groups). Amounts in payloads are TOKEN numbers, as everywhere at the HTTP edge.
-export const WEBHOOK_EVENTS = ['order.paid', 'balance.low', 'plan.expiring', 'key.expiring'] as const;
+export const WEBHOOK_EVENTS = ['order.paid', 'order.pending', 'balance.low', 'plan.expiring', 'key.expiring'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export function isWebhookEvent(v: unknown): v is WebhookEvent {
@@ -27,6 +27,11 @@ export function eventText(event: WebhookEvent, d: Data): string {
       return (
         `[Tollgate] 订单 ${s(d.order_id)} 已支付：${s(d.item_id)}，${s(d.amount)} ${s(d.currency)}（账户 ${s(d.email)}）。\n` +
         `[Tollgate] Order ${s(d.order_id)} paid: ${s(d.item_id)}, ${s(d.amount)} ${s(d.currency)} (account ${s(d.email)}).`
+      );
+    case 'order.pending':
+      return (
+        `[Tollgate] 订单 ${s(d.order_id)} 等待确认收款：${s(d.item_id)}，${s(d.amount)} ${s(d.currency)}（账户 ${s(d.email)}）。\n` +
+        `[Tollgate] Order ${s(d.order_id)} awaits payment confirmation: ${s(d.item_id)}, ${s(d.amount)} ${s(d.currency)} (account ${s(d.email)}).`
       );
     case 'plan.expiring':
       return (
