@@ -12,6 +12,7 @@ import { serveConsoleWeb } from './console/web-serve.js';
 import { createStatusService } from './health/status-service.js';
 import { onBodyParseError } from './http/body-errors.js';
 import { clientIpMiddleware, compileClientIp } from './http/client-ip.js';
+import { DETAILS } from './http/error-details.js';
 import { ApiError } from './http/errors.js';
 import { health } from './http/health.js';
 import { metricsRoute } from './http/metrics-endpoint.js';
@@ -29,7 +30,7 @@ import type { Services } from './services.js';
 async function consoleApiNotFound(ctx: Koa.Context, next: Koa.Next): Promise<void> {
   const matched = (ctx as Koa.Context & { matched?: unknown[] }).matched;
   if (/^\/console\/api(\/|$)/.test(ctx.path) && !matched?.length) {
-    throw new ApiError('RESOURCE_NOT_FOUND', `There is no console API at ${ctx.method} ${ctx.path}.`);
+    throw new ApiError('RESOURCE_NOT_FOUND', DETAILS.nothingAt(`${ctx.method} ${ctx.path.slice(0, 200)}`));
   }
   await next();
 }

@@ -102,8 +102,9 @@ async function build(
         })
       : createMemoryState());
   if (!opts.state) opened.push(() => state.close());
+  const pluginDirs = opts.pluginDirs ?? settings.pluginDirs ?? [resolve('plugins')];
   const sandbox = await createSandbox({
-    pluginDirs: opts.pluginDirs ?? settings.pluginDirs ?? [resolve('plugins')],
+    pluginDirs,
     logger,
     poolSize: settings.sandboxPoolSize,
     resolver: opts.resolver,
@@ -116,6 +117,7 @@ async function build(
     refreshPlugins: () => sandbox.refresh(),
     pluginExists: (name) => sandbox.has(name),
     watch: opts.watchOperations ?? true,
+    pluginDirs,
   });
   const keys = createKeyCache(store.db);
   state.onRevocation((userId) => keys.invalidateUser(userId));

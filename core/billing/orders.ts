@@ -128,6 +128,7 @@ export async function createOrder(
         expiresAt: expiresAt ?? 0,
         method,
         clientIp: req.clientIp,
+        instructions: registry.config.manualInstructions,
       },
       { notifyUrl: payments.notifyUrl(provider.id), returnUrl: payments.returnUrl(Number(order.id)) },
     );

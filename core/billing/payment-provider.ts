@@ -20,6 +20,8 @@ export interface PaymentSnapshot {
   expiresAt: number;
   method: string | null;
   clientIp: string;
+  /** operations.yaml `manual_payment.instructions`: what a manual method without its own tells the buyer. */
+  instructions?: Bilingual | null;
 }
 
 export interface PaymentUrls {

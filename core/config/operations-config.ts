@@ -43,10 +43,15 @@ export interface OperationConfig {
   canary: CanaryConfig | null;
 }
 
+/** A plan's or package's name and description per language (operations.yaml: a string or {zh, en}). */
+export type CatalogueText = OperationText;
+
 export interface PlanConfig {
   id: string;
+  /** English; `text` has both. */
   name: string;
   description: string;
+  text: CatalogueText;
   priceMicro: number;
   durationDays: number;
   grantMicro: number;
@@ -57,8 +62,10 @@ export interface PlanConfig {
 
 export interface PackageConfig {
   id: string;
+  /** English; `text` has both. */
   name: string;
   description: string;
+  text: CatalogueText;
   priceMicro: number;
   tokensMicro: number;
 }
@@ -68,4 +75,8 @@ export interface OperationsConfig {
   operations: OperationConfig[];
   plans: PlanConfig[];
   packages: PackageConfig[];
+  /** operations.yaml `signup:`: TOKEN (micro) granted once to a new account; 0 = none. */
+  signup: { trialMicro: number };
+  /** operations.yaml `manual_payment.instructions` per language, or null (the built-in wording). */
+  manualInstructions: { zh: string; en: string } | null;
 }

@@ -45,8 +45,8 @@ interface RawOperation {
 
 interface RawPlan {
   id: string;
-  name: string;
-  description?: string;
+  name: RawText;
+  description?: RawText;
   price: number;
   duration_days: number;
   grant_tokens?: number;
@@ -56,8 +56,8 @@ interface RawPlan {
 
 interface RawPackage {
   id: string;
-  name: string;
-  description?: string;
+  name: RawText;
+  description?: RawText;
   price: number;
   tokens: number;
 }
@@ -66,6 +66,8 @@ interface RawFile {
   operations: RawOperation[];
   plans?: RawPlan[];
   packages?: RawPackage[];
+  signup?: { trial_tokens?: number };
+  manual_payment?: { instructions: RawText };
 }
 
 /** "operations.yaml: operation \"phone\" at /operations/0/price_per_call: must be >= 0" */
@@ -104,10 +106,11 @@ function parseRoute(
   return { method, path };
 }
 
-function textOf(op: RawOperation): OperationText {
-  const pick = (v: RawText | undefined, lang: 'zh' | 'en', fallback: string): string =>
-    v === undefined ? fallback : typeof v === 'string' ? v : v[lang];
-  const lang = (l: 'zh' | 'en') => ({ name: pick(op.name, l, op.code), description: pick(op.description, l, '') });
+/** Name and description per language; a plain string serves both, a missing name is the code or id. */
+function textOf(name: RawText | undefined, description: RawText | undefined, fallback: string): OperationText {
+  const pick = (v: RawText | undefined, lang: 'zh' | 'en', dflt: string): string =>
+    v === undefined ? dflt : typeof v === 'string' ? v : v[lang];
+  const lang = (l: 'zh' | 'en') => ({ name: pick(name, l, fallback), description: pick(description, l, '') });
   return { zh: lang('zh'), en: lang('en') };
 }
 
@@ -180,7 +183,7 @@ function toOperation(file: string, raw: RawFile, op: RawOperation, i: number, en
   const missing = new Set<string>();
   const options = substituteEnv(op.options ?? {}, env, missing) as Record<string, unknown>;
   const input = inputOf(op.input);
-  const text = textOf(op);
+  const text = textOf(op.name, op.description, op.code);
   if (!op.plugin && !op.upstreams) throw new ConfigError(`${where(file, raw, at)}: needs plugin: or upstreams:`);
   const upstreams = upstreamsOf(file, raw, op, at, env);
   if (op.charge_when) {
@@ -249,10 +252,12 @@ export function parseOperationsConfig(
       if (!seen.has(c))
         throw new ConfigError(`${where(file, raw, `/plans/${i}/codes/${j}`)}: unknown operation code "${c}"`);
     });
+    const text = textOf(p.name, p.description, p.id);
     return {
       id: p.id,
-      name: p.name,
-      description: p.description ?? '',
+      name: text.en.name,
+      description: text.en.description,
+      text,
       priceMicro: money(file, raw, `/plans/${i}/price`, p.price),
       durationDays: p.duration_days,
       grantMicro: money(file, raw, `/plans/${i}/grant_tokens`, p.grant_tokens ?? 0),
@@ -264,14 +269,22 @@ export function parseOperationsConfig(
       codes: p.codes,
     };
   });
-  const packages = (doc.packages ?? []).map((p, i) => ({
-    id: p.id,
-    name: p.name,
-    description: p.description ?? '',
-    priceMicro: money(file, raw, `/packages/${i}/price`, p.price),
-    tokensMicro: money(file, raw, `/packages/${i}/tokens`, p.tokens),
-  }));
-  return { file, operations, plans, packages };
+  const packages = (doc.packages ?? []).map((p, i) => {
+    const text = textOf(p.name, p.description, p.id);
+    return {
+      id: p.id,
+      name: text.en.name,
+      description: text.en.description,
+      text,
+      priceMicro: money(file, raw, `/packages/${i}/price`, p.price),
+      tokensMicro: money(file, raw, `/packages/${i}/tokens`, p.tokens),
+    };
+  });
+  const signup = { trialMicro: money(file, raw, '/signup/trial_tokens', doc.signup?.trial_tokens ?? 0) };
+  const manual = doc.manual_payment?.instructions;
+  const manualInstructions =
+    manual === undefined ? null : typeof manual === 'string' ? { zh: manual, en: manual } : manual;
+  return { file, operations, plans, packages, signup, manualInstructions };
 }
 
 export function loadOperationsConfig(file: string, env: NodeJS.ProcessEnv = process.env): OperationsConfig {

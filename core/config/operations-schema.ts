@@ -90,8 +90,8 @@ export const operationsMetaSchema = {
         required: ['id', 'name', 'price', 'duration_days', 'quota', 'codes'],
         properties: {
           id: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,31}$' },
-          name: { type: 'string', minLength: 1 },
-          description: { type: 'string' },
+          name: text(80),
+          description: text(500),
           price: money,
           duration_days: { type: 'integer', minimum: 1, maximum: 3660 },
           grant_tokens: money,
@@ -117,12 +117,27 @@ export const operationsMetaSchema = {
         required: ['id', 'name', 'price', 'tokens'],
         properties: {
           id: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,31}$' },
-          name: { type: 'string', minLength: 1 },
-          description: { type: 'string' },
+          name: text(80),
+          description: text(500),
           price: money,
           tokens: money,
         },
       },
+    },
+    // What a new account gets: trial_tokens TOKEN once (0 = none), at sign-up or, when email verification is
+    // required, at verification. TRIAL_CREDIT in the environment overrides it.
+    signup: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { trial_tokens: money },
+    },
+    // What the built-in manual payment method tells a buyer: whom to pay, where, what to quote. {order} and
+    // {amount} are filled per order. A manual instance of PAYMENTS_FILE with its own instructions keeps those.
+    manual_payment: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['instructions'],
+      properties: { instructions: text(2000) },
     },
   },
 } as const;

@@ -11,8 +11,11 @@ export interface PaymentSettings {
   orderExpiryMinutes: number;
   /** PAYMENT_SWEEP_SECONDS: how often pending orders are queried; 0 turns the sweeper off. */
   sweepSeconds: number;
-  /** TRIAL_CREDIT: TOKEN granted once to every new account (micro-TOKEN here); 0 = none. */
-  trialCreditMicro: number;
+  /**
+   * TRIAL_CREDIT: TOKEN granted once to every new account (micro-TOKEN here); 0 = none. null when unset: then
+   * operations.yaml `signup.trial_tokens` decides (core/billing/payments/trial-credit.ts).
+   */
+  trialCreditMicro: number | null;
   /** TRIAL_PLAN: a plan id from operations.yaml given once to every new account, for TRIAL_PLAN_DAYS days. */
   trialPlanId: string | null;
   trialPlanDays: number;
@@ -30,7 +33,7 @@ export function readPaymentSettings(env: NodeJS.ProcessEnv): PaymentSettings {
   const base = (env.PUBLIC_BASE_URL || env.PUBLIC_URL || '').replace(/\/+$/, '');
   if (base && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(base))
     throw new Error('PUBLIC_BASE_URL must be an http(s) URL without query string');
-  let trialCreditMicro = 0;
+  let trialCreditMicro: number | null = null;
   if (env.TRIAL_CREDIT) {
     try {
       trialCreditMicro = toMicro(env.TRIAL_CREDIT);

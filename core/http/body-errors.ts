@@ -1,6 +1,7 @@
 // Body-parser failures as the client's fault with the right code, instead of 500: a corrupt gzip/deflate/br body
 // (zlib's errors carry no HTTP status), an unknown Content-Encoding, oversized or malformed JSON.
 import type { Context } from 'koa';
+import { DETAILS } from './error-details.js';
 import { ApiError } from './errors.js';
 
 interface ParseError extends Error {
@@ -13,17 +14,11 @@ export function onBodyParseError(err: Error, ctx: Context): never {
   const e = err as ParseError;
   const encoding = ctx.get('content-encoding').trim().toLowerCase();
   if (e.status === 415) {
-    throw new ApiError(
-      'UNSUPPORTED_MEDIA_TYPE',
-      `Unsupported Content-Encoding "${encoding.slice(0, 40)}": send gzip, deflate, br or none.`,
-    );
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', DETAILS.badEncoding(encoding.slice(0, 40)));
   }
-  if (e.status === 413) throw new ApiError('PAYLOAD_TOO_LARGE', 'The request body is over 256 KB.');
+  if (e.status === 413) throw new ApiError('PAYLOAD_TOO_LARGE', DETAILS.bodyTooLarge());
   if (e.status === undefined && encoding && encoding !== 'identity') {
-    throw new ApiError(
-      'INVALID_INPUT',
-      `The request body is not valid ${encoding.slice(0, 40)} data (Content-Encoding); nothing was run or charged.`,
-    );
+    throw new ApiError('INVALID_INPUT', DETAILS.badEncodedBody(encoding.slice(0, 40)));
   }
   // Malformed JSON or form (400), an aborted upload: request-context turns these into the envelope.
   throw err;

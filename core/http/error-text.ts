@@ -48,11 +48,11 @@ export const ERROR_TEXT = {
     402,
     [
       '余额不足，无法完成本次调用。请充值后继续。',
-      '在控制台“充值与套餐”页充值、兑换充值码或购买套餐；也可能是密钥的每日消费上限已到。',
+      '在控制台“账户与充值”页充值、兑换充值码或购买套餐；也可能是密钥的每日消费上限已到。',
     ],
     [
       'The balance is too low for this call. Top up to continue.',
-      "Top up, redeem a code or buy a plan on the console's billing page; the key's daily spending cap may also be reached.",
+      "Top up, redeem a code or buy a plan on the console's Billing page; the key's daily spending cap may also be reached.",
     ],
   ),
   KEY_DISABLED: e(
@@ -198,6 +198,30 @@ export const ERROR_TEXT = {
     [
       'Log in first: send a valid user token as Authorization: Bearer ut_...',
       'Log in to the console again; the session expired or was signed out.',
+    ],
+  ),
+  INVALID_CREDENTIALS: e(
+    401,
+    ['邮箱或密码不正确。', '检查邮箱和密码（区分大小写）；忘记密码可用“忘记密码”重置。'],
+    [
+      'Wrong email or password.',
+      'Check the email and the password (case matters); if you forgot the password, reset it with "Forgot password".',
+    ],
+  ),
+  WRONG_PASSWORD: e(
+    401,
+    ['当前密码不正确。', '输入本账户现在的登录密码；忘记时可退出后用“忘记密码”重置。'],
+    [
+      'The current password is wrong.',
+      'Enter the password you log in with now; if you forgot it, log out and use "Forgot password".',
+    ],
+  ),
+  WRONG_2FA_CODE: e(
+    401,
+    ['两步验证码不正确。', '输入验证器应用当前显示的 6 位验证码（检查设备时间是否准确），或输入一个恢复码。'],
+    [
+      'Wrong authentication code.',
+      "Enter the 6-digit code your authenticator app shows now (check the device's clock), or a recovery code.",
     ],
   ),
   FORBIDDEN: e(

@@ -5,6 +5,18 @@ import { ERROR_TEXT, type ErrorCode, type TextLocale } from './error-text.js';
 
 export { ERROR_TEXT, type ErrorCode, type TextLocale };
 
+/** A specific detail in both languages (core/http/error-details.ts holds them). */
+export interface Localized {
+  zh: string;
+  en: string;
+}
+
+/**
+ * What a refusal says beyond its code: a Localized detail, or a plain string. A plain string is English (plugins
+ * and stages that have no Chinese for it): only an English answer shows it.
+ */
+export type Detail = string | Localized;
+
 /** Status and the default (en) message of every code. */
 export const ERROR_CATALOGUE = Object.fromEntries(
   Object.entries(ERROR_TEXT).map(([code, text]) => [code, { status: text.status, message: text.en.message }]),
@@ -20,35 +32,41 @@ export function statusOf(code: ErrorCode): number {
 export interface Denial {
   code: ErrorCode;
   /** Specific message; the catalogue's message is used when absent. */
-  message?: string;
+  message?: Detail;
   /** Seconds, for 429 and 503. */
   retryAfter?: number;
   /** `message` in Chinese, when the source has its own (a configured upstream's error rule). */
   zh?: string;
 }
 
-export function deny(code: ErrorCode, message?: string, retryAfter?: number): Denial {
+export function deny(code: ErrorCode, message?: Detail, retryAfter?: number): Denial {
   return { code, message, retryAfter };
 }
 
 /** Raised by console/admin handlers and turned into the same error shape by the error middleware. */
 export class ApiError extends Error {
+  /** The specific detail as given (Localized or English); undefined: the catalogue's text. */
+  readonly detail: Detail | undefined;
   constructor(
     readonly code: ErrorCode,
-    message?: string,
+    message?: Detail,
     readonly status: number = statusOf(code),
   ) {
-    super(message ?? ERROR_CATALOGUE[code].message);
+    super(message === undefined ? ERROR_CATALOGUE[code].message : typeof message === 'string' ? message : message.en);
+    this.detail = message;
   }
 }
 
+const CJK = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
+
 /**
- * The public message in the caller's language. English keeps the specific text (plugins and stages write it in
- * English); Chinese leads with the catalogue's Chinese text and keeps a specific detail after it, in brackets.
+ * The public message, wholly in the caller's language: a Localized detail in that language, else the catalogue's
+ * sentence. A plain (English) detail is shown to English callers only, and not even then when it carries
+ * Chinese (a plugin's mixed text): a Chinese answer never holds an English sentence, nor an English one Chinese.
  */
-export function localizedMessage(code: ErrorCode, specific: string | undefined, locale: TextLocale): string {
-  const en = ERROR_TEXT[code].en.message;
-  if (locale === 'en') return specific ?? en;
-  const zh = ERROR_TEXT[code].zh.message;
-  return specific && specific !== en ? `${zh}（${specific}）` : zh;
+export function localizedMessage(code: ErrorCode, specific: Detail | undefined, locale: TextLocale): string {
+  const catalogue = ERROR_TEXT[code][locale].message;
+  if (specific === undefined) return catalogue;
+  if (typeof specific !== 'string') return specific[locale];
+  return locale === 'en' && !CJK.test(specific) ? specific : catalogue;
 }

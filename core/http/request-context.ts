@@ -4,7 +4,8 @@ import type { Context, Next } from 'koa';
 import { newRequestId } from '../accounts/secrets.js';
 import type { Logger } from '../kernel/logger.js';
 import { callerLocale } from './envelope.js';
-import { ApiError, ERROR_CATALOGUE, type ErrorCode, localizedMessage } from './errors.js';
+import { DETAILS } from './error-details.js';
+import { ApiError, type Detail, ERROR_CATALOGUE, type ErrorCode, localizedMessage } from './errors.js';
 
 /** On every answer, the lean /api entry's too (core/pipeline/lean-entry.ts). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -27,10 +28,9 @@ function codeForStatus(status: number): ErrorCode {
 function unrouted(ctx: Context): ApiError {
   const allow = ctx.response.get('Allow');
   const where = `${ctx.method} ${ctx.path.slice(0, 200)}`;
-  if (ctx.status !== 404 && allow)
-    return new ApiError('METHOD_NOT_ALLOWED', `${where} is not allowed; allowed: ${allow}.`);
+  if (ctx.status !== 404 && allow) return new ApiError('METHOD_NOT_ALLOWED', DETAILS.methodNotAllowed(where, allow));
   ctx.remove('Allow');
-  return new ApiError('RESOURCE_NOT_FOUND', `There is nothing at ${where}.`);
+  return new ApiError('RESOURCE_NOT_FOUND', DETAILS.nothingAt(where));
 }
 
 export function requestContext(logger: Logger) {
@@ -46,19 +46,16 @@ export function requestContext(logger: Logger) {
     } catch (err) {
       const e = err as Error & { status?: number; expose?: boolean };
       let code: ErrorCode;
-      let message: string;
+      let message: Detail | undefined;
       let status: number;
       if (err instanceof ApiError) {
         code = err.code;
-        message = err.message;
+        message = err.detail;
         status = err.status;
       } else {
         status = e.status && e.status >= 400 && e.status < 500 ? e.status : 500;
         code = codeForStatus(status);
-        message =
-          status === 400 && /JSON|parse/i.test(e.message)
-            ? 'The request body is not valid JSON.'
-            : ERROR_CATALOGUE[code].message;
+        message = status === 400 && /JSON|parse/i.test(e.message) ? DETAILS.badJson() : undefined;
         if (code === 'INTERNAL')
           logger.error('request failed', {
             request_id: ctx.state.requestId,
@@ -67,17 +64,12 @@ export function requestContext(logger: Logger) {
           });
         status = ERROR_CATALOGUE[code].status;
       }
-      // Only the catalogue's own text is replaced by the caller's language; a specific message stays as detail.
-      message = localizedMessage(
-        code,
-        message === ERROR_CATALOGUE[code].message ? undefined : message,
-        callerLocale(ctx.get('accept-language')),
-      );
+      const text = localizedMessage(code, message, callerLocale(ctx.get('accept-language')));
       ctx.status = status;
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = JSON.stringify({
         success: false,
-        error: { code, message },
+        error: { code, message: text },
         deducted: 0,
         request_id: ctx.state.requestId,
       });

@@ -11,11 +11,12 @@ import { callerLocale } from '../http/envelope.js';
 import { ApiError, type Denial, ERROR_TEXT, localizedMessage, statusOf } from '../http/errors.js';
 import { authenticate } from '../pipeline/authenticate.js';
 import { beginCall } from '../pipeline/begin-call.js';
+import type { Operation } from '../registry/registry.js';
 import type { Services } from '../services.js';
 import { isDatabaseUnavailable } from '../store/database-errors.js';
 import { classify, type JsonRpcId, RPC, type RpcError, rpcError, rpcResult } from './json-rpc.js';
 import { callTool } from './tool-call.js';
-import { callableOperations, toolOf } from './tools.js';
+import { callableOperations, toolContext, toolOf } from './tools.js';
 
 export const MCP_PATH = '/mcp';
 /** Newest first: an unknown requested version is answered with the newest (the client then decides). */
@@ -110,15 +111,16 @@ function bodyProblem(err: Error & { status?: number }): [number, RpcError] {
   return [400, { code: RPC.PARSE_ERROR, message: 'The request body is not valid JSON.' }];
 }
 
-function initializeResult(s: Services, params: Record<string, unknown>): unknown {
+function initializeResult(s: Services, params: Record<string, unknown>, locale: 'zh' | 'en'): unknown {
   const asked = params.protocolVersion;
   return {
     protocolVersion: typeof asked === 'string' && PROTOCOL_VERSIONS.includes(asked) ? asked : PROTOCOL_VERSIONS[0],
     capabilities: { tools: { listChanged: false } },
     serverInfo: { name: 'tollgate', title: 'Tollgate', version: s.version },
     instructions:
-      '每个工具是一次按次计费的数据接口调用，价格写在工具说明中；失败的调用不扣费，结果的 _meta 中有扣费（deducted）和余额（remaining）。' +
-      "Each tool is one pay-per-call data API call, priced in its description; failed calls are free, and each result's _meta carries the charge (deducted) and the balance (remaining).",
+      locale === 'zh'
+        ? '每个工具是一次按次计费的数据接口调用，价格写在工具说明中；失败的调用不扣费，结果的 _meta 中有扣费（deducted）和余额（remaining）。'
+        : "Each tool is one pay-per-call data API call, priced in its description; failed calls are free, and each result's _meta carries the charge (deducted) and the balance (remaining).",
   };
 }
 
@@ -136,11 +138,15 @@ async function dispatch(
     case 'initialize':
       if (typeof params.protocolVersion !== 'string')
         return { error: { code: RPC.INVALID_PARAMS, message: 'initialize needs params.protocolVersion.' } };
-      return { result: initializeResult(s, params) };
+      return { result: initializeResult(s, params, callerLocale(ctx.get('accept-language') || undefined)) };
     case 'ping':
       return { result: {} };
-    case 'tools/list':
-      return { result: { tools: callableOperations(s.registry.current, identity).map(toolOf) } };
+    case 'tools/list': {
+      const registry = s.registry.current;
+      const reachesOut = (op: Operation) => (s.sandbox.manifest(op.plugin)?.allow_hosts.length ?? 0) > 0;
+      const c = toolContext(registry, callerLocale(ctx.get('accept-language') || undefined), reachesOut);
+      return { result: { tools: callableOperations(registry, identity).map((op) => toolOf(op, c)) } };
+    }
     case 'tools/call': {
       const {
         name,

@@ -63,10 +63,7 @@ function resultOf(env: Envelope, replayed: boolean, retryAfter: string, locale: 
     return { content: [{ type: 'text', text: body }], isError: true, _meta: meta };
   }
   meta.cached = env.cached;
-  const charge =
-    env.remaining === undefined
-      ? `扣费 ${env.deducted} TOKEN。Charged ${env.deducted} TOKEN.`
-      : `扣费 ${env.deducted} TOKEN，余额 ${env.remaining} TOKEN。Charged ${env.deducted} TOKEN; balance ${env.remaining} TOKEN.`;
+  const charge = chargeText(env, replayed, locale);
   const result: ToolResult = {
     content: [
       { type: 'text', text: JSON.stringify(env.data) },
@@ -77,6 +74,17 @@ function resultOf(env: Envelope, replayed: boolean, retryAfter: string, locale: 
   // MCP's structuredContent is an object; any other result shape travels in the text content only.
   if (isPlainObject(env.data)) result.structuredContent = env.data;
   return result;
+}
+
+/** The charge line in the caller's language; a replay of an Idempotency-Key's answer was not charged again. */
+function chargeText(env: Envelope, replayed: boolean, locale: TextLocale): string {
+  if (replayed)
+    return locale === 'zh'
+      ? '这是同一 Idempotency-Key 首次调用结果的重放：本次未扣费。'
+      : "A replay of the first call's answer for this Idempotency-Key: nothing was charged this time.";
+  const balance = env.remaining === undefined ? '' : String(env.remaining);
+  if (locale === 'zh') return `扣费 ${env.deducted} TOKEN${balance ? `，余额 ${balance} TOKEN` : ''}。`;
+  return `Charged ${env.deducted} TOKEN${balance ? `; balance ${balance} TOKEN` : ''}.`;
 }
 
 /** Headers of the /api answer that become fields of the tool result instead. */

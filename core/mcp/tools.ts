@@ -1,9 +1,12 @@
-// Operations as MCP tools: name = the operation code, title and description in zh and en with the price, the
-// operation's own input JSON Schema, and its declared `response:` fields as outputSchema. Built from the live
-// registry on every tools/list (a handful of operations), so a reload of operations.yaml shows at once.
+// Operations as MCP tools: name = the operation code, title and description with the price in the caller's
+// language (Accept-Language, English otherwise: one language, not both, so a model reads half the tokens), the
+// operation's own input JSON Schema, its declared `response:` fields as outputSchema, and annotations for clients
+// that gate tool calls. Built from the live registry on every tools/list (a handful of operations), so a reload
+// of operations.yaml shows at once.
 
 import type { KeyIdentity } from '../accounts/api-keys.js';
 import { objectSchema } from '../config/response-fields.js';
+import type { TextLocale } from '../http/errors.js';
 import { toToken } from '../kernel/money.js';
 import type { Operation, Registry } from '../registry/registry.js';
 
@@ -13,13 +16,36 @@ export interface ToolDefinition {
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
+  annotations: { title: string; readOnlyHint: true; destructiveHint: false; openWorldHint: boolean };
+}
+
+/** What a tool list is built for: the caller's language, and the facts that are not in the operation itself. */
+export interface ToolContext {
+  locale: TextLocale;
+  /** Operation codes some plan of operations.yaml includes (free within its quota). */
+  planCodes: ReadonlySet<string>;
+  /** Whether the operation's plugin may reach the internet (its manifest lists hosts). */
+  reachesOut: (op: Operation) => boolean;
 }
 
 /** The price line an agent (and the person approving its calls) reads before it spends anything. */
-function priceLine(op: Operation): string {
+function priceLine(op: Operation, c: ToolContext): string {
   const price = toToken(op.priceMicro);
-  if (price === 0) return '价格：免费。Price: free.';
-  return `价格：每次成功调用 ${price} TOKEN，失败不扣费；套餐额度内免费。Price: ${price} TOKEN per successful call; failed calls are free; free within a plan's quota.`;
+  const inPlan = c.planCodes.has(op.code);
+  if (c.locale === 'zh') {
+    if (price === 0) return '价格：免费。';
+    return `价格：每次成功调用 ${price} TOKEN，失败不扣费${inPlan ? '；套餐额度内免费' : ''}。`;
+  }
+  if (price === 0) return 'Price: free.';
+  return `Price: ${price} TOKEN per successful call; failed calls are free${inPlan ? "; free within a plan's quota" : ''}.`;
+}
+
+export function toolContext(
+  registry: Registry,
+  locale: TextLocale,
+  reachesOut: ToolContext['reachesOut'],
+): ToolContext {
+  return { locale, planCodes: new Set(registry.config.plans.flatMap((p) => p.codes)), reachesOut };
 }
 
 /** Removes `additionalProperties: false` at every level: a field added to a result must never make a client
@@ -53,14 +79,19 @@ function inputSchemaOf(op: Operation): Record<string, unknown> {
   return schema;
 }
 
-export function toolOf(op: Operation): ToolDefinition {
-  const { zh, en } = op.text;
-  const title = zh.name === en.name ? en.name : `${zh.name} ${en.name}`;
-  const description = [zh.description, en.description].filter((d, i, all) => d && all.indexOf(d) === i).join('\n');
+export function toolOf(op: Operation, c: ToolContext): ToolDefinition {
+  const { name: title, description } = op.text[c.locale];
   const inputSchema = inputSchemaOf(op);
   // The operation's example call, in the schema's own keyword, so a model sees a valid argument object.
   if (op.example && inputSchema.examples === undefined) inputSchema.examples = [op.example];
-  const tool: ToolDefinition = { name: op.code, title, description: `${description}\n${priceLine(op)}`, inputSchema };
+  const tool: ToolDefinition = {
+    name: op.code,
+    title,
+    description: description ? `${description}\n${priceLine(op, c)}` : priceLine(op, c),
+    inputSchema,
+    // A lookup changes nothing but the caller's balance; openWorld when the plugin talks to an outside service.
+    annotations: { title, readOnlyHint: true, destructiveHint: false, openWorldHint: c.reachesOut(op) },
+  };
   const outputSchema = outputSchemaOf(op);
   if (outputSchema) tool.outputSchema = outputSchema;
   return tool;

@@ -1,5 +1,7 @@
 // Stage: per-key token-bucket rate limit and a hard cap of calls in flight per key. Both answer 429 with
 // Retry-After; the rate headers go on every response of an identified caller.
+
+import { DETAILS } from '../http/error-details.js';
 import { deny } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import type { SharedState } from '../state/shared-state.js';
@@ -19,13 +21,9 @@ export const admit: Stage = (call, s) => {
   return after(s.state.admit(`rl:${id.keyId}`, rate, burst, scope, cap, SLOT_TTL_MS), ({ rate: decision, slot }) => {
     call.rate = decision;
     if (!decision.allowed) {
-      return deny(
-        'RATE_LIMITED',
-        `Rate limit of ${rate}/s (burst ${burst}) reached for this key.`,
-        decision.retryAfterSeconds,
-      );
+      return deny('RATE_LIMITED', DETAILS.rateLimit(rate, burst), decision.retryAfterSeconds);
     }
-    if (!slot) return deny('CONCURRENCY_LIMITED', `At most ${cap} calls may be in flight for this key.`, 1);
+    if (!slot) return deny('CONCURRENCY_LIMITED', DETAILS.concurrency(cap), 1);
     reserve(call, new ConcurrencySlot(s.state, scope, slot));
     return undefined;
   });

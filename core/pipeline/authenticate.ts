@@ -3,6 +3,7 @@ import { BlockList, isIP } from 'node:net';
 import type { KeyIdentity } from '../accounts/api-keys.js';
 import { sha256Hex } from '../accounts/secrets.js';
 import { addressGroup } from '../http/connection-limits.js';
+import { DETAILS } from '../http/error-details.js';
 import { type Denial, deny } from '../http/errors.js';
 import { after } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
@@ -41,11 +42,7 @@ export const authenticate: Stage = (call, s) => {
   const secret = keyFrom(call);
   if (!secret) return keyless(call, s, deny('MISSING_API_KEY'));
   if (!/^sk_[A-Za-z0-9_-]{20,100}$/.test(secret))
-    return keyless(
-      call,
-      s,
-      deny('INVALID_API_KEY', 'The API key is not valid: keys look like sk_ followed by 43 characters.'),
-    );
+    return keyless(call, s, deny('INVALID_API_KEY', DETAILS.keyFormat()));
   return after(s.keys.get(sha256Hex(secret)), (identity) =>
     identity ? admitIdentity(call, identity) : keyless(call, s, deny('INVALID_API_KEY')),
   );
@@ -63,13 +60,13 @@ function keyless(call: ApiCall, s: Services, denial: Denial): Denial {
 
 function admitIdentity(call: ApiCall, identity: KeyIdentity): Denial | undefined {
   call.identity = identity;
-  if (identity.userStatus !== 'active') return deny('KEY_DISABLED', 'The account this API key belongs to is disabled.');
+  if (identity.userStatus !== 'active') return deny('KEY_DISABLED', DETAILS.keyOwnerDisabled());
   if (identity.keyStatus !== 'active') return deny('KEY_DISABLED');
   if (identity.expiresAt !== null && identity.expiresAt <= Date.now()) {
-    return deny('KEY_EXPIRED', `This API key expired at ${new Date(identity.expiresAt).toISOString()}.`);
+    return deny('KEY_EXPIRED', DETAILS.keyExpiredAt(new Date(identity.expiresAt).toISOString()));
   }
   if (identity.ipAllow && identity.ipAllow.length > 0 && !ipAllowed(call.ip, identity.ipAllow)) {
-    return deny('IP_NOT_ALLOWED', `This API key may not be used from ${call.ip}.`);
+    return deny('IP_NOT_ALLOWED', DETAILS.ipNotAllowed(call.ip));
   }
   return undefined;
 }

@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import { balanceOf } from '../billing/ledger.js';
 import { spentToday } from '../billing/spend-cap.js';
 import { activeSubscription } from '../billing/subscriptions.js';
+import { DETAILS } from '../http/error-details.js';
 import { deny } from '../http/errors.js';
 import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
@@ -48,11 +49,7 @@ async function answerBalance(ctx: Context, s: Services, call: ApiCall): Promise<
     const answer = await respond(
       call,
       s,
-      deny(
-        'RATE_LIMITED',
-        'Too many balance requests for this API key. Retry after the time in Retry-After.',
-        Math.max(1, Math.ceil(budget.retryAfterSeconds)),
-      ),
+      deny('RATE_LIMITED', DETAILS.balanceRequests(), Math.max(1, Math.ceil(budget.retryAfterSeconds))),
     );
     writeAnswer(ctx, answer);
     return;

@@ -17,7 +17,8 @@ const round2 = (ms: number): number => Math.round(ms * 100) / 100;
 /** A live NOT_FOUND is the caller's own post gone, not a fault of the upstream; a canary's is its sample gone. */
 function failureClass(call: ApiCall, denial: Denial | undefined): string | null {
   if (!denial || (denial.code === 'NOT_FOUND' && !call.canary)) return null;
-  return classifyFailure(denial.code, denial.message);
+  const m = denial.message;
+  return classifyFailure(denial.code, typeof m === 'string' || m === undefined ? m : m.en);
 }
 
 export function callLogRow(call: ApiCall, status: number, denial: Denial | undefined, now = Date.now()): CallLogRow {

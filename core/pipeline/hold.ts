@@ -2,6 +2,7 @@
 // balance the plugin never runs: 402. A cache hit needs no hold; it is charged in one step when settled.
 // Where the hold lives (memory on SQLite, a group-committed row on PostgreSQL) is billing/money.ts's business.
 
+import { DETAILS } from '../http/error-details.js';
 import { type Denial, deny } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import { toToken } from '../kernel/money.js';
@@ -35,8 +36,4 @@ function moneyHold(call: ApiCall, s: Services) {
   return { name: 'money hold', keep: giveBack, giveBack };
 }
 
-const insufficient = (price: number) =>
-  deny(
-    'INSUFFICIENT_BALANCE',
-    `This call costs ${toToken(price)} TOKEN and the available balance is lower. Top up to continue.`,
-  );
+const insufficient = (price: number) => deny('INSUFFICIENT_BALANCE', DETAILS.costsMore(toToken(price)));

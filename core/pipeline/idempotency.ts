@@ -8,6 +8,7 @@
 // response in the capture transaction (settle.ts), only while it still owns the claim: so a billed call is
 // either replayable or, if its claim was taken over, rolled back. Never both charged twice nor lost.
 import type { Kysely } from 'kysely';
+import { DETAILS } from '../http/error-details.js';
 import { type Denial, deny } from '../http/errors.js';
 import { hashOf } from '../kernel/canonical.js';
 import type { Services } from '../services.js';
@@ -68,8 +69,7 @@ export const beginIdempotency: Stage = (call, s) => {
 
 async function claimOrReplay(call: ApiCall, s: Services, raw: string | string[]): Promise<Denial | undefined> {
   const key = String(raw).trim();
-  if (!/^[\x21-\x7e]{1,255}$/.test(key))
-    return deny('INVALID_INPUT', 'Idempotency-Key must be 1-255 visible ASCII characters.');
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) return deny('INVALID_INPUT', DETAILS.idempotencyKeyFormat());
   const userId = call.identity!.userId;
   const hash = hashOf(call.method, call.operation!.code, call.input);
   const leaseMs = call.operation!.timeoutMs + s.settings.holdGraceMs;
@@ -98,15 +98,11 @@ async function claimOrReplay(call: ApiCall, s: Services, raw: string | string[])
     }
   }
   if (!row || row.request_hash !== hash) {
-    return deny('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request.');
+    return deny('IDEMPOTENCY_CONFLICT', DETAILS.idempotencyMismatch());
   }
   if (row.state !== 'done' || row.response === null) {
     const retryAfter = Math.max(1, Math.ceil((Number(row.expires_at) - now) / 1000));
-    return deny(
-      'IDEMPOTENCY_CONFLICT',
-      'A request with this Idempotency-Key is still running; retry when it has finished.',
-      Math.min(retryAfter, 5),
-    );
+    return deny('IDEMPOTENCY_CONFLICT', DETAILS.idempotencyRunning(), Math.min(retryAfter, 5));
   }
   call.idempotency = { key, hash, replay: { status: Number(row.status), body: row.response } };
   return undefined;

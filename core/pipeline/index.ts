@@ -6,6 +6,7 @@
 //   -> settle what needs the answer (the idempotency claim) -> call log
 // Stages return a Denial to stop the call; exceptions are bugs or infrastructure faults and become 500.
 import type { Context } from 'koa';
+import { DETAILS } from '../http/error-details.js';
 import { type Denial, deny } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
@@ -82,9 +83,7 @@ function failed(call: ApiCall, s: Services, err: unknown): Denial {
     operation: call.operation?.code,
     reason: (err as Error).stack ?? String(err),
   });
-  return isDatabaseUnavailable(err)
-    ? deny('UNAVAILABLE', 'The billing database is unavailable right now; nothing was charged. Retry shortly.', 5)
-    : deny('INTERNAL');
+  return isDatabaseUnavailable(err) ? deny('UNAVAILABLE', DETAILS.billingDown(), 5) : deny('INTERNAL');
 }
 
 function finish(call: ApiCall, s: Services, denial: Denial | undefined): MaybePromise<ApiAnswer> {

@@ -6,6 +6,7 @@
 
 import type { Quote } from '../billing/plans.js';
 import { reserveSpend } from '../billing/spend-cap.js';
+import { DETAILS } from '../http/error-details.js';
 import { type Denial, deny } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import { toToken } from '../kernel/money.js';
@@ -14,11 +15,7 @@ import { StateUnavailableError } from '../state/shared-state.js';
 import type { ApiCall, Stage } from './call.js';
 import { reserve } from './reservations.js';
 
-export const COUNTERS_UNAVAILABLE: Denial = deny(
-  'UNAVAILABLE',
-  'Spending caps and plan quotas cannot be checked right now; nothing was charged. Retry shortly.',
-  5,
-);
+export const COUNTERS_UNAVAILABLE: Denial = deny('UNAVAILABLE', DETAILS.countersDown(), 5);
 
 /** A canary costs nothing and takes no plan quota: the system account is not a customer. */
 const CANARY_FREE = 'canary';
@@ -58,10 +55,7 @@ function recordQuote(call: ApiCall, s: Services, quote: Quote): MaybePromise<Den
 async function reserveCap(call: ApiCall, s: Services, cap: number): Promise<Denial | undefined> {
   const reservation = await reserveSpend(s.store.db, s.state, call.identity!, cap, call.price);
   if (!reservation) {
-    return deny(
-      'INSUFFICIENT_BALANCE',
-      `This key's daily spending cap of ${toToken(cap)} TOKEN is reached; it resets at midnight China time (UTC+8).`,
-    );
+    return deny('INSUFFICIENT_BALANCE', DETAILS.dailyCap(toToken(cap)));
   }
   // A charged call keeps exactly what it paid; a failed call and a free cache hit (charged 0) give it all back.
   reserve(call, {

@@ -1,4 +1,6 @@
 // Stage: which operation is called — a `routes:` alias (GET /api/video/:id) or /api/{code} — and may this key call it.
+
+import { DETAILS } from '../http/error-details.js';
 import { deny } from '../http/errors.js';
 import type { Stage } from './call.js';
 
@@ -20,25 +22,17 @@ export const resolveOperation: Stage = (call) => {
       const m = /^\/api\/([^/]+)\/?$/.exec(call.path);
       const code = m ? decodeURIComponent(m[1]) : '';
       const op = call.registry.get(code);
-      if (!op)
-        return deny(
-          'UNKNOWN_OPERATION',
-          `There is no operation "${code.slice(0, 64)}". The list is at GET /console/api/operations.`,
-        );
+      if (!op) return deny('UNKNOWN_OPERATION', DETAILS.unknownOperation(code.slice(0, 64)));
       call.operation = op;
     }
   } catch (err) {
     // decodeURIComponent on "/api/%" or "/api/video/%E0%A4%A": the client's malformed path, not our fault.
-    if (err instanceof URIError)
-      return deny(
-        'INVALID_INPUT',
-        'The path has malformed percent-encoding (a % not followed by two hex digits of valid UTF-8).',
-      );
+    if (err instanceof URIError) return deny('INVALID_INPUT', DETAILS.badPercent());
     throw err;
   }
   const allowed = call.identity?.allowedCodes;
   if (allowed && allowed.length > 0 && !allowed.includes(call.operation.code)) {
-    return deny('OPERATION_NOT_ALLOWED', `This API key may not call "${call.operation.code}".`);
+    return deny('OPERATION_NOT_ALLOWED', DETAILS.operationNotAllowed(call.operation.code));
   }
   // Not configured (operations.yaml `requires:`): refused here, before any price, hold or plugin. The catalogue's
   // message is the whole answer; which settings are missing is the operator's business (log, admin page).

@@ -7,6 +7,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { runBilling } from '../billing/billing-sql.js';
 import { InsufficientBalanceError, postEntry } from '../billing/ledger.js';
+import { DETAILS } from '../http/error-details.js';
 import { type Denial, deny } from '../http/errors.js';
 import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
@@ -112,10 +113,7 @@ async function captureAndLog(call: ApiCall, s: Services): Promise<Denial | undef
     call.bodyOut = undefined;
     if (err instanceof InsufficientBalanceError) return deny('INSUFFICIENT_BALANCE');
     if (err instanceof ClaimLostError) {
-      return deny(
-        'IDEMPOTENCY_CONFLICT',
-        'This call outlived its Idempotency-Key lease and a retry took the key over; this call was not charged.',
-      );
+      return deny('IDEMPOTENCY_CONFLICT', DETAILS.idempotencyLeaseLost());
     }
     throw err;
   }

@@ -1,5 +1,7 @@
 // Stage: one input object from the query, a JSON or form body, and path parameters; validated by the
 // operation's schema (compiled at load). Unknown fields are rejected; the key itself is never part of input.
+
+import { DETAILS } from '../http/error-details.js';
 import { deny } from '../http/errors.js';
 import type { Stage } from './call.js';
 
@@ -22,27 +24,22 @@ function withoutKey(source: unknown): Record<string, unknown> {
 
 export const validateInput: Stage = (call) => {
   if (call.bodyKind === 'unsupported') {
-    return deny(
-      'UNSUPPORTED_MEDIA_TYPE',
-      'Unsupported Content-Type: send application/json or application/x-www-form-urlencoded.',
-    );
+    return deny('UNSUPPORTED_MEDIA_TYPE', DETAILS.apiBodyType());
   }
   if (call.bodyKind === 'json' && (typeof call.body !== 'object' || call.body === null || Array.isArray(call.body))) {
-    return deny('INVALID_INPUT', 'The JSON body must be an object of parameters.');
+    return deny('INVALID_INPUT', DETAILS.apiBodyObject());
   }
   const input: Record<string, unknown> = withoutKey(call.query);
   for (const [name, value] of Object.entries(withoutKey(call.body))) {
-    if (Object.hasOwn(input, name))
-      return deny('INVALID_INPUT', `parameter '${name}' is given in both the query and the body`);
+    if (Object.hasOwn(input, name)) return deny('INVALID_INPUT', DETAILS.paramTwice(name, 'query'));
     put(input, name, value);
   }
   for (const [name, value] of Object.entries(call.pathParams)) {
-    if (Object.hasOwn(input, name))
-      return deny('INVALID_INPUT', `parameter '${name}' is given in both the path and the request`);
+    if (Object.hasOwn(input, name)) return deny('INVALID_INPUT', DETAILS.paramTwice(name, 'path'));
     put(input, name, value);
   }
   const problem = call.operation!.validator.validate(input, call.bodyKind === 'json' ? 'json' : 'strings');
-  if (problem) return deny('INVALID_INPUT', `Invalid input for ${call.operation!.code}: ${problem}.`);
+  if (problem) return deny('INVALID_INPUT', DETAILS.invalidParams(call.operation!.code, problem));
   call.input = input;
   return undefined;
 };

@@ -1,5 +1,6 @@
-// Keeps the current Registry and swaps it when operations.yaml changes. A bad edit keeps the last good
-// registry and logs why; calls in flight hold a reference to the snapshot they started with.
+// Keeps the current Registry and swaps it when operations.yaml or a plugin's files change (a plugin edit rebuilds
+// that plugin's bundle and pool in the sandbox's refresh). A bad edit keeps the last good registry and logs why;
+// calls in flight hold a reference to the snapshot they started with.
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { missingSettingsText } from '../config/availability.js';
@@ -18,6 +19,13 @@ function warnUnavailable(registry: Registry, logger: Logger): void {
   }
 }
 
+/** Not editor droppings (.swp, ~, dot files) nor installed dependencies. */
+function pluginFile(changed: string | Buffer | null): boolean {
+  if (changed === null) return false;
+  const path = String(changed);
+  return !/(^|[\\/])(\.|node_modules([\\/]|$))|~$|\.sw[px]$/.test(path);
+}
+
 export interface RegistryHolder {
   readonly current: Registry;
   /** Re-read the file now. Resolves true when the new config is live. */
@@ -32,6 +40,8 @@ export interface RegistryHolderOptions {
   refreshPlugins: () => Promise<void>;
   pluginExists: (name: string) => boolean;
   watch: boolean;
+  /** Plugin folders (each holding one folder per plugin) whose files are watched too, recursively. */
+  pluginDirs?: readonly string[];
   env?: NodeJS.ProcessEnv;
   onReload?: (registry: Registry) => void;
 }
@@ -40,7 +50,7 @@ export async function createRegistryHolder(opts: RegistryHolderOptions): Promise
   // The first load throws: a broken file at start must stop the service with the reason.
   let current = buildRegistry(loadOperationsConfig(opts.file, opts.env), opts.pluginExists, 1);
   warnUnavailable(current, opts.logger);
-  let watcher: FSWatcher | null = null;
+  const watchers: FSWatcher[] = [];
   let timer: NodeJS.Timeout | null = null;
   let reloading: Promise<boolean> | null = null;
 
@@ -67,17 +77,26 @@ export async function createRegistryHolder(opts: RegistryHolderOptions): Promise
     }
   };
 
+  // Several events come with one save (and an editor's temp files): one reload after they settle.
+  const soon = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      reloading = (reloading ?? Promise.resolve(true)).then(reload);
+    }, 150);
+  };
   if (opts.watch) {
     // Watch the folder, not the file: editors replace files on save, which ends a watch on the old inode.
     const name = basename(opts.file);
-    watcher = watch(dirname(opts.file), (_event, changed) => {
-      if (changed !== name) return;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => {
-        reloading = (reloading ?? Promise.resolve(true)).then(reload);
-      }, 150);
-    });
-    watcher.unref();
+    watchers.push(watch(dirname(opts.file), (_event, changed) => changed === name && soon()));
+    for (const dir of opts.pluginDirs ?? []) {
+      try {
+        // A plugin's handler, its modules, plugin.json or an asset: the refresh rebuilds only what changed.
+        watchers.push(watch(dir, { recursive: true }, (_event, changed) => pluginFile(changed) && soon()));
+      } catch (err) {
+        opts.logger.warn('plugin folder not watched', { dir, reason: (err as Error).message });
+      }
+    }
+    for (const w of watchers) w.unref();
   }
 
   return {
@@ -87,7 +106,7 @@ export async function createRegistryHolder(opts: RegistryHolderOptions): Promise
     reload: () => (reloading = (reloading ?? Promise.resolve(true)).then(reload)),
     close() {
       if (timer) clearTimeout(timer);
-      watcher?.close();
+      for (const w of watchers) w.close();
     },
   };
 }

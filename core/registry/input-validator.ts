@@ -6,7 +6,7 @@ import type { InputSchema } from '../config/operations-config.js';
 
 export interface InputValidator {
   /** Returns null when valid (and coerces `input` in place for string sources), else a clear message. */
-  validate(input: Record<string, unknown>, source: 'strings' | 'json'): string | null;
+  validate(input: Record<string, unknown>, source: 'strings' | 'json'): InputProblem | null;
 }
 
 function makeAjv(coerce: boolean): Ajv {
@@ -41,24 +41,36 @@ function field(e: ErrorObject): string {
   return path || 'input';
 }
 
-export function describeError(e: ErrorObject): string {
+/** What is wrong with an input, as data: the pipeline words it in the caller's language (core/http/error-details.ts). */
+export type InputProblem =
+  | { kind: 'missing' | 'unknown' | 'format'; name: string }
+  | { kind: 'type'; name: string; type: string }
+  | { kind: 'enum'; name: string; values: string }
+  | { kind: 'noForm'; name: string | null }
+  | { kind: 'minLength' | 'maxLength'; name: string; limit: number }
+  | { kind: 'other'; name: string; en: string };
+
+export function describeError(e: ErrorObject): InputProblem {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required':
-      return `missing required parameter '${String(p.missingProperty)}'`;
+      return { kind: 'missing', name: String(p.missingProperty) };
     case 'additionalProperties':
-      return `unknown parameter '${String(p.additionalProperty)}'`;
+      return { kind: 'unknown', name: String(p.additionalProperty) };
     case 'type':
-      return `parameter '${field(e)}' must be ${String(p.type)}`;
+      return { kind: 'type', name: field(e), type: String(p.type) };
     case 'enum':
-      return `parameter '${field(e)}' must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
+      return { kind: 'enum', name: field(e), values: (p.allowedValues as unknown[]).join(', ') };
     case 'pattern':
-      return `parameter '${field(e)}' has an invalid format`;
+      return { kind: 'format', name: field(e) };
+    case 'minLength':
+    case 'maxLength':
+      return { kind: e.keyword, name: field(e), limit: Number(p.limit) };
     case 'anyOf':
     case 'oneOf':
-      return `${field(e) === 'input' ? 'the input' : `parameter '${field(e)}'`} does not match any accepted form`;
+      return { kind: 'noForm', name: field(e) === 'input' ? null : field(e) };
     default:
-      return `parameter '${field(e)}' ${e.message ?? 'is invalid'}`;
+      return { kind: 'other', name: field(e), en: e.message ?? 'is invalid' };
   }
 }
 
@@ -80,7 +92,7 @@ export function compileInputValidator(
       const fn = source === 'strings' ? strings : json;
       if (fn(input)) return null;
       const first = fn.errors?.[0];
-      return first ? describeError(first) : 'invalid input';
+      return first ? describeError(first) : { kind: 'noForm', name: null };
     },
   };
 }

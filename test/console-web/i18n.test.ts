@@ -123,6 +123,9 @@ t.test('no HTML injection or eval paths in the console sources', async (t) => {
 t.test('the docs list every /api error code with its catalogue status', async (t) => {
   const CONSOLE_ONLY = new Set([
     'UNAUTHORIZED',
+    'INVALID_CREDENTIALS',
+    'WRONG_PASSWORD',
+    'WRONG_2FA_CODE',
     'FORBIDDEN',
     'ACCOUNT_DISABLED',
     'RESOURCE_NOT_FOUND',

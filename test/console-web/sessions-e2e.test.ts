@@ -324,9 +324,12 @@ if (haveChromium(t, 'console sessions e2e')) {
     const lines = bytes.toString('utf8').split('\r\n');
     t.equal(
       lines[0],
-      '\uFEFFID,Request ID,Time (America/New_York),Operation,Key ID,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP',
+      '\uFEFFRequest ID,Time (America/New_York),Operation,Key,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP',
     );
-    t.match(lines[1], `,${call.body.request_id},${local},echo,${key.body.key.id},200,,0.01,0,`);
+    t.match(
+      lines[1],
+      `${call.body.request_id},${local},echo,${key.body.key.name} (${key.body.key.prefix}),200,,0.01,0,`,
+    );
     await ctx.close();
   });
 

@@ -95,7 +95,7 @@ t.test('login with 2FA: a challenge, then the code; a used code and a wrong code
   t.notOk('token' in step1.body);
   const wrong = await post('/console/api/login/2fa', { challenge: step1.body.challenge, code: '000000' });
   t.equal(wrong.status, 401);
-  t.same(wrong.body.error, { code: 'UNAUTHORIZED', message: 'Wrong authentication code.' });
+  t.same(wrong.body.error, { code: 'WRONG_2FA_CODE', message: 'Wrong authentication code.' });
   // The code used at enrolment is spent (its step, and every earlier one, is refused from now on).
   const replay = await post('/console/api/login/2fa', { challenge: step1.body.challenge, code: u.enrolCode });
   t.equal(replay.status, 401);

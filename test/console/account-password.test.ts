@@ -170,7 +170,7 @@ t.test('change password: current password required; other sessions end, this one
     bearer(u.token),
   );
   t.equal(wrong.status, 401);
-  t.same(wrong.body.error, { code: 'UNAUTHORIZED', message: 'The current password is wrong.' });
+  t.same(wrong.body.error, { code: 'WRONG_PASSWORD', message: 'The current password is wrong.' });
   const weak = await c.post(
     '/console/api/me/password',
     { current_password: 'password123', new_password: 'weak' },

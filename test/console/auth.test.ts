@@ -74,7 +74,7 @@ t.test('login -> 200 {token, user}; wrong password 401; logout revokes the token
   await h.client.post('/console/api/register', { email: 'carol@example.com', password: 'secret123' });
   const wrong = await h.client.post('/console/api/login', { email: 'carol@example.com', password: 'secret999' });
   t.equal(wrong.status, 401);
-  t.same(wrong.body.error, { code: 'UNAUTHORIZED', message: 'Wrong email or password.' });
+  t.same(wrong.body.error, { code: 'INVALID_CREDENTIALS', message: 'Wrong email or password.' });
   const unknown = await h.client.post('/console/api/login', { email: 'nobody@example.com', password: 'secret123' });
   t.same(unknown.body.error, wrong.body.error, 'unknown email answers like a wrong password');
   const res = await h.client.post('/console/api/login', { email: 'CAROL@example.com', password: 'secret123' });

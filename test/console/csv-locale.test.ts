@@ -19,10 +19,16 @@ const NOW = Date.now();
 const WINTER = Date.UTC(2026, 0, 15, 16, 30, 5);
 const SUMMER = Date.UTC(2026, 6, 1, 3, 4, 59);
 
-async function seed(userId: number): Promise<void> {
+/** The key column names the key as the console does: its name and prefix. */
+async function seed(userId: number, keyId: number): Promise<string> {
+  const key = await h.services.store.db
+    .selectFrom('api_keys')
+    .select(['name', 'prefix'])
+    .where('id', '=', keyId)
+    .executeTakeFirstOrThrow();
   const base = {
     user_id: userId,
-    key_id: null,
+    key_id: keyId,
     operation: 'echo',
     charged: 0,
     cached: 0,
@@ -53,6 +59,7 @@ async function seed(userId: number): Promise<void> {
       },
     ])
     .execute();
+  return `${key.name} (${key.prefix})`;
 }
 
 const ids = async (userId: number): Promise<number[]> =>
@@ -67,34 +74,37 @@ const ids = async (userId: number): Promise<number[]> =>
 
 t.test('default: BOM, Chinese header, Asia/Shanghai times', async (t) => {
   const u = await consoleUser(h, 0);
-  await seed(u.userId);
-  const [s, w2, w1] = await ids(u.userId);
+  const key = await seed(u.userId, u.keyId);
   const res = await h.client.get('/console/api/calls.csv?from=2026-01-01&to=2026-04-01', u.headers);
   t.equal(res.status, 200);
   t.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
   t.equal(
     res.text,
-    '\uFEFF编号,请求 ID,时间（Asia/Shanghai）,接口,密钥编号,状态,错误码,扣费（TOKEN）,缓存命中,免费原因,耗时（毫秒）,IP\r\n' +
-      `${w2},req_w2_${u.userId},2026-01-16 00:30:35,echo,,400,INVALID_INPUT,0,0,,2.5,203.0.113.7\r\n` +
-      `${w1},req_w1_${u.userId},2026-01-16 00:30:05,echo,,200,,0.005,0,,2.5,203.0.113.7\r\n`,
+    '\uFEFF请求 ID,时间（Asia/Shanghai）,接口,密钥,状态,错误码,扣费（TOKEN）,缓存命中,免费原因,耗时（毫秒）,IP\r\n' +
+      `req_w2_${u.userId},2026-01-16 00:30:35,echo,${key},400,INVALID_INPUT,0,0,,2.5,203.0.113.7\r\n` +
+      `req_w1_${u.userId},2026-01-16 00:30:05,echo,${key},200,,0.005,0,,2.5,203.0.113.7\r\n`,
   );
   t.same([...Buffer.from(res.text, 'utf8').subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the BOM is the UTF-8 bytes EF BB BF');
-  t.ok(s > w2);
+  const rowIds = (await ids(u.userId)).map(String);
+  t.notOk(
+    res.text.split('\r\n').some((line) => rowIds.includes(line.split(',')[0])),
+    'no column is the service-wide call-log row number',
+  );
+  t.notMatch(res.text, `,${u.keyId},`, 'nor the internal key id');
 });
 
 t.test("?tz= and ?lang=en: the reader's zone (daylight saving included) and English labels", async (t) => {
   const u = await consoleUser(h, 0);
-  await seed(u.userId);
-  const [s, w2, w1] = await ids(u.userId);
+  const key = await seed(u.userId, u.keyId);
   const res = await h.client.get(
     '/console/api/calls.csv?tz=America/New_York&lang=en&from=2026-01-01&to=2026-03-01',
     u.headers,
   );
   t.equal(
     res.text,
-    '\uFEFFID,Request ID,Time (America/New_York),Operation,Key ID,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP\r\n' +
-      `${w2},req_w2_${u.userId},2026-01-15 11:30:35,echo,,400,INVALID_INPUT,0,0,,2.5,203.0.113.7\r\n` +
-      `${w1},req_w1_${u.userId},2026-01-15 11:30:05,echo,,200,,0.005,0,,2.5,203.0.113.7\r\n`,
+    '\uFEFFRequest ID,Time (America/New_York),Operation,Key,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP\r\n' +
+      `req_w2_${u.userId},2026-01-15 11:30:35,echo,${key},400,INVALID_INPUT,0,0,,2.5,203.0.113.7\r\n` +
+      `req_w1_${u.userId},2026-01-15 11:30:05,echo,${key},200,,0.005,0,,2.5,203.0.113.7\r\n`,
   );
   const summer = await h.client.get(
     '/console/api/calls.csv?tz=America/New_York&lang=en&from=2026-06-01&to=2026-08-01',
@@ -102,7 +112,7 @@ t.test("?tz= and ?lang=en: the reader's zone (daylight saving included) and Engl
   );
   t.equal(
     summer.text.split('\r\n')[1],
-    `${s},req_s_${u.userId},2026-06-30 23:04:59,echo,,200,,0,1,cache,2.5,203.0.113.7`,
+    `req_s_${u.userId},2026-06-30 23:04:59,echo,${key},200,,0,1,cache,2.5,203.0.113.7`,
     'EDT is UTC-4: the day before',
   );
   const english = await h.client.get('/console/api/calls.csv?tz=UTC&from=2026-06-01&to=2026-08-01', {
@@ -111,12 +121,12 @@ t.test("?tz= and ?lang=en: the reader's zone (daylight saving included) and Engl
   });
   t.equal(
     english.text.split('\r\n')[0],
-    '\uFEFFID,Request ID,Time (UTC),Operation,Key ID,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP',
+    '\uFEFFRequest ID,Time (UTC),Operation,Key,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP',
     'Accept-Language when no lang is given',
   );
   t.equal(
     english.text.split('\r\n')[1],
-    `${s},req_s_${u.userId},2026-07-01 03:04:59,echo,,200,,0,1,cache,2.5,203.0.113.7`,
+    `req_s_${u.userId},2026-07-01 03:04:59,echo,${key},200,,0,1,cache,2.5,203.0.113.7`,
   );
 });
 

@@ -111,18 +111,24 @@ t.test('calls.csv has the same rows as the JSON log, with the same filters', asy
   t.equal(lines.pop(), '', 'ends with a line break');
   t.equal(
     lines[0],
-    '\uFEFFID,Request ID,Time (UTC),Operation,Key ID,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP',
+    '\uFEFFRequest ID,Time (UTC),Operation,Key,Status,Error code,Charged (TOKEN),Cached,Free because,Duration (ms),IP',
+  );
+  // The key as the console names it (name and prefix), never its internal id; no service-wide row number.
+  const keys = new Map(
+    ((await h.client.get('/console/api/keys', u.headers)).body.keys as Array<Record<string, unknown>>).map((k) => [
+      k.id,
+      `${k.name} (${k.prefix})`,
+    ]),
   );
   t.same(
     lines.slice(1),
     // The same instant as the JSON's ISO time, written the way spreadsheets read a date (here in UTC).
     json.map((c) =>
       [
-        c.id,
         c.request_id,
         String(c.created_at).replace('T', ' ').slice(0, 19),
         c.operation,
-        c.key_id,
+        c.key_id === null ? '' : keys.get(c.key_id),
         c.status,
         c.error_code ?? '',
         c.charged,

@@ -4,6 +4,7 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import t from 'tap';
+import { toolOf } from '../../core/mcp/tools.js';
 import type { TestApp } from '../helpers/create-test-app.js';
 import { connect, shippedApp } from './support.js';
 
@@ -41,11 +42,26 @@ t.test('tools/list: every available operation, priced, with its input schema', a
   );
   const phone = tools[0];
   const op = h.services.registry.current.get('phone')!;
-  t.equal(phone.title, '手机号归属地 Mobile number location');
+  // One language (English without Accept-Language), the price, and "free within a plan" only where a plan has it.
+  t.equal(phone.title, 'Mobile number location');
   t.equal(
     phone.description,
-    `${op.text.zh.description}\n${op.text.en.description}\n价格：每次成功调用 0.005 TOKEN，失败不扣费；套餐额度内免费。` +
-      "Price: 0.005 TOKEN per successful call; failed calls are free; free within a plan's quota.",
+    `${op.text.en.description}\nPrice: 0.005 TOKEN per successful call; failed calls are free; free within a plan's quota.`,
+  );
+  t.same(phone.annotations, {
+    title: 'Mobile number location',
+    readOnlyHint: true,
+    destructiveHint: false,
+    openWorldHint: false,
+  });
+  t.equal(tools[1].annotations?.openWorldHint, true, 'jiexi fetches from the platforms');
+  const zhClient = await connect(h, { 'X-API-Key': u.key, 'Accept-Language': 'zh-CN' });
+  t.teardown(() => zhClient.close());
+  const zhPhone = (await zhClient.listTools()).tools[0];
+  t.equal(zhPhone.title, '手机号归属地');
+  t.equal(
+    zhPhone.description,
+    `${op.text.zh.description}\n价格：每次成功调用 0.005 TOKEN，失败不扣费；套餐额度内免费。`,
   );
   // The operation's input schema with English field descriptions only (the Chinese is for the console).
   const { 'x-description-zh': zh, ...phoneField } = op.input.properties!.phone;
@@ -104,7 +120,7 @@ t.test('tools/call phone: the data, the charge, one ledger row, one call-log row
   t.same(res._meta, { deducted: 0.005, remaining: 0.995, request_id: requestId, cached: false });
   t.same(res.content, [
     { type: 'text', text: JSON.stringify(PHONE_DATA) },
-    { type: 'text', text: '扣费 0.005 TOKEN，余额 0.995 TOKEN。Charged 0.005 TOKEN; balance 0.995 TOKEN.' },
+    { type: 'text', text: 'Charged 0.005 TOKEN; balance 0.995 TOKEN.' },
   ]);
   t.same(await h.balance(u.userId), { balance: 995_000, held: 0 });
   t.same((await h.ledger(u.userId)).slice(1), [
@@ -257,6 +273,11 @@ t.test(
       idempotent_replayed: true,
     });
     t.match(first.structuredContent, { phone: '13700137000', segment: '137' });
+    // The replay's text says it was not charged again (an agent reading only the text must not think it paid twice).
+    t.same(
+      (again.content as Array<{ text: string }>)[1].text,
+      "A replay of the first call's answer for this Idempotency-Key: nothing was charged this time.",
+    );
     t.same(again.structuredContent, first.structuredContent);
     const conflict = await viaHeader.callTool({ name: 'phone', arguments: { phone: '13900139000' } });
     t.match(conflict._meta, { deducted: 0, error: { code: 'IDEMPOTENCY_CONFLICT' } });
@@ -287,3 +308,16 @@ t.test(
     t.same(await h.balance(u.userId), { balance: 994_000, held: 0 });
   },
 );
+
+t.test('a code no plan includes is not promised "free within a plan"', async (t) => {
+  const op = h.services.registry.current.get('phone')!;
+  const none = { planCodes: new Set<string>(), reachesOut: () => false };
+  t.equal(
+    toolOf(op, { ...none, locale: 'en' }).description,
+    `${op.text.en.description}\nPrice: 0.005 TOKEN per successful call; failed calls are free.`,
+  );
+  t.equal(
+    toolOf(op, { ...none, locale: 'zh' }).description,
+    `${op.text.zh.description}\n价格：每次成功调用 0.005 TOKEN，失败不扣费。`,
+  );
+});

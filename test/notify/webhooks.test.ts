@@ -279,7 +279,7 @@ t.test('targets are checked: bad URLs and private addresses are refused, never c
   t.same(badEvents.body.error, {
     code: 'INVALID_INPUT',
     message:
-      "'events' must be a non-empty list of: order.paid, balance.low, plan.expiring, key.expiring, upstream.disabled.",
+      "'events' must be a non-empty list of: order.paid, order.pending, balance.low, plan.expiring, key.expiring, upstream.disabled.",
   });
   const wrongSecret = await h.client.post(
     '/console/api/webhooks',

@@ -78,10 +78,7 @@ t.test('the message follows Accept-Language: zh, en, and English when neither is
   // A specific English detail is kept after the Chinese text.
   const bad = await h.client.get('/api/no_such_op', { 'X-API-Key': u.key, 'Accept-Language': 'zh' });
   t.equal(bad.status, 404);
-  t.equal(
-    bad.body.error.message,
-    '没有这个接口。（There is no operation "no_such_op". The list is at GET /console/api/operations.）',
-  );
+  t.equal(bad.body.error.message, '没有接口 “no_such_op”。全部接口见 GET /console/api/operations。');
   // Console errors too.
   const anon = await h.client.get('/console/api/me', { 'Accept-Language': 'zh' });
   t.same(anon.body.error, {

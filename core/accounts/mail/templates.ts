@@ -3,12 +3,21 @@
 import type { Locale } from '../locale.js';
 import type { MailMessage } from './mailer.js';
 
-export type TemplateName = 'reset' | 'verify' | 'password_changed' | 'two_factor_locked' | 'signup_existing' | 'test';
+export type TemplateName =
+  | 'reset'
+  | 'verify'
+  | 'password_changed'
+  | 'two_factor_locked'
+  | 'signup_existing'
+  | 'test'
+  | 'order_pending';
 
 interface Vars {
   link?: string;
   minutes?: number;
   email: string;
+  /** order_pending: the order waiting for an admin. */
+  order?: { id: number; item: string; amount: string; buyer: string };
 }
 
 interface Text {
@@ -101,6 +110,24 @@ const TEXTS: Record<TemplateName, Record<Locale, Text>> = {
         `有人尝试用 ${v.email} 注册新账户，但该邮箱已有账户。账户没有任何改动。`,
         '如果是您本人，请直接登录；忘记密码可在登录页使用“忘记密码”。',
       ],
+    },
+  },
+  order_pending: {
+    en: {
+      subject: 'Order waiting for payment confirmation',
+      lines: (v) => [
+        `Order ${v.order?.id} (${v.order?.item}, ${v.order?.amount}) by ${v.order?.buyer} waits for a manual payment.`,
+        'When the money has arrived, confirm the order in the admin console (Orders); the buyer is credited at once.',
+      ],
+      button: 'Open the admin console',
+    },
+    zh: {
+      subject: '有订单等待确认收款',
+      lines: (v) => [
+        `账户 ${v.order?.buyer} 的订单 ${v.order?.id}（${v.order?.item}，${v.order?.amount}）选择了人工付款，正在等待收款。`,
+        '收到款项后，请在管理后台的“订单”中确认，买家会立即到账。',
+      ],
+      button: '打开管理后台',
     },
   },
   test: {

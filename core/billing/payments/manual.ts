@@ -3,16 +3,17 @@
 import { type PaymentProvider, SignatureError } from '../payment-provider.js';
 import { cnyAmount, type InstanceConfig, label } from './config.js';
 
+/** Used when neither the instance nor operations.yaml (`manual_payment.instructions`) says how to pay. */
 const DEFAULT_INSTRUCTIONS = {
-  zh: '订单 {order} 待支付：请按约定方式付款并注明订单号，管理员确认后立即到账。',
-  en: 'Order {order} is waiting for payment. Pay the operator as agreed and quote the order number; an administrator confirms it and the purchase is credited at once.',
+  zh: '订单 {order} 待支付 ¥{amount}：请按与服务方约定的方式付款，并注明订单号 {order}。管理员确认收款后立即到账；订单在确认或取消前一直有效。',
+  en: 'Order {order} is waiting for payment of ¥{amount}. Pay the operator as agreed and quote order number {order}; an administrator confirms it and the purchase is credited at once. The order stays open until it is confirmed or cancelled.',
 };
 
 export function createManual(c: InstanceConfig): PaymentProvider {
   const given = c.instructions as { zh?: unknown; en?: unknown } | undefined;
-  const instructions = {
-    zh: typeof given?.zh === 'string' && given.zh.trim() ? given.zh : DEFAULT_INSTRUCTIONS.zh,
-    en: typeof given?.en === 'string' && given.en.trim() ? given.en : DEFAULT_INSTRUCTIONS.en,
+  const own = (lang: 'zh' | 'en'): string | null => {
+    const v = given?.[lang];
+    return typeof v === 'string' && v.trim() ? v : null;
   };
   return {
     id: c.id,
@@ -22,10 +23,13 @@ export function createManual(c: InstanceConfig): PaymentProvider {
     label: label(c, { zh: '人工转账', en: 'Manual payment' }),
     amountFor: cnyAmount,
     async createPayment(s) {
-      const fill = (t: string): string =>
-        t.replaceAll('{order}', String(s.orderId)).replaceAll('{amount}', (s.amountMinor / 100).toFixed(2));
+      // The instance's own words, else operations.yaml's (read per order: they reload live), else the default.
+      const text = (lang: 'zh' | 'en'): string =>
+        (own(lang) ?? s.instructions?.[lang] ?? DEFAULT_INSTRUCTIONS[lang])
+          .replaceAll('{order}', String(s.orderId))
+          .replaceAll('{amount}', (s.amountMinor / 100).toFixed(2));
       return {
-        action: { type: 'none', instructions: { zh: fill(instructions.zh), en: fill(instructions.en) } },
+        action: { type: 'none', instructions: { zh: text('zh'), en: text('en') } },
         providerRef: null,
       };
     },

@@ -1,5 +1,5 @@
-// Trial credit: TRIAL_CREDIT TOKEN and/or TRIAL_PLAN for TRIAL_PLAN_DAYS, given once per account so a new
-// customer's quick start does not end in 402. "Once" is the unique ledger ref trial:<user> and the unique
+// Trial credit: operations.yaml `signup.trial_tokens` (or TRIAL_CREDIT, which overrides it) and/or TRIAL_PLAN for
+// TRIAL_PLAN_DAYS, given once per account so a new customer's quick start does not end in 402. "Once" is the unique ledger ref trial:<user> and the unique
 // subscription ref trial-plan:<user>; mass sign-up is held back by the per-IP sign-up budget
 // (core/console/api/auth-limits.ts) that runs before an account exists.
 import type { Kysely } from 'kysely';
@@ -24,6 +24,11 @@ function isUniqueViolation(err: unknown): boolean {
   );
 }
 
+/** The trial TOKEN (micro) a new account gets now: TRIAL_CREDIT when set, else operations.yaml `signup:`. */
+export function trialCreditOf(registry: Registry, settings: PaymentSettings): number {
+  return settings.trialCreditMicro ?? registry.config.signup.trialMicro;
+}
+
 /** Grants the trial once; a second call for the same user grants nothing and returns null. */
 export async function grantTrial(
   db: Kysely<Database>,
@@ -32,20 +37,21 @@ export async function grantTrial(
   userId: number,
 ): Promise<TrialGrant | null> {
   const plan = settings.trialPlanId ? registry.plan(settings.trialPlanId) : undefined;
-  if (settings.trialCreditMicro <= 0 && !plan) return null;
+  const credit = trialCreditOf(registry, settings);
+  if (credit <= 0 && !plan) return null;
   try {
     return await db.transaction().execute(async (trx) => {
-      if (settings.trialCreditMicro > 0) {
+      if (credit > 0) {
         await applyEntry(trx, {
           userId,
-          amount: settings.trialCreditMicro,
+          amount: credit,
           kind: 'grant',
           ref: `trial:${userId}`,
           note: 'trial credit',
         });
       }
       if (plan) await extendSubscription(trx, userId, plan.id, settings.trialPlanDays, `trial-plan:${userId}`);
-      return { tokensMicro: settings.trialCreditMicro, planId: plan?.id ?? null };
+      return { tokensMicro: credit, planId: plan?.id ?? null };
     });
   } catch (err) {
     if (isUniqueViolation(err)) return null;

@@ -14,6 +14,7 @@ import { audit } from './audit.js';
 import { requireAdmin } from './auth.js';
 import { idParam, queryInt } from './input.js';
 import { presentPaymentOrder } from './payment-present.js';
+import { langOf } from './present.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const HOUR_MS = 3600 * 1000;
@@ -94,7 +95,9 @@ export function adminInsightRoutes(router: Router, s: Services): void {
           detail: { status: order.status },
         });
       const emails = await emailsOf(db, [Number(order.user_id)]);
-      ctx.body = { order: { ...presentPaymentOrder(order), user_email: emails.get(Number(order.user_id)) ?? null } };
+      ctx.body = {
+        order: { ...presentPaymentOrder(order, langOf(ctx)), user_email: emails.get(Number(order.user_id)) ?? null },
+      };
     } catch (err) {
       if (err instanceof OrderError)
         throw new ApiError(err.reason === 'not_found' ? 'RESOURCE_NOT_FOUND' : 'CONFLICT', err.message);

@@ -18,7 +18,7 @@ import { requireAdmin, userOf } from './auth.js';
 import { bodyOf, idParam, invalid, queryInt, queryOf, reqEnum, reqString, reqTokens } from './input.js';
 import { settleDeps } from './payment-notify-route.js';
 import { presentPaymentOrder } from './payment-present.js';
-import { presentUserWithBalance } from './present.js';
+import { langOf, presentUserWithBalance } from './present.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'expired', 'refunded', 'amount_mismatch'] as const;
@@ -100,6 +100,17 @@ export function adminRoutes(router: Router, s: Services): void {
     }
   });
 
+  // The admin badge: manual orders waiting for someone to confirm the money arrived (online ones settle alone).
+  router.get('/console/api/admin/orders/pending-count', admin, async (ctx) => {
+    const row = await db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('status', '=', 'pending')
+      .where('provider', '=', 'manual')
+      .executeTakeFirstOrThrow();
+    ctx.body = { count: Number(row.n) };
+  });
+
   router.get('/console/api/admin/orders', admin, async (ctx) => {
     const status = queryOf(ctx, 'status');
     if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status))
@@ -118,7 +129,10 @@ export function adminRoutes(router: Router, s: Services): void {
       rows.map((r) => Number(r.user_id)),
     );
     ctx.body = {
-      orders: rows.map((r) => ({ ...presentPaymentOrder(r), user_email: emails.get(Number(r.user_id)) ?? null })),
+      orders: rows.map((r) => ({
+        ...presentPaymentOrder(r, langOf(ctx)),
+        user_email: emails.get(Number(r.user_id)) ?? null,
+      })),
     };
   });
 
@@ -139,7 +153,7 @@ export function adminRoutes(router: Router, s: Services): void {
             paidMinor === undefined ? { outcome: c.outcome } : { outcome: c.outcome, paid_amount: paidMinor / 100 },
         });
       ctx.body = {
-        order: c.order ? presentPaymentOrder(c.order) : null,
+        order: c.order ? presentPaymentOrder(c.order, langOf(ctx)) : null,
         fulfilled: c.outcome === 'credited' || c.outcome === 'credited_late',
       };
     } catch (err) {

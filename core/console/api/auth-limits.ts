@@ -2,6 +2,7 @@
 // gateway process counts together). They sit in front of the failure-based login throttle: these cap how
 // often an IP may ask at all (login flooding, mass sign-up), the throttle caps how often it may be wrong.
 import type { Context } from 'koa';
+import { DETAILS } from '../../http/error-details.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { clientGroupOf } from './client-ip-group.js';
@@ -24,13 +25,6 @@ export const AUTH_BUDGETS = {
 
 export type BudgetName = keyof typeof AUTH_BUDGETS;
 
-const MESSAGES: Record<BudgetName, string> = {
-  login: 'Too many login requests from this address. Retry in {s} seconds.',
-  register: 'Too many sign-ups from this address. Retry in {s} seconds.',
-  keyCreate: 'Too many API keys created from this address. Retry in {s} seconds.',
-  passwordReset: 'Too many password-reset or email-confirmation requests from this address. Retry in {s} seconds.',
-};
-
 /** Takes one request from the IP's budget, or throws 429 TOO_MANY_ATTEMPTS with Retry-After. */
 export async function spendIpBudget(ctx: Context, s: Services, name: BudgetName): Promise<void> {
   const budget = AUTH_BUDGETS[name];
@@ -42,5 +36,5 @@ export async function spendIpBudget(ctx: Context, s: Services, name: BudgetName)
   if (decision.allowed) return;
   const wait = Math.max(1, Math.ceil(decision.retryAfterSeconds));
   ctx.set('Retry-After', String(wait));
-  throw new ApiError('TOO_MANY_ATTEMPTS', MESSAGES[name].replaceAll('{s}', String(wait)));
+  throw new ApiError('TOO_MANY_ATTEMPTS', DETAILS.ipBudget(name, wait));
 }

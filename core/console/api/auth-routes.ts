@@ -20,6 +20,7 @@ import {
   type User,
 } from '../../accounts/users.js';
 import { grantTrial } from '../../billing/payments/trial-credit.js';
+import { DETAILS } from '../../http/error-details.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { sendVerificationMail } from './account-mail.js';
@@ -36,7 +37,7 @@ import { checkTwoFactorBudget, twoFactorFailed, twoFactorPassed } from './two-fa
 import { twoFactorRoutes, verifySecondFactor } from './two-factor-routes.js';
 
 /** Register and login answer an existing email with a wrong password alike, so sign-up is no oracle beyond login. */
-const TAKEN = 'This email cannot be registered with this password. If the account is yours, log in.';
+const TAKEN = DETAILS.emailTaken();
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
@@ -52,14 +53,14 @@ function credentials(
   const email = normaliseEmail(reqString(b, 'email', 4 * MAX_EMAIL_LENGTH));
   const password = reqString(b, 'password', 200);
   const problem = emailProblem(email);
-  if (problem) throw invalid(`'email' is not a valid email address (${problem}).`);
+  if (problem) throw invalid(DETAILS.emailInvalid(problem));
   return { email, password, body: b };
 }
 
 /** Optional `remember` flag of register, login and login/2fa: a boolean when present. */
 function rememberOf(body: Record<string, unknown>): boolean {
   if (body.remember === undefined) return false;
-  if (typeof body.remember !== 'boolean') throw invalid("'remember' must be true or false.");
+  if (typeof body.remember !== 'boolean') throw invalid(DETAILS.boolean('remember'));
   return body.remember;
 }
 
@@ -95,8 +96,8 @@ export function authRoutes(router: Router, s: Services): void {
     const refusal = signUpRefusal(s.settings.accounts, email);
     if (refusal) throw new ApiError(refusal.code, refusal.message);
     const weak = passwordWeakness(password);
-    if (weak) throw invalid(`Weak password: ${weak}.`);
-    if (body.locale !== undefined && !parseLocale(body.locale)) throw invalid("'locale' must be zh or en.");
+    if (weak) throw invalid(DETAILS.weakPassword(weak));
+    if (body.locale !== undefined && !parseLocale(body.locale)) throw invalid(DETAILS.locale());
     // Counted once the request is well-formed: a typo costs the person nothing, every real attempt does.
     await spendIpBudget(ctx, s, 'register');
     const existing = await findUserByEmail(db, email);
@@ -148,8 +149,7 @@ export function authRoutes(router: Router, s: Services): void {
     await spendIpBudget(ctx, s, 'login');
     const user = await findUserByEmail(db, email);
     const verdict = await guard.throttle(ctx, email, user);
-    if (!(await guard.checkPassword(ctx, email, password, user, verdict)))
-      throw new ApiError('UNAUTHORIZED', 'Wrong email or password.');
+    if (!(await guard.checkPassword(ctx, email, password, user, verdict))) throw new ApiError('INVALID_CREDENTIALS');
     if (user?.status !== 'active') throw new ApiError('ACCOUNT_DISABLED');
     await afterPassword(ctx, user, 200, remember);
   });
@@ -164,21 +164,20 @@ export function authRoutes(router: Router, s: Services): void {
     const code = reqString(b, 'code', 20);
     await spendIpBudget(ctx, s, 'login');
     const userId = await peekAccountToken(db, challenge, 'twofactor');
-    if (userId === null)
-      throw new ApiError('INVALID_TOKEN', 'The login challenge is invalid or has expired. Log in again.');
+    if (userId === null) throw new ApiError('INVALID_TOKEN', DETAILS.challengeInvalid());
     const user = await findUserById(db, userId);
-    if (!user) throw new ApiError('INVALID_TOKEN', 'The login challenge is invalid or has expired. Log in again.');
+    if (!user) throw new ApiError('INVALID_TOKEN', DETAILS.challengeInvalid());
     await guard.throttle(ctx, user.email, user);
     await checkTwoFactorBudget(ctx, s, user);
     if (!(await verifySecondFactor(db, user.id, code))) {
       await guard.recordFailure(ctx, user.email);
       await twoFactorFailed(ctx, s, user);
-      throw new ApiError('UNAUTHORIZED', 'Wrong authentication code.');
+      throw new ApiError('WRONG_2FA_CODE');
     }
     await twoFactorPassed(s, user);
     if (user.status !== 'active') throw new ApiError('ACCOUNT_DISABLED');
     if ((await consumeAccountToken(db, challenge, 'twofactor')) === null)
-      throw new ApiError('INVALID_TOKEN', 'The login challenge was already used. Log in again.');
+      throw new ApiError('INVALID_TOKEN', DETAILS.challengeUsed());
     await issue(ctx, user, 200, remember);
   });
 

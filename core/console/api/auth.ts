@@ -4,6 +4,7 @@ import type { Context, Middleware, Next } from 'koa';
 import { securityOf, twoFactorOn } from '../../accounts/user-security.js';
 import { checkUserToken } from '../../accounts/user-tokens.js';
 import type { User } from '../../accounts/users.js';
+import { DETAILS } from '../../http/error-details.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 
@@ -13,10 +14,10 @@ interface ConsoleState {
 }
 
 const REASONS = {
-  malformed: 'The user token is not valid: tokens look like ut_ followed by 43 characters.',
-  unknown: 'The user token is not valid. Log in again.',
-  expired: 'The user token has expired. Log in again.',
-  revoked: 'The user token was revoked (logged out). Log in again.',
+  malformed: DETAILS.tokenMalformed(),
+  unknown: DETAILS.tokenUnknown(),
+  expired: DETAILS.tokenExpired(),
+  revoked: DETAILS.tokenRevoked(),
 } as const;
 
 export function bearerOf(ctx: Context): string | undefined {

@@ -52,6 +52,15 @@ async function* csvChunks(
 ): AsyncGenerator<string> {
   try {
     const time = localClock(loc.tz);
+    const keys = new Map(
+      (
+        await s.store.db
+          .selectFrom('api_keys')
+          .select(['id', 'name', 'prefix'])
+          .where('user_id', '=', filter.userId)
+          .execute()
+      ).map((k) => [Number(k.id), `${k.name} (${k.prefix})`]),
+    );
     yield UTF8_BOM + csvLine(csvHeader(CALL_CSV_HEADER, loc));
     let left = filter.limit;
     let before = filter.before;
@@ -62,11 +71,10 @@ async function* csvChunks(
       for (const r of rows) {
         const c = presentCall(r);
         text += csvLine([
-          c.id,
           c.request_id,
           time(r.created_at),
           c.operation,
-          c.key_id,
+          c.key_id === null ? null : (keys.get(c.key_id as number) ?? null),
           c.status,
           c.error_code,
           c.charged,

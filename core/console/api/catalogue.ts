@@ -1,6 +1,7 @@
 // The public catalogue at the console edge: operations, plans and packages from the live operations.yaml,
 // with prices in TOKEN. Shared by the catalogue routes and the OpenAPI document.
 
+import type { Locale } from '../../accounts/locale.js';
 import type { PackageConfig, PlanConfig } from '../../config/operations-config.js';
 import { fieldRows } from '../../config/response-fields.js';
 import { toToken } from '../../kernel/money.js';
@@ -39,11 +40,13 @@ export function presentOperationStatus(op: Operation): Record<string, unknown> {
   };
 }
 
-export function presentPlan(p: PlanConfig): Record<string, unknown> {
+/** `lang`: the language of name and description (the caller's); `text` carries both. */
+export function presentPlan(p: PlanConfig, lang: Locale = 'en'): Record<string, unknown> {
   return {
     id: p.id,
-    name: p.name,
-    description: p.description,
+    name: p.text[lang].name,
+    description: p.text[lang].description,
+    text: p.text,
     price: toToken(p.priceMicro),
     duration_days: p.durationDays,
     grant_tokens: toToken(p.grantMicro),
@@ -52,11 +55,12 @@ export function presentPlan(p: PlanConfig): Record<string, unknown> {
   };
 }
 
-export function presentPackage(p: PackageConfig): Record<string, unknown> {
+export function presentPackage(p: PackageConfig, lang: Locale = 'en'): Record<string, unknown> {
   return {
     id: p.id,
-    name: p.name,
-    description: p.description,
+    name: p.text[lang].name,
+    description: p.text[lang].description,
+    text: p.text,
     price: toToken(p.priceMicro),
     tokens: toToken(p.tokensMicro),
   };

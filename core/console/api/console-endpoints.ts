@@ -69,6 +69,13 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   { id: 'plans', method: 'GET', path: '/console/api/plans', summary: 'Subscription plans', auth: 'none' },
   { id: 'packages', method: 'GET', path: '/console/api/packages', summary: 'TOKEN packages', auth: 'none' },
   {
+    id: 'offer',
+    method: 'GET',
+    path: '/console/api/offer',
+    summary: 'What a new account gets: trial_tokens TOKEN once (0 when there is no trial or sign-up is closed)',
+    auth: 'none',
+  },
+  {
     id: 'adminOperations',
     method: 'GET',
     path: '/console/api/admin/operations',
@@ -167,6 +174,13 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
     auth: 'admin',
     body: obj({ email: text(254), amount: tokens, reason: text(500) }, ['email', 'amount', 'reason']),
     status: 201,
+  },
+  {
+    id: 'adminPendingCount',
+    method: 'GET',
+    path: '/console/api/admin/orders/pending-count',
+    summary: 'How many manual orders wait for an admin to confirm the payment (the admin badge)',
+    auth: 'admin',
   },
   {
     id: 'adminOrders',

@@ -2,6 +2,7 @@
 // reaches SQL (PostgreSQL cannot store U+0000 in text and would fail with 500), and a database that cannot be
 // reached answers 503 UNAVAILABLE with Retry-After, as /api does, instead of 500.
 import type { Context, Next } from 'koa';
+import { DETAILS } from '../../http/error-details.js';
 import { ApiError } from '../../http/errors.js';
 import { isDatabaseUnavailable } from '../../store/database-errors.js';
 import { invalid } from './input.js';
@@ -33,6 +34,6 @@ export async function consoleGuard(ctx: Context, next: Next): Promise<void> {
   } catch (err) {
     if (err instanceof ApiError || !isDatabaseUnavailable(err)) throw err;
     ctx.set('Retry-After', String(RETRY_AFTER_S));
-    throw new ApiError('UNAVAILABLE', 'The database is unavailable right now. Retry shortly.');
+    throw new ApiError('UNAVAILABLE', DETAILS.databaseDown());
   }
 }

@@ -24,6 +24,7 @@ const LABELS: Record<string, { zh: string; en: string; time?: true }> = {
   redeemed_at: { zh: '兑换时间', en: 'Redeemed at', time: true },
   operation: { zh: '接口', en: 'Operation' },
   key_id: { zh: '密钥编号', en: 'Key ID' },
+  key: { zh: '密钥', en: 'Key' },
   status: { zh: '状态', en: 'Status' },
   error_code: { zh: '错误码', en: 'Error code' },
   charged: { zh: '扣费（TOKEN）', en: 'Charged (TOKEN)' },

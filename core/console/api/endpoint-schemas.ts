@@ -97,7 +97,14 @@ export const callFilters = [
   ...pageOf(500),
 ];
 
-export const EVENTS = ['order.paid', 'balance.low', 'plan.expiring', 'key.expiring', 'upstream.disabled'];
+export const EVENTS = [
+  'order.paid',
+  'order.pending',
+  'balance.low',
+  'plan.expiring',
+  'key.expiring',
+  'upstream.disabled',
+];
 export const eventsError = `'events' must be a non-empty list of: ${EVENTS.join(', ')}.`;
 export const webhookEvents = {
   type: 'array',

@@ -2,12 +2,13 @@
 // already checked, and the checks a schema cannot make. Every refusal is 400 INVALID_INPUT naming the field;
 // unknown body fields are refused (a typo in a limit must not silently do nothing).
 import type { Context } from 'koa';
-import { ApiError } from '../../http/errors.js';
+import { DETAILS } from '../../http/error-details.js';
+import { ApiError, type Detail } from '../../http/errors.js';
 import { MAX_TOKEN, toMicro } from '../../kernel/money.js';
 
 export type Body = Record<string, unknown>;
 
-export function invalid(message: string): ApiError {
+export function invalid(message: Detail): ApiError {
   return new ApiError('INVALID_INPUT', message);
 }
 
@@ -20,7 +21,7 @@ function requireJsonBody(ctx: Context): void {
   if (hasBody && !ctx.is('application/json', '+json')) {
     throw new ApiError(
       'UNSUPPORTED_MEDIA_TYPE',
-      `The console API takes JSON: send Content-Type: application/json (got "${(ctx.get('content-type') || 'none').slice(0, 60)}").`,
+      DETAILS.consoleJsonOnly((ctx.get('content-type') || 'none').slice(0, 60)),
     );
   }
 }
@@ -30,47 +31,44 @@ export function bodyOf(ctx: Context, allowed: readonly string[]): Body {
   requireJsonBody(ctx);
   const raw = (ctx.request as { body?: unknown }).body;
   const body = raw === undefined || raw === null ? {} : raw;
-  if (typeof body !== 'object' || Array.isArray(body)) throw invalid('The request body must be a JSON object.');
+  if (typeof body !== 'object' || Array.isArray(body)) throw invalid(DETAILS.bodyNotObject());
   // A route with a published body schema was checked against it already (request-validation.ts): the schema is the
   // one list of fields. `allowed` still guards a route that has none.
   if ((ctx.state as { bodyValidated?: boolean }).bodyValidated) return body as Body;
   for (const name of Object.keys(body)) {
-    if (!allowed.includes(name)) throw invalid(`Unknown field '${name}'; allowed: ${allowed.join(', ')}.`);
+    if (!allowed.includes(name)) throw invalid(DETAILS.unknownField(name, allowed.join(', ')));
   }
   return body as Body;
 }
 
 export function reqString(b: Body, name: string, max = 200): string {
   const v = b[name];
-  if (typeof v !== 'string' || v.trim() === '') throw invalid(`'${name}' is required and must be a non-empty string.`);
-  if (v.length > max) throw invalid(`'${name}' must be at most ${max} characters.`);
+  if (typeof v !== 'string' || v.trim() === '') throw invalid(DETAILS.requiredString(name));
+  if (v.length > max) throw invalid(DETAILS.tooLong(name, max));
   return v;
 }
 
 export function reqEnum<T extends string>(b: Body, name: string, values: readonly T[]): T {
   const v = b[name];
-  if (typeof v !== 'string' || !values.includes(v as T))
-    throw invalid(`'${name}' must be one of ${values.join(', ')}.`);
+  if (typeof v !== 'string' || !values.includes(v as T)) throw invalid(DETAILS.oneOf(name, values.join(', ')));
   return v as T;
 }
 
 export function reqInt(b: Body, name: string, min: number, max: number): number {
   const v = b[name];
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-    throw invalid(`'${name}' must be an integer from ${min} to ${max}.`);
+    throw invalid(DETAILS.intRange(name, min, max));
   return v;
 }
 
 /** A TOKEN amount (JSON number or decimal string, at most 6 decimals) as micro-TOKEN. */
 export function reqTokens(b: Body, name: string): number {
   const v = b[name];
-  if (typeof v !== 'number' && typeof v !== 'string') throw invalid(`'${name}' must be a TOKEN amount, e.g. 12.5.`);
+  if (typeof v !== 'number' && typeof v !== 'string') throw invalid(DETAILS.tokenAmount(name));
   try {
     return toMicro(v);
   } catch {
-    throw invalid(
-      `'${name}' must be a TOKEN amount from -${MAX_TOKEN} to ${MAX_TOKEN} with at most 6 decimals, e.g. 12.5.`,
-    );
+    throw invalid(DETAILS.tokenRange(name, MAX_TOKEN));
   }
 }
 
@@ -78,21 +76,20 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(
 
 /** ISO 8601 date or date-time -> epoch ms. A bare date means its start in UTC. */
 export function parseIsoDate(v: unknown, name: string): number {
-  if (typeof v !== 'string' || !ISO_DATE.test(v))
-    throw invalid(`'${name}' must be an ISO 8601 date, e.g. 2030-01-31 or 2030-01-31T12:00:00Z.`);
+  if (typeof v !== 'string' || !ISO_DATE.test(v)) throw invalid(DETAILS.isoDate(name));
   // Date.parse rolls 2030-02-31 over into March: check the calendar date itself.
   const [y, m, d] = v.slice(0, 10).split('-').map(Number);
   const day = new Date(Date.UTC(y, m - 1, d));
   const ms = Date.parse(v);
   if (Number.isNaN(ms) || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d)
-    throw invalid(`'${name}' is not a real date: ${v}.`);
+    throw invalid(DETAILS.notRealDate(name, v));
   return ms;
 }
 
 /** Positive integer id from a path segment. */
 export function idParam(value: string | undefined, what: string): number {
   if (!value || !/^[1-9]\d{0,15}$/.test(value))
-    throw new ApiError('RESOURCE_NOT_FOUND', `There is no ${what} "${String(value).slice(0, 40)}".`);
+    throw new ApiError('RESOURCE_NOT_FOUND', DETAILS.noSuchId(what, String(value).slice(0, 40)));
   return Number(value);
 }
 
@@ -106,8 +103,7 @@ export function queryOf(ctx: Context, name: string): string | undefined {
 export function queryInt(ctx: Context, name: string, min: number, max: number, fallback: number): number {
   const v = queryOf(ctx, name);
   if (v === undefined) return fallback;
-  if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max)
-    throw invalid(`'${name}' must be an integer from ${min} to ${max}.`);
+  if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) throw invalid(DETAILS.intRange(name, min, max));
   return Number(v);
 }
 

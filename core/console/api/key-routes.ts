@@ -3,6 +3,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { createApiKey, deleteApiKey, listApiKeys, updateApiKey } from '../../accounts/api-keys.js';
+import { DETAILS } from '../../http/error-details.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { audit } from './audit.js';
@@ -50,7 +51,7 @@ export function keyRoutes(router: Router, s: Services): void {
     const limits = parseKeyLimits(b, s.registry.current);
     await spendIpBudget(ctx, s, 'keyCreate');
     if ((await listApiKeys(db, user.id)).length >= MAX_KEYS_PER_USER) {
-      throw new ApiError('CONFLICT', `At most ${MAX_KEYS_PER_USER} API keys per account; delete one first.`);
+      throw new ApiError('CONFLICT', DETAILS.keyLimit(MAX_KEYS_PER_USER));
     }
     const { key, secret } = await createApiKey(db, user.id, name.trim(), limits);
     await audit(ctx, s, {

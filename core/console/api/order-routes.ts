@@ -10,6 +10,7 @@ import { RedeemError, redeemCode } from '../../billing/redeem.js';
 import { clientIpOf } from '../../http/client-ip.js';
 import { ApiError } from '../../http/errors.js';
 import { toToken } from '../../kernel/money.js';
+import { notifyOrderPending } from '../../notify/order-pending.js';
 import type { Services } from '../../services.js';
 import { audit } from './audit.js';
 import { requireUser, userOf } from './auth.js';
@@ -17,7 +18,7 @@ import { bodyOf, idParam, queryInt, queryOf, reqEnum, reqString } from './input.
 import { spendOrderBudget } from './order-limits.js';
 import { settleDeps } from './payment-notify-route.js';
 import { presentAction, presentPaymentOrder } from './payment-present.js';
-import { iso } from './present.js';
+import { iso, langOf } from './present.js';
 
 function orderApiError(err: unknown): never {
   if (err instanceof OrderError) {
@@ -55,7 +56,11 @@ export function orderRoutes(router: Router, s: Services): void {
     const limit = queryInt(ctx, 'limit', 1, 200, 50);
     const before =
       queryOf(ctx, 'before') === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0);
-    ctx.body = { orders: (await listOrders(db, { userId: userOf(ctx).id, limit, before })).map(presentPaymentOrder) };
+    ctx.body = {
+      orders: (await listOrders(db, { userId: userOf(ctx).id, limit, before })).map((o) =>
+        presentPaymentOrder(o, langOf(ctx)),
+      ),
+    };
   });
 
   router.post('/console/api/orders', auth, async (ctx) => {
@@ -74,10 +79,19 @@ export function orderRoutes(router: Router, s: Services): void {
         method: channel,
         clientIp: clientIpOf(ctx),
       });
+      if (!open.reused && open.order.provider === 'manual') {
+        const deps = { ...s, db, publicUrl: s.settings.accounts.publicUrl };
+        await notifyOrderPending(deps, open.order).catch((err: unknown) =>
+          s.logger.warn('order pending notice failed', {
+            order: Number(open.order.id),
+            reason: (err as Error).message,
+          }),
+        );
+      }
       ctx.status = open.reused ? 200 : 201;
       ctx.body = {
-        order: presentPaymentOrder(open.order),
-        payment: await presentAction(s.payments, open.order, open.action),
+        order: presentPaymentOrder(open.order, langOf(ctx)),
+        payment: await presentAction(s.payments, open.order, open.action, langOf(ctx)),
         reused: open.reused,
       };
     } catch (err) {
@@ -103,8 +117,8 @@ export function orderRoutes(router: Router, s: Services): void {
     const action =
       order.status === 'pending' && order.pay_action ? (JSON.parse(order.pay_action) as PaymentAction) : null;
     ctx.body = {
-      order: presentPaymentOrder(order),
-      payment: action ? await presentAction(s.payments, order, action) : null,
+      order: presentPaymentOrder(order, langOf(ctx)),
+      payment: action ? await presentAction(s.payments, order, action, langOf(ctx)) : null,
     };
   });
 
@@ -112,7 +126,7 @@ export function orderRoutes(router: Router, s: Services): void {
     const id = idParam(ctx.params.id, 'order');
     await spendOrderBudget(ctx, s, 'cancel', userOf(ctx).id);
     const order = await cancelOrder(db, s.payments, userOf(ctx).id, id).catch(orderApiError);
-    ctx.body = { order: presentPaymentOrder(order) };
+    ctx.body = { order: presentPaymentOrder(order, langOf(ctx)) };
   });
 
   router.post('/console/api/redeem', auth, async (ctx) => {

@@ -12,6 +12,7 @@ import {
 import { PasswordWork, PasswordWorkRefused } from '../../accounts/password-work.js';
 import { hashPassword, needsRehash, verifyPassword } from '../../accounts/passwords.js';
 import type { User } from '../../accounts/users.js';
+import { DETAILS } from '../../http/error-details.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { clientGroupOf } from './client-ip-group.js';
@@ -49,9 +50,8 @@ export function createPasswordGuard(s: Services): PasswordGuard {
     } catch (err) {
       if (!(err instanceof PasswordWorkRefused)) throw err;
       ctx.set('Retry-After', '1');
-      if (err.reason === 'client-busy')
-        throw new ApiError('TOO_MANY_ATTEMPTS', 'A login from this address is already in progress. Retry in 1 second.');
-      throw new ApiError('UNAVAILABLE', 'Too many logins are being checked right now. Retry in 1 second.');
+      if (err.reason === 'client-busy') throw new ApiError('TOO_MANY_ATTEMPTS', DETAILS.loginInProgress());
+      throw new ApiError('UNAVAILABLE', DETAILS.loginsBusy());
     }
   };
 
@@ -59,8 +59,10 @@ export function createPasswordGuard(s: Services): PasswordGuard {
     const verdict = await loginVerdict(db, clientGroupOf(ctx), email, user?.id);
     if (verdict.wait === 0) return verdict;
     ctx.set('Retry-After', String(verdict.wait));
-    const who = verdict.scope === 'ip' ? 'from this address' : 'for this email from this address';
-    throw new ApiError('TOO_MANY_ATTEMPTS', `Too many failed logins ${who}. Retry in ${verdict.wait} seconds.`);
+    throw new ApiError(
+      'TOO_MANY_ATTEMPTS',
+      DETAILS.failedLogins(verdict.scope === 'ip' ? 'ip' : 'email', verdict.wait),
+    );
   };
 
   const recordFailure = async (ctx: Context, email: string): Promise<void> => {

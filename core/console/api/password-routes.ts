@@ -10,6 +10,7 @@ import { securityOf, updateSecurity } from '../../accounts/user-security.js';
 import { emailProblem, findUserByEmail, findUserById, normaliseEmail, type User } from '../../accounts/users.js';
 import { grantTrial } from '../../billing/payments/trial-credit.js';
 import { clientIpOf } from '../../http/client-ip.js';
+import { DETAILS } from '../../http/error-details.js';
 import { ApiError } from '../../http/errors.js';
 import { throttledLine } from '../../kernel/log-throttle.js';
 import { writeAudit } from '../../notify/audit-log.js';
@@ -24,7 +25,7 @@ import type { PasswordGuard } from './password-guard.js';
 const FORGOT_ANSWER =
   'If an account exists for this email, a link to reset its password has been sent. It is valid for 30 minutes.';
 const RESEND_ANSWER = 'If this email has an account waiting for confirmation, a new confirmation link has been sent.';
-const BAD_LINK = 'This link is invalid, has expired or was already used. Ask for a new one.';
+const BAD_LINK = DETAILS.badLink();
 /** Mails per account: 3 at once, then 3 per hour, so a stranger cannot flood someone's mailbox. */
 const PER_ACCOUNT = { rate: 3 / 3600, burst: 3 };
 
@@ -85,8 +86,7 @@ export function passwordRoutes(router: Router, s: Services, guard: PasswordGuard
     // exactly like failed logins.
     const verdict = await guard.throttle(ctx, user.email, user);
     const full = await findUserById(db, user.id);
-    if (!(await guard.checkPassword(ctx, user.email, current, full, verdict)))
-      throw new ApiError('UNAUTHORIZED', 'The current password is wrong.');
+    if (!(await guard.checkPassword(ctx, user.email, current, full, verdict))) throw new ApiError('WRONG_PASSWORD');
     const hash = await guard.gated(ctx, () => hashPassword(fresh));
     const signedOut = await setPassword(db, user.id, hash, tokenHashOf(ctx));
     await audit(ctx, s, {

@@ -11,7 +11,7 @@ import { requireAdmin, userOf } from './auth.js';
 import { bodyOf, idParam, invalid, queryInt, queryOf, reqString } from './input.js';
 import { settleDeps } from './payment-notify-route.js';
 import { presentPaymentOrder } from './payment-present.js';
-import { iso } from './present.js';
+import { iso, langOf } from './present.js';
 
 export function paymentAdminRoutes(router: Router, s: Services): void {
   const db = s.store.db;
@@ -97,7 +97,7 @@ export function paymentAdminRoutes(router: Router, s: Services): void {
     if (!provider || provider.kind === 'manual')
       throw new ApiError('CONFLICT', `Order ${id} has no online payment to query.`);
     const r = await syncOrder(settleDeps(s), provider, order);
-    ctx.body = { state: r.state, outcome: r.outcome, order: presentPaymentOrder(await findOrder(db, id)) };
+    ctx.body = { state: r.state, outcome: r.outcome, order: presentPaymentOrder(await findOrder(db, id), langOf(ctx)) };
   });
 
   router.post('/console/api/admin/orders/:id/refund', admin, async (ctx) => {
@@ -124,7 +124,7 @@ export function paymentAdminRoutes(router: Router, s: Services): void {
         viaProvider: b.via_provider !== false,
       });
       ctx.body = {
-        order: presentPaymentOrder(done.order),
+        order: presentPaymentOrder(done.order, langOf(ctx)),
         refund_no: done.refundNo,
         amount: done.amountMinor / 100,
         tokens: done.tokensMicro / 1e6,

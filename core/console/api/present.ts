@@ -1,7 +1,9 @@
 // Rows -> JSON at the console edge: micro-TOKEN become TOKEN numbers, epoch ms become ISO strings. Secrets and
 // hashes never leave through here.
+import type { Context } from 'koa';
 import type { Selectable } from 'kysely';
 import type { ApiKeyRow } from '../../accounts/api-keys.js';
+import { type Locale, localeFromAcceptLanguage } from '../../accounts/locale.js';
 import type { User } from '../../accounts/users.js';
 import { asMicro, MAX_MICRO, toToken } from '../../kernel/money.js';
 import type { LedgerTable, OrdersTable } from '../../store/schema.js';
@@ -101,4 +103,9 @@ export function csvLine(values: ReadonlyArray<string | number | null>): string {
 /** A whole RFC 4180 CSV document. */
 export function csv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null>>): string {
   return [header, ...rows].map(csvLine).join('');
+}
+
+/** The caller's language for texts inside an answer (Accept-Language; English otherwise, as the API's default). */
+export function langOf(ctx: Context): Locale {
+  return localeFromAcceptLanguage(ctx.get('accept-language')) ?? 'en';
 }

@@ -7,6 +7,8 @@
 
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Context, Next } from 'koa';
+import { DETAILS } from '../../http/error-details.js';
+import type { Detail, Localized } from '../../http/errors.js';
 import { CONSOLE_ENDPOINTS, type ConsoleEndpoint } from './console-endpoints.js';
 import { invalid } from './input.js';
 
@@ -59,8 +61,16 @@ let compiled: Map<string, RouteValidators> | undefined;
 const MAX = Number.MAX_SAFE_INTEGER;
 const typesOf = (s: Schema | undefined): unknown[] => (Array.isArray(s?.type) ? (s?.type as unknown[]) : [s?.type]);
 
+/** The schemas' own `x-error` texts that have a Chinese twin (the rest answer Chinese callers with the code's text). */
+const KNOWN: Localized[] = [
+  DETAILS.weakPassword('password must be at least 8 characters'),
+  DETAILS.emailInvalid('at most 254 characters'),
+  DETAILS.locale(),
+];
+const known = (en: string): Detail => KNOWN.find((k) => k.en === en) ?? en;
+
 /** The console's wording for the first failure. */
-export function messageOf(e: ErrorObject): string {
+export function messageOf(e: ErrorObject): Detail {
   const p = e.params as Record<string, unknown>;
   const parent = (e.parentSchema ?? {}) as Schema;
   const path = e.instancePath.split('/').filter(Boolean).join('.');
@@ -70,26 +80,25 @@ export function messageOf(e: ErrorObject): string {
     missing ? ((parent.properties as Record<string, Schema> | undefined)?.[missing] ?? {}) : parent
   ) as Schema;
   const custom = field['x-error'];
-  if (typeof custom === 'string') return custom;
+  if (typeof custom === 'string') return known(custom);
   if (custom && typeof custom === 'object' && typeof (custom as Record<string, unknown>)[e.keyword] === 'string')
-    return (custom as Record<string, string>)[e.keyword];
+    return known((custom as Record<string, string>)[e.keyword]);
   const types = typesOf(field);
   if (e.keyword === 'additionalProperties') {
     const allowed = Object.keys((parent.properties as Schema | undefined) ?? {});
-    return `Unknown field '${path ? `${path}.` : ''}${String(p.additionalProperty)}'; allowed: ${allowed.join(', ')}.`;
+    return DETAILS.unknownField(`${path ? `${path}.` : ''}${String(p.additionalProperty)}`, allowed.join(', '));
   }
-  if (!path && !missing && e.keyword === 'type') return 'The request body must be a JSON object.';
-  if (e.keyword === 'enum')
-    return `'${name}' must be one of ${(field.enum as unknown[]).filter((v) => v !== null).join(', ')}.`;
+  if (!path && !missing && e.keyword === 'type') return DETAILS.bodyNotObject();
+  if (e.keyword === 'enum') return DETAILS.oneOf(name, (field.enum as unknown[]).filter((v) => v !== null).join(', '));
   if (types.includes('integer'))
-    return `'${name}' must be an integer from ${String(field.minimum ?? -MAX)} to ${String(field.maximum ?? MAX)}.`;
-  if (types.includes('boolean') && types.length <= 2) return `'${name}' must be true or false.`;
-  if (types.includes('string') && e.keyword === 'maxLength')
-    return `'${name}' must be at most ${String(field.maxLength)} characters.`;
+    return DETAILS.intRange(name, String(field.minimum ?? -MAX), String(field.maximum ?? MAX));
+  if (types.includes('boolean') && types.length <= 2) return DETAILS.boolean(name);
+  if (types.includes('string') && e.keyword === 'maxLength') return DETAILS.tooLong(name, String(field.maxLength));
   if (types.includes('string') && (missing || ['type', 'minLength', 'pattern'].includes(e.keyword)))
-    return `'${name}' is required and must be a non-empty string.`;
-  if (missing) return `'${name}' is required.`;
-  return `'${name}' ${e.message ?? 'is invalid'}.`;
+    return DETAILS.requiredString(name);
+  if (missing) return DETAILS.required(name);
+  // Ajv's own words are English: the Chinese answer names the field only.
+  return { zh: DETAILS.fieldInvalid(name).zh, en: `'${name}' ${e.message ?? 'is invalid'}.` };
 }
 
 /** The declared query parameters: first value of each, empty meaning absent (as queryOf reads them). */

@@ -17,6 +17,7 @@ import {
 } from '../../accounts/totp.js';
 import { securityOf, twoFactorOn, updateSecurity } from '../../accounts/user-security.js';
 import { findUserById } from '../../accounts/users.js';
+import { DETAILS } from '../../http/error-details.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import type { Database } from '../../store/schema.js';
@@ -64,7 +65,7 @@ export function twoFactorRoutes(router: Router, s: Services, guard: PasswordGuar
     const user = userOf(ctx);
     const verdict = await guard.throttle(ctx, user.email, user);
     if (!(await guard.checkPassword(ctx, user.email, password, await findUserById(db, user.id), verdict)))
-      throw new ApiError('UNAUTHORIZED', 'The password is wrong.');
+      throw new ApiError('WRONG_PASSWORD');
   };
 
   /** A wrong code counts as a failed login for this account and address. */
@@ -104,11 +105,7 @@ export function twoFactorRoutes(router: Router, s: Services, guard: PasswordGuar
   router.post('/console/api/me/2fa/setup', requireUser(s), async (ctx) => {
     const password = reqString(bodyOf(ctx, ['password']), 'password', 200);
     const user = userOf(ctx);
-    if (twoFactorOn(await securityOf(db, user.id)))
-      throw new ApiError(
-        'CONFLICT',
-        'Two-factor authentication is already on. Turn it off first to enrol a new device.',
-      );
+    if (twoFactorOn(await securityOf(db, user.id))) throw new ApiError('CONFLICT', DETAILS.twoFactorOnEnrol());
     await reauth(ctx, password);
     const secret = newTotpSecret();
     await updateSecurity(db, user.id, { totp_pending_secret: secret });
@@ -122,13 +119,13 @@ export function twoFactorRoutes(router: Router, s: Services, guard: PasswordGuar
     const code = reqString(bodyOf(ctx, ['code']), 'code', 20);
     const user = userOf(ctx);
     const sec = await securityOf(db, user.id);
-    if (twoFactorOn(sec)) throw new ApiError('CONFLICT', 'Two-factor authentication is already on.');
-    if (!sec.totp_pending_secret) throw new ApiError('CONFLICT', 'Start with POST /console/api/me/2fa/setup.');
+    if (twoFactorOn(sec)) throw new ApiError('CONFLICT', DETAILS.twoFactorOn());
+    if (!sec.totp_pending_secret) throw new ApiError('CONFLICT', DETAILS.twoFactorSetupFirst());
     await guard.throttle(ctx, user.email, user);
     const step = await checkTotp(sec.totp_pending_secret, code, null);
     if (step === null) {
       await guard.recordFailure(ctx, user.email);
-      throw new ApiError('UNAUTHORIZED', 'Wrong authentication code: check the device clock and try the current code.');
+      throw new ApiError('WRONG_2FA_CODE');
     }
     await updateSecurity(db, user.id, {
       totp_secret: sec.totp_pending_secret,
@@ -164,13 +161,9 @@ export function twoFactorRoutes(router: Router, s: Services, guard: PasswordGuar
     const password = reqString(b, 'password', 200);
     const code = reqString(b, 'code', 20);
     const user = userOf(ctx);
-    if (!twoFactorOn(await securityOf(db, user.id)))
-      throw new ApiError('CONFLICT', 'Two-factor authentication is not on.');
+    if (!twoFactorOn(await securityOf(db, user.id))) throw new ApiError('CONFLICT', DETAILS.twoFactorOff());
     if (user.role === 'admin' && s.settings.accounts.requireAdmin2fa)
-      throw new ApiError(
-        'TWO_FACTOR_REQUIRED',
-        'This server requires two-factor authentication for admins; it cannot be turned off.',
-      );
+      throw new ApiError('TWO_FACTOR_REQUIRED', DETAILS.adminNeeds2fa());
     await reauth(ctx, password);
     await secondFactor(ctx, code);
     await disableTwoFactor(db, user.id);

@@ -21,6 +21,7 @@ header.top { display:flex; align-items:center; gap:12px; padding:16px 0; }
 .hero h1 { font-size:34px; line-height:1.25; margin:0 0 12px; }
 .hero p { color:var(--muted); max-width:720px; margin:0 0 20px; font-size:16px; }
 .cta { display:flex; flex-wrap:wrap; gap:10px; }
+.hero p.offer { margin:14px 0 0; color:var(--accent); font-weight:600; font-size:15px; }
 .btn { display:inline-block; padding:10px 18px; border-radius:9px; border:1px solid var(--line); background:var(--panel); color:var(--text); font-weight:600; text-decoration:none; }
 .btn-primary { background:var(--accent); border-color:var(--accent); color:#fff; }
 section { margin:28px 0; }

@@ -32,7 +32,7 @@ function operationCard(op: OperationConfig, x: FrontText, lang: Locale): string 
   );
 }
 
-function planCard(p: PlanConfig, x: FrontText): string {
+function planCard(p: PlanConfig, x: FrontText, lang: Locale): string {
   const line = x.planLine({
     days: p.durationDays,
     calls: count.format(p.quota.callsPerDay),
@@ -40,11 +40,11 @@ function planCard(p: PlanConfig, x: FrontText): string {
     cacheFree: p.quota.cacheFree,
     grant: amount(p.grantMicro),
   });
-  return `<article class="card" data-plan="${esc(p.id)}"><h3>${esc(p.name)}</h3><p>${esc(line)}</p><div class="price">¥${amount(p.priceMicro)} <small>${esc(x.perPeriod(p.durationDays))}</small></div></article>`;
+  return `<article class="card" data-plan="${esc(p.id)}"><h3>${esc(p.text[lang].name)}</h3><p>${esc(line)}</p><div class="price">¥${amount(p.priceMicro)} <small>${esc(x.perPeriod(p.durationDays))}</small></div></article>`;
 }
 
-function packageCard(p: PackageConfig, x: FrontText): string {
-  return `<article class="card" data-package="${esc(p.id)}"><h3>${esc(p.name)}</h3><p>${esc(x.packageLine(amount(p.tokensMicro)))}</p><div class="price">¥${amount(p.priceMicro)}</div></article>`;
+function packageCard(p: PackageConfig, x: FrontText, lang: Locale): string {
+  return `<article class="card" data-package="${esc(p.id)}"><h3>${esc(p.text[lang].name)}</h3><p>${esc(x.packageLine(amount(p.tokensMicro)))}</p><div class="price">¥${amount(p.priceMicro)}</div></article>`;
 }
 
 /** The first sellable operation whose example is plain values: its GET call and the answer it gets. */
@@ -79,7 +79,8 @@ export function statusLink(
   return `<a class="status s-${state}" href="/status?lang=${lang}" title="${esc(title)}" data-status="${state}"><span class="sdot"></span>${esc(label)}</a>`;
 }
 
-export function renderFrontPage(config: OperationsConfig, lang: Locale, publicUrl: string): string {
+/** `trialMicro`: what a new account gets at sign-up (0: no offer is shown). */
+export function renderFrontPage(config: OperationsConfig, lang: Locale, publicUrl: string, trialMicro = 0): string {
   const x = frontText(lang);
   const ops = config.operations.filter((o) => o.enabled);
   const other: Locale = lang === 'zh' ? 'en' : 'zh';
@@ -102,7 +103,9 @@ export function renderFrontPage(config: OperationsConfig, lang: Locale, publicUr
     `<a class="plain" href="${con('docs')}">${esc(x.ctaDocs)}</a><a class="plain" href="${con('login')}">${esc(x.ctaLogin)}</a>`,
     `<a class="lang" href="/?lang=${other}" hreflang="${other}" lang="${other === 'zh' ? 'zh-CN' : 'en'}">${esc(x.otherLang)}</a></header>`,
     `<main><div class="hero"><h1>${esc(x.tagline)}</h1><p>${esc(x.lead)}</p>`,
-    `<div class="cta"><a class="btn btn-primary" href="${con('register')}">${esc(x.ctaStart)}</a><a class="btn" href="${con('docs')}">${esc(x.ctaDocs)}</a></div></div>`,
+    `<div class="cta"><a class="btn btn-primary" href="${con('register')}">${esc(x.ctaStart)}</a><a class="btn" href="${con('docs')}">${esc(x.ctaDocs)}</a></div>` +
+      (trialMicro > 0 ? `<p class="offer" data-offer>${esc(x.trialOffer(amount(trialMicro)))}</p>` : '') +
+      '</div>',
     section(
       'prices',
       x.pricesTitle,
@@ -116,7 +119,7 @@ export function renderFrontPage(config: OperationsConfig, lang: Locale, publicUr
           'plans',
           x.plansTitle,
           x.plansNote,
-          `<div class="grid">${config.plans.map((p) => planCard(p, x)).join('')}</div>`,
+          `<div class="grid">${config.plans.map((p) => planCard(p, x, lang)).join('')}</div>`,
         )
       : '',
     config.packages.length
@@ -124,7 +127,7 @@ export function renderFrontPage(config: OperationsConfig, lang: Locale, publicUr
           'packages',
           x.packagesTitle,
           x.packagesNote,
-          `<div class="grid">${config.packages.map((p) => packageCard(p, x)).join('')}</div>`,
+          `<div class="grid">${config.packages.map((p) => packageCard(p, x, lang)).join('')}</div>`,
         )
       : '',
     example

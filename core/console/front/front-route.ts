@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { type Locale, localeFromAcceptLanguage, parseLocale } from '../../accounts/locale.js';
+import { trialCreditOf } from '../../billing/payments/trial-credit.js';
 import type { StatusService } from '../../health/status-service.js';
 import type { Registry } from '../../registry/registry.js';
 import type { Services } from '../../services.js';
@@ -32,6 +33,11 @@ function statusLine(status: StatusService | undefined, lang: Locale): { html: st
   return { html: statusLink(state, lang, x.frontLink, x.overall[state]), state };
 }
 
+/** The trial a visitor can still get: none when sign-up is closed. */
+export function offeredTrial(s: Services, registry: Registry): number {
+  return s.settings.accounts.registrationOpen ? trialCreditOf(registry, s.settings.payments) : 0;
+}
+
 export function frontPageRoute(router: Router, s: Services, status?: StatusService): void {
   const cache = new WeakMap<Registry, Map<Locale, Page>>();
   const pageFor = (registry: Registry, lang: Locale): Page => {
@@ -39,7 +45,7 @@ export function frontPageRoute(router: Router, s: Services, status?: StatusServi
     if (!pages) cache.set(registry, (pages = new Map()));
     let page = pages.get(lang);
     if (!page) {
-      const html = renderFrontPage(registry.config, lang, s.settings.accounts.publicUrl);
+      const html = renderFrontPage(registry.config, lang, s.settings.accounts.publicUrl, offeredTrial(s, registry));
       page = { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"` };
       pages.set(lang, page);
     }

@@ -8,6 +8,8 @@ export interface FrontText {
   tagline: string;
   lead: string;
   ctaStart: string;
+  /** Shown under the sign-up button when operations.yaml `signup.trial_tokens` (or TRIAL_CREDIT) is above 0. */
+  trialOffer: (tokens: string) => string;
   ctaDocs: string;
   ctaLogin: string;
   otherLang: string;
@@ -47,6 +49,7 @@ const ZH: FrontText = {
   tagline: '按次计费的数据 API',
   lead: '注册账号、创建密钥即可调用。只有成功的调用才扣费，失败不收费；1 TOKEN = 1 元，先充值后使用，也可购买套餐获得每日免费额度。',
   ctaStart: '免费注册',
+  trialOffer: (tokens) => `注册即送 ${tokens} TOKEN，无需充值即可试用。`,
   ctaDocs: '接口文档',
   ctaLogin: '登录控制台',
   otherLang: 'English',
@@ -84,6 +87,7 @@ const EN: FrontText = {
   tagline: 'Data APIs, paid per call',
   lead: 'Sign up, create a key and call. Only successful calls are charged, failures are free; 1 TOKEN = 1 CNY, prepaid, or take a plan for a free daily allowance.',
   ctaStart: 'Sign up free',
+  trialOffer: (tokens) => `${tokens} TOKEN free on sign-up: try any operation before you top up.`,
   ctaDocs: 'API docs',
   ctaLogin: 'Log in to the console',
   otherLang: '中文',

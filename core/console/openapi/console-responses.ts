@@ -78,6 +78,8 @@ const revenueSums = o({
   paid: perCurrency,
   refunded: perCurrency,
 });
+/** Name and description in both languages (the console switches language without asking again). */
+const catalogueText = o({ zh: o({ name: str, description: str }), en: o({ name: str, description: str }) });
 const ms: Schema = { type: 'number', description: 'milliseconds, nearest-rank percentile' };
 
 /** Shared shapes, published under components.schemas. */
@@ -119,6 +121,11 @@ export const CONSOLE_COMPONENTS: Record<string, Schema> = {
         credited_at: orNull(time),
         late: bool,
         refunded_tokens: tokens,
+        instructions: {
+          ...orNull(str),
+          description:
+            "a pending manual order: whom to pay, the amount, the order number to quote, what happens next (the caller's language); null otherwise",
+        },
       }),
     ],
   },
@@ -178,15 +185,16 @@ export const CONSOLE_COMPONENTS: Record<string, Schema> = {
   }),
   Plan: o({
     id: str,
-    name: str,
+    name: { ...str, description: "in the caller's language (Accept-Language, else English)" },
     description: str,
+    text: catalogueText,
     price: tokens,
     duration_days: int,
     grant_tokens: tokens,
     quota: { type: 'object' },
     codes: strList,
   }),
-  Package: o({ id: str, name: str, description: str, price: tokens, tokens }),
+  Package: o({ id: str, name: str, description: str, text: catalogueText, price: tokens, tokens }),
 };
 
 const session = o({ token: str, expires_at: time, remember: bool, user: ref('User') });
@@ -302,6 +310,7 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   operations: o({ operations: list(ref('Operation')) }),
   plans: o({ plans: list(ref('Plan')) }),
   packages: o({ packages: list(ref('Package')) }),
+  offer: o({ trial_tokens: tokens }),
   adminOperations: o({
     operations: list(
       o({ code: str, name: str, text: { type: 'object' }, plugin: str, available: bool, missing: { type: 'array' } }),
@@ -330,6 +339,7 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   adminUser: o({ user: ref('UserWithBalance') }),
   adminUpdateUser: o({ user: ref('UserWithBalance') }),
   adminGrant: adjustment,
+  adminPendingCount: o({ count: int }),
   adminOrders: o({ orders: list({ allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] }) }),
   adminConfirmOrder: o({ order: { oneOf: [ref('PaymentOrder'), { type: 'null' }] }, fulfilled: bool }),
   adminStats: o({

@@ -3,6 +3,7 @@
 // upstream.disabled goes to the operator's endpoints only: a configured upstream refused its credential or quota.
 export const WEBHOOK_EVENTS = [
   'order.paid',
+  'order.pending',
   'balance.low',
   'plan.expiring',
   'key.expiring',
@@ -42,6 +43,11 @@ export function eventText(event: WebhookEvent, d: Data): string {
       return (
         `[Tollgate] 订单 ${s(d.order_id)} 已支付：${s(d.item_id)}，${s(d.amount)} ${s(d.currency)}（账户 ${s(d.email)}）。\n` +
         `[Tollgate] Order ${s(d.order_id)} paid: ${s(d.item_id)}, ${s(d.amount)} ${s(d.currency)} (account ${s(d.email)}).`
+      );
+    case 'order.pending':
+      return (
+        `[Tollgate] 订单 ${s(d.order_id)} 等待确认收款：${s(d.item_id)}，${s(d.amount)} ${s(d.currency)}（账户 ${s(d.email)}）。\n` +
+        `[Tollgate] Order ${s(d.order_id)} awaits payment confirmation: ${s(d.item_id)}, ${s(d.amount)} ${s(d.currency)} (account ${s(d.email)}).`
       );
     case 'plan.expiring':
       return (
