@@ -41,8 +41,7 @@ function ipAllowed(ip: string, cidrs: string[]): boolean {
 export const authenticate: Stage = (call, s) => {
   const secret = keyFrom(call);
   if (!secret) return keyless(call, s, deny('MISSING_API_KEY'));
-  if (!/^sk_[A-Za-z0-9_-]{20,100}$/.test(secret))
-    return keyless(call, s, deny('INVALID_API_KEY', DETAILS.keyFormat()));
+  if (!/^sk_[A-Za-z0-9_-]{20,100}$/.test(secret)) return keyless(call, s, deny('INVALID_API_KEY', DETAILS.keyFormat()));
   return after(s.keys.get(sha256Hex(secret)), (identity) =>
     identity ? admitIdentity(call, identity) : keyless(call, s, deny('INVALID_API_KEY')),
   );
