@@ -100,6 +100,7 @@ function finish(call: ApiCall, s: Services, denial: Denial | undefined): MaybePr
             : undefined;
         return after(last, () => {
           logCall(call, s, answer.status, denial);
+          if (denial) answer.denial = denial;
           return answer;
         });
       }),

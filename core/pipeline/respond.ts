@@ -49,6 +49,11 @@ export interface ApiAnswer {
   status: number;
   headers: string[];
   body: string;
+  /**
+   * The refusal behind a failed answer, with the plugin's own detail: the body carries only what the caller may read
+   * in its language, while a canary classifies the failure from the whole detail (core/health/canary-runner.ts).
+   */
+  denial?: Denial;
 }
 
 /** One header of an answer, or undefined. */
