@@ -25,6 +25,20 @@ export function frontLang(ctx: Context): { lang: Locale; explicit: boolean } {
   return { lang: localeFromAcceptLanguage(ctx.get('accept-language')) ?? 'zh', explicit: false };
 }
 
+/**
+ * The headers of a server-rendered public page (`/`, `/status`): its own CSP, no framing or sniffing, and a cache
+ * that varies by the visitor's languages unless ?lang= chose one.
+ */
+export function publicPageHeaders(ctx: Context, csp: string, lang: Locale, explicit: boolean, maxAge: number): void {
+  ctx.set('Content-Security-Policy', csp);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  if (!explicit) ctx.set('Vary', 'Accept-Language');
+  ctx.set('Cache-Control', `public, max-age=${maxAge}`);
+  ctx.set('Content-Language', lang === 'zh' ? 'zh-CN' : 'en');
+}
+
 /** The status line for the header: the overall state from the last report (never waits for the database). */
 function statusLine(status: StatusService | undefined, lang: Locale): { html: string; state: string } {
   const report = status?.peek();
@@ -55,14 +69,8 @@ export function frontPageRoute(router: Router, s: Services, status?: StatusServi
   router.get('/', (ctx) => {
     const { lang, explicit } = frontLang(ctx);
     const page = pageFor(s.registry.current, lang);
-    ctx.set('Content-Security-Policy', FRONT_CSP);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    // Without ?lang= the answer depends on the visitor's languages; a short max-age so a price change shows soon.
-    if (!explicit) ctx.set('Vary', 'Accept-Language');
-    ctx.set('Cache-Control', 'public, max-age=60');
-    ctx.set('Content-Language', lang === 'zh' ? 'zh-CN' : 'en');
+    // A short max-age so a price change shows soon.
+    publicPageHeaders(ctx, FRONT_CSP, lang, explicit, 60);
     // The dot changes without a config load: it is part of the validator.
     const line = statusLine(status, lang);
     const etag = `${page.etag.slice(0, -1)}-${line.state}"`;

@@ -4,7 +4,7 @@
 import type Router from '@koa/router';
 import type { StatusService } from '../../health/status-service.js';
 import type { WindowName } from '../../health/status-view.js';
-import { frontLang } from './front-route.js';
+import { frontLang, publicPageHeaders } from './front-route.js';
 import { STATUS_CSP } from './status-css.js';
 import { renderStatusPage } from './status-html.js';
 
@@ -16,13 +16,7 @@ export function statusRoutes(router: Router, status: StatusService): void {
     const asked = typeof ctx.query.window === 'string' ? ctx.query.window : '24h';
     const window = (WINDOW_NAMES as readonly string[]).includes(asked) ? (asked as WindowName) : '24h';
     const report = await status.report();
-    ctx.set('Content-Security-Policy', STATUS_CSP);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    if (!explicit) ctx.set('Vary', 'Accept-Language');
-    ctx.set('Cache-Control', 'public, max-age=30');
-    ctx.set('Content-Language', lang === 'zh' ? 'zh-CN' : 'en');
+    publicPageHeaders(ctx, STATUS_CSP, lang, explicit, 30);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = renderStatusPage(report, lang, window);
   });
