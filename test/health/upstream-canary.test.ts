@@ -10,34 +10,9 @@ import { readStatuses } from '../../core/health/status-store.js';
 import { CANARY_EMAIL } from '../../core/health/system-account.js';
 import { upstreamHealthOf } from '../../core/state/upstream-health.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+import { ok, ITEM_YAML as YAML } from './upstream-support.js';
 
 nock.disableNetConnect();
-const upstream = (id: string, priority: number) => `
-      - id: ${id}
-        priority: ${priority}
-        timeout_ms: 500
-        circuit: { failures: 5, cool_down_s: 60 }
-        request:
-          url: https://${id}.example.com/v1/items/{{ input.id }}
-        result: '{ "id": body.item.id, "provider": "${id}" }'`;
-const YAML = `
-operations:
-  - code: item
-    price_per_call: 0.01
-    timeout_ms: 2000
-    input: { type: object, required: [id], properties: { id: { type: string, maxLength: 40 } } }
-    response:
-      id: { type: string, zh: 编号, en: Id }
-      provider: { type: string, zh: 来源, en: Source }
-    canary:
-      interval: 600
-      failures_to_down: 2
-      samples:
-        - input: { id: probe }
-          assert: ["id = 'probe'"]
-    upstreams:${upstream('alpha', 1)}${upstream('beta', 2)}
-`;
-const ok = (id: string) => ({ item: { id } });
 
 let h: TestApp;
 t.before(async () => {
