@@ -2,7 +2,9 @@
 // system account's key, the whole pipeline, the sandbox; core/health/system-account.ts), free and marked canary in
 // the call log. Passive first: a sample is probed only when it is due (core/health/status-machine.ts) and no live
 // success of its operation and platform came in meanwhile; a live success counts instead of a probe. In a cluster
-// one process holds the canary lease and runs them; the timer is unref'd and only `serve` starts it.
+// one process holds the canary lease and runs them; the timer is unref'd and only `serve` starts it. An operation
+// with configured upstreams also has a status per upstream, which moves it in and out of rotation
+// (core/health/upstream-canary.ts).
 import { randomBytes } from 'node:crypto';
 import { newRequestId } from '../accounts/secrets.js';
 import type { CanaryConfig, CanarySample } from '../config/canary-config.js';
@@ -10,6 +12,7 @@ import { newCall } from '../pipeline/begin-call.js';
 import { runCall } from '../pipeline/index.js';
 import type { Operation } from '../registry/registry.js';
 import type { Services } from '../services.js';
+import { upstreamHealthOf } from '../state/upstream-health.js';
 import { sendBreakageAlerts } from './breakage-alerts.js';
 import { type Envelope, judge, type Verdict } from './canary-check.js';
 import { initialState, type Observation, observe } from './status-machine.js';
@@ -23,6 +26,7 @@ import {
   writeStatus,
 } from './status-store.js';
 import { ensureSystemKey, type SystemKey } from './system-account.js';
+import { followStatus, type Probe, probesOf } from './upstream-canary.js';
 
 export interface ProbeReport {
   operation: string;
@@ -70,17 +74,15 @@ export function createCanaryRunner(s: Services, o: RunnerOptions = {}): CanaryRu
     return key;
   };
 
-  const subjects = (
-    code?: string,
-    platform?: string,
-  ): Array<{ op: Operation; cfg: CanaryConfig; sample: CanarySample }> =>
+  /** `platform` filters on the status key: a platform, or an upstream's (`upstream:<id>`). */
+  const subjects = (code?: string, platform?: string): Probe[] =>
     s.registry.current
       .list()
       .filter((op) => op.canary && op.availability.available && (code === undefined || op.code === code))
-      .flatMap((op) => op.canary!.samples.map((sample) => ({ op, cfg: op.canary!, sample })))
-      .filter((x) => platform === undefined || x.sample.platform === platform);
+      .flatMap((op) => probesOf(op, op.canary!))
+      .filter((x) => platform === undefined || x.subject === platform);
 
-  async function probe(op: Operation, cfg: CanaryConfig, sample: CanarySample) {
+  async function probe(op: Operation, cfg: CanaryConfig, sample: CanarySample, upstream: string | undefined) {
     const { secret } = await systemKey();
     const started = process.hrtime.bigint();
     const call = newCall(
@@ -98,6 +100,7 @@ export function createCanaryRunner(s: Services, o: RunnerOptions = {}): CanaryRu
       s,
     );
     call.canary = true;
+    call.pinUpstream = upstream;
     const answer = await runCall(call, s);
     const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
     let env: Envelope;
@@ -124,6 +127,7 @@ export function createCanaryRunner(s: Services, o: RunnerOptions = {}): CanaryRu
     const updated: SubjectRow = { ...next, operation: row.operation, platform: row.platform };
     await recordResult(db, { operation: row.operation, platform: row.platform, ...meta }, obs);
     await writeStatus(db, updated, clock());
+    await followStatus(upstreamHealthOf(s.state), updated, obs.ok, change, clock());
     if (change) {
       await sendBreakageAlerts(
         {
@@ -143,22 +147,22 @@ export function createCanaryRunner(s: Services, o: RunnerOptions = {}): CanaryRu
     const now = clock();
     const known = new Map((await readStatuses(db)).map((r) => [`${r.operation}\u0000${r.platform}`, r]));
     const reports: ProbeReport[] = [];
-    for (const { op, cfg, sample } of subjects(code, platform)) {
-      const row: SubjectRow = known.get(`${op.code}\u0000${sample.platform}`) ?? {
+    for (const { op, cfg, sample, subject, upstream } of subjects(code, platform)) {
+      const row: SubjectRow = known.get(`${op.code}\u0000${subject}`) ?? {
         ...initialState(now),
         operation: op.code,
-        platform: sample.platform,
+        platform: subject,
       };
       if (!force && now < row.nextProbeAt) continue;
       if (!force) {
-        const live = await s.liveSuccess.last(op.code, sample.platform);
+        const live = await s.liveSuccess.last(op.code, subject);
         if (live !== null && live > now - cfg.intervalMs && live > (row.lastSuccessAt ?? 0)) {
           const obs = { ok: true, class: null, field: null, detail: 'live traffic succeeded', at: live };
           await apply(row, cfg, obs, { source: 'live', requestId: null, durationMs: null });
           continue;
         }
       }
-      const { verdict, requestId, durationMs } = await probe(op, cfg, sample);
+      const { verdict, requestId, durationMs } = await probe(op, cfg, sample, upstream);
       const obs: Observation = {
         ok: verdict.ok,
         class: verdict.class,
@@ -169,7 +173,7 @@ export function createCanaryRunner(s: Services, o: RunnerOptions = {}): CanaryRu
       const updated = await apply(row, cfg, obs, { source: 'canary', requestId, durationMs });
       reports.push({
         operation: op.code,
-        platform: sample.platform,
+        platform: subject,
         verdict,
         requestId,
         durationMs,

@@ -81,7 +81,7 @@ export function logCall(call: ApiCall, s: Services, status: number, denial: Deni
   if (call.canary) return;
   // A fresh answer (not a cache hit) proves the upstream works now.
   const op = call.operation;
-  if (!denial && !call.cached && op?.canary) s.liveSuccess.note(op, call.dataJson);
+  if (!denial && !call.cached && op?.canary) s.liveSuccess.note(op, call.dataJson, call.upstream);
   s.metrics.observeCall(
     op?.code ?? 'unknown',
     status,

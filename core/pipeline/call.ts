@@ -51,6 +51,11 @@ export interface ApiCall {
   /** The configured upstream that answered (operations.yaml `upstreams:`) and what it cost us, micro-TOKEN. */
   upstream?: string;
   costMicro?: number;
+  /**
+   * A canary's probe of one configured upstream (core/health/upstream-canary.ts): only it is tried, even while out
+   * of rotation, and the circuit is left to the canary's status.
+   */
+  pinUpstream?: string;
   /** charge_when said false for the answer this call's run made (a cache hit decides from the text). */
   chargeFree?: boolean;
   /** The run's answer as an object, only while charge_when looks at it (run-plugin.ts). */

@@ -14,7 +14,9 @@ export const runPlugin: Stage = (call, s) => (call.cached ? undefined : run(call
 async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
   const op = call.operation!;
   const started = process.hrtime.bigint();
-  const shared = await s.flights.run(call.cacheKey!, () => runShared(call, s));
+  // A probe of one upstream must not share a customer's run (which may be served by another).
+  const flight = call.pinUpstream === undefined ? call.cacheKey! : `${call.cacheKey}\u0000upstream:${call.pinUpstream}`;
+  const shared = await s.flights.run(flight, () => runShared(call, s));
   call.pluginMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (shared.upstream !== undefined) {
     call.upstream = shared.upstream;

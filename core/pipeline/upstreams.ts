@@ -3,11 +3,13 @@
 // order within a tier; an upstream whose circuit is open is skipped; a failure marked `next` (timeout, 5xx, risk
 // control, quota, bad credential) moves on while the operation's deadline lasts, any other answer (NOT_FOUND,
 // INVALID_INPUT) is final. The mapped `data` must match the operation's `response`, else the attempt failed.
+// A canary's probe pinned to one upstream tries only it, whatever its circuit says, and leaves the circuit alone:
+// its result moves the upstream's canary status, which takes it out of rotation and back (upstream-canary.ts).
 import type { UpstreamConfig } from '../config/upstream-config.js';
 import type { Operation } from '../registry/registry.js';
 import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
 import type { Services } from '../services.js';
-import { upstreamHealthOf } from '../state/upstream-health.js';
+import { type UpstreamHealth, upstreamHealthOf } from '../state/upstream-health.js';
 import type { ApiCall } from './call.js';
 
 type Failure = Extract<SharedRun, { failure: unknown }>;
@@ -46,12 +48,24 @@ const unavailable = (): Failure => ({
   },
 });
 
+/** A pinned probe's view of the circuit: always admitted, nothing recorded. */
+const untouched: UpstreamHealth = {
+  admit: async () => true,
+  succeeded: async () => undefined,
+  failed: async () => false,
+  markDown: async () => undefined,
+  markUp: async () => undefined,
+  down: async () => null,
+};
+
 export async function runUpstreams(call: ApiCall, s: Services): Promise<SharedRun> {
   const op = call.operation as Operation;
-  const health = upstreamHealthOf(s.state);
+  const pinned = call.pinUpstream;
+  const health = pinned === undefined ? upstreamHealthOf(s.state) : untouched;
   const deadline = Date.now() + op.timeoutMs;
   let last: Failure | null = null;
-  for (const u of attemptOrder(op.upstreams ?? [])) {
+  const order = attemptOrder(op.upstreams ?? []);
+  for (const u of pinned === undefined ? order : order.filter((x) => x.id === pinned)) {
     const left = deadline - Date.now();
     if (left <= 0) break;
     if (!(await health.admit(op.code, u.id))) continue;

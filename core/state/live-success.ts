@@ -5,10 +5,14 @@
 import type { CanaryConfig } from '../config/canary-config.js';
 import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { SharedState } from './shared-state.js';
+import { upstreamSubject } from './upstream-health.js';
 
 export interface LiveSuccess {
-  /** A live success of `op`; `dataJson` is its result (the platform is read from it). Never throws, never waits. */
-  note(op: { code: string; canary: CanaryConfig | null }, dataJson: string | undefined): void;
+  /**
+   * A live success of `op`; `dataJson` is its result (the platform is read from it), `upstream` the configured
+   * upstream that served it (its own status is credited too). Never throws, never waits.
+   */
+  note(op: { code: string; canary: CanaryConfig | null }, dataJson: string | undefined, upstream?: string): void;
   /** The last live success of (operation, platform) this state knows, in ms since the epoch. */
   last(code: string, platform: string): MaybePromise<number | null>;
 }
@@ -23,8 +27,18 @@ const keyOf = (code: string, platform: string): string => `h:live:${code}:${plat
 
 export function createLiveSuccess(state: SharedState, clock: () => number = Date.now): LiveSuccess {
   const written = new Map<string, number>();
+  const write = (key: string, now: number): void => {
+    if (now - (written.get(key) ?? 0) < WRITE_EVERY_MS) return;
+    written.set(key, now);
+    try {
+      const w = state.cacheSet(key, String(now), KEEP_SECONDS);
+      if (w instanceof Promise) w.catch(() => written.delete(key));
+    } catch {
+      written.delete(key);
+    }
+  };
   return {
-    note(op, dataJson) {
+    note(op, dataJson, upstream) {
       const canary = op.canary;
       if (!canary) return;
       let platform = '';
@@ -32,16 +46,9 @@ export function createLiveSuccess(state: SharedState, clock: () => number = Date
         platform = (dataJson && PLATFORM_FIELD.exec(dataJson.slice(0, 512))?.[1]) || '';
         if (!canary.samples.some((s) => s.platform === platform)) return;
       }
-      const key = keyOf(op.code, platform);
       const now = clock();
-      if (now - (written.get(key) ?? 0) < WRITE_EVERY_MS) return;
-      written.set(key, now);
-      try {
-        const w = state.cacheSet(key, String(now), KEEP_SECONDS);
-        if (w instanceof Promise) w.catch(() => written.delete(key));
-      } catch {
-        written.delete(key);
-      }
+      write(keyOf(op.code, platform), now);
+      if (upstream !== undefined) write(keyOf(op.code, upstreamSubject(platform, upstream)), now);
     },
     last(code, platform) {
       const toTime = (v: string | undefined): number | null => (v === undefined ? null : Number(v) || null);

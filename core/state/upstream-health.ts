@@ -26,6 +26,19 @@ export interface UpstreamHealth {
   down(op: string, id: string): Promise<DownState | null>;
 }
 
+/**
+ * The canary status key (the second key of operation_status, beside platforms) of one configured upstream:
+ * `upstream:<id>`, or `<platform>|upstream:<id>` for a sample with a platform. Platforms are plain names, so the
+ * two never collide.
+ */
+export const upstreamSubject = (platform: string, id: string): string =>
+  platform ? `${platform}|upstream:${id}` : `upstream:${id}`;
+/** The upstream id a status key names, or null for an operation's or platform's own status. */
+export function upstreamOfSubject(subject: string): string | null {
+  const i = subject.indexOf('upstream:');
+  return i < 0 ? null : subject.slice(i + 'upstream:'.length);
+}
+
 const KEY = (op: string, id: string): string => `upstream:${op}:${id}`;
 /** Long enough to outlive any cool-down; the counters only need to live while failures keep coming. */
 const FAIL_TTL_S = 3600;

@@ -583,6 +583,25 @@ export const zh = {
   'admin.upstream': '上游',
   'admin.cost': '成本',
   'admin.margin': '毛利',
+  'admin.canaries': '探针与状态',
+  'admin.canariesHint':
+    '每个接口、平台和上游（upstream:<id>：故障期间移出故障转移）的状态，以及最近一周的结果（最新在前）。鼠标悬停在失败上可看详情。',
+  'admin.subject': '平台 / 上游',
+  'admin.since': '起始于',
+  'admin.lastSuccess': '上次成功',
+  'admin.lastFailure': '上次失败（类别 · 字段）',
+  'admin.canaryHistory': '最近结果',
+  'admin.source': '来源',
+  'admin.sourceCanary': '探针',
+  'admin.sourceLive': '真实调用',
+  'admin.failed': '失败',
+  'admin.detail': '详情',
+  'admin.noCanaries': '探针尚未运行。',
+  'admin.noCanaryResults': '最近 7 天没有结果。',
+  'status.ok': '正常',
+  'status.degraded': '部分异常',
+  'status.down': '故障',
+  'status.unknown': '尚未检测',
 };
 
 export type MessageKey = keyof typeof zh;

@@ -15,6 +15,7 @@ import type { Stats } from '../types.js';
 import { card, pageHeader, stat, table } from '../ui.js';
 import { renderAdminAudit } from './admin-audit.js';
 import { availabilityCard } from './admin-availability.js';
+import { canariesCard } from './admin-canaries.js';
 import { renderAdminCodes } from './admin-codes.js';
 import { operationsCard, revenueCard } from './admin-insight.js';
 import { renderAdminMail } from './admin-mail.js';
@@ -35,12 +36,13 @@ const SECTIONS: Array<[string, MessageKey]> = [
 ];
 
 async function renderStats(main: HTMLElement): Promise<void> {
-  const [stats, revenue, health, availability, margin] = await Promise.all([
+  const [stats, revenue, health, availability, margin, canaries] = await Promise.all([
     get<Stats>('admin/stats?days=30'),
     revenueCard(),
     operationsCard(),
     availabilityCard(),
     marginCard(),
+    canariesCard(),
   ]);
   const days = lastDays(30);
   const byDay = new Map(stats.days.map((d) => [d.day, d]));
@@ -57,6 +59,7 @@ async function renderStats(main: HTMLElement): Promise<void> {
     revenue,
     health,
     margin,
+    canaries,
     availability,
     card(
       t('admin.perDay'),

@@ -17,6 +17,7 @@ import { link } from '../router.js';
 import { savedKey, saveKey } from '../saved-key.js';
 import { type SchemaForm, schemaForm } from '../schema-form.js';
 import { getUser, sessionSecrets } from '../session.js';
+import { operationStates, statusLine } from '../status-dot.js';
 import type { Operation } from '../types.js';
 import { badge, busy, card, field, notice, pageHeader, reveal, select } from '../ui.js';
 import { PLACEHOLDER_KEY } from './docs.js';
@@ -57,7 +58,10 @@ function metric(label: string, value: string, testId: string): HTMLElement {
 }
 
 export async function renderDebugger(main: HTMLElement, route: Route): Promise<void> {
-  const ops = (await get<{ operations: Operation[] }>('operations')).operations;
+  const [ops, states] = await Promise.all([
+    get<{ operations: Operation[] }>('operations').then((r) => r.operations),
+    operationStates(),
+  ]);
   if (ops.length === 0) {
     main.append(pageHeader(t('debugger.title')), notice('info', t('debugger.noOps')));
     return;
@@ -139,6 +143,8 @@ export async function renderDebugger(main: HTMLElement, route: Route): Promise<v
       h(
         'p',
         { class: 'small' },
+        statusLine(op.code, states),
+        ' ',
         badge(`${tokens(op.price)} TOKEN / ${t('docs.perCallShort')}`, 'info'),
         ' ',
         link(`docs/${op.code}`, t('debugger.readDocs')),

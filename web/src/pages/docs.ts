@@ -14,6 +14,7 @@ import { paramText } from '../param-text.js';
 import type { Route } from '../router.js';
 import { link } from '../router.js';
 import { constraintText, requiredInfo, typeOf } from '../schema-form.js';
+import { operationStates, statusDot, statusLine } from '../status-dot.js';
 import type { Operation, ResponseFieldRow } from '../types.js';
 import { badge, card, notice, pageHeader, table } from '../ui.js';
 
@@ -54,7 +55,9 @@ function ttl(seconds: number): string {
   return t('docs.minutes', { n: Math.round(seconds / 60) });
 }
 
-function renderIndex(main: HTMLElement, ops: Operation[]): void {
+type States = Awaited<ReturnType<typeof operationStates>>;
+
+function renderIndex(main: HTMLElement, ops: Operation[], states: States): void {
   main.append(
     pageHeader(
       t('docs.title'),
@@ -85,7 +88,7 @@ function renderIndex(main: HTMLElement, ops: Operation[]): void {
           h(
             'div',
             { class: 'op-head' },
-            h('strong', null, opName(o)),
+            h('strong', null, statusDot(o.code, states), opName(o)),
             o.available === false ? badge(t('docs.unavailable'), 'muted') : badge(`${tokens(o.price)} TOKEN`, 'info'),
           ),
           h('code', { class: 'muted' }, `/api/${o.code}`),
@@ -111,7 +114,7 @@ function responseFields(op: Operation): HTMLElement {
   );
 }
 
-function renderOperation(main: HTMLElement, op: Operation): void {
+function renderOperation(main: HTMLElement, op: Operation, states: States): void {
   const { required, oneOf } = requiredInfo(op.input);
   const params = Object.entries(op.input.properties ?? {}).map(([name, s]) => [
     h('code', null, name),
@@ -135,7 +138,7 @@ function renderOperation(main: HTMLElement, op: Operation): void {
   };
   main.append(
     pageHeader(opName(op), opDescription(op), link(`debugger?op=${encodeURIComponent(op.code)}`, t('docs.tryIt'))),
-    h('p', null, link('docs', `← ${t('docs.all')}`)),
+    h('p', null, link('docs', `← ${t('docs.all')}`), ' ', statusLine(op.code, states)),
     ...(op.available === false ? [notice('warn', t('docs.unavailableNote'))] : []),
     h(
       'div',
@@ -200,13 +203,16 @@ function renderOperation(main: HTMLElement, op: Operation): void {
 }
 
 export async function renderDocs(main: HTMLElement, route: Route): Promise<void> {
-  const ops = (await get<{ operations: Operation[] }>('operations')).operations;
+  const [ops, states] = await Promise.all([
+    get<{ operations: Operation[] }>('operations').then((r) => r.operations),
+    operationStates(),
+  ]);
   const code = route.parts[1];
-  if (!code) return renderIndex(main, ops);
+  if (!code) return renderIndex(main, ops, states);
   const op = ops.find((o) => o.code === code);
   if (!op) {
     main.append(pageHeader(t('docs.unknown', { code })), h('p', null, link('docs', t('docs.all'))));
     return;
   }
-  renderOperation(main, op);
+  renderOperation(main, op, states);
 }

@@ -1,0 +1,86 @@
+// Admin overview card: every canary subject (an operation, a platform of it, or one of its configured upstreams,
+// `upstream:<id>`) with its state, since when, the last success and the last failure's class and field, then the
+// recent results newest first (GET /console/api/admin/canaries and /canaries/history). The failure detail, which
+// the public status page leaves out, is shown here.
+
+import { get } from '../api.js';
+import { h } from '../dom.js';
+import { dateTime } from '../format.js';
+import { t } from '../i18n/index.js';
+import { badge, card, table } from '../ui.js';
+
+type HealthState = 'unknown' | 'ok' | 'degraded' | 'down';
+
+interface Subject {
+  operation: string;
+  platform: string;
+  state: HealthState;
+  since: string | null;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  last_class: string | null;
+  last_field: string | null;
+  last_detail: string | null;
+}
+
+interface Result {
+  operation: string;
+  platform: string;
+  source: 'canary' | 'live';
+  ok: number;
+  failure_class: string | null;
+  field: string | null;
+  detail: string;
+  duration_ms: number | null;
+  created_at: string;
+}
+
+const KIND = { ok: 'ok', degraded: 'warn', down: 'err', unknown: 'muted' } as const;
+const when = (iso: string | null): string => (iso ? dateTime(iso) : '—');
+const failure = (cls: string | null, field: string | null): HTMLElement | string =>
+  cls ? h('span', null, h('code', null, cls), field ? [' · ', h('code', null, field)] : null) : '—';
+
+export async function canariesCard(): Promise<HTMLElement> {
+  const [{ subjects }, { results }] = await Promise.all([
+    get<{ subjects: Subject[] }>('admin/canaries'),
+    get<{ results: Result[] }>('admin/canaries/history?hours=168&limit=20'),
+  ]);
+  return card(
+    t('admin.canaries'),
+    h('p', { class: 'small muted' }, t('admin.canariesHint')),
+    table(
+      [
+        t('col.operation'),
+        t('admin.subject'),
+        t('col.status'),
+        t('admin.since'),
+        t('admin.lastSuccess'),
+        t('admin.lastFailure'),
+      ],
+      subjects.map((s) => [
+        h('code', null, s.operation),
+        s.platform ? h('code', null, s.platform) : '—',
+        badge(t(`status.${s.state}`), KIND[s.state]),
+        when(s.since),
+        when(s.last_success_at),
+        h('span', { attrs: { title: s.last_detail ?? '' } }, failure(s.last_class, s.last_field)),
+      ]),
+      t('admin.noCanaries'),
+      'canary-status-table',
+    ),
+    h('h3', null, t('admin.canaryHistory')),
+    table(
+      [t('col.time'), t('col.operation'), t('admin.subject'), t('admin.source'), t('col.status'), t('admin.detail')],
+      results.map((r) => [
+        dateTime(r.created_at),
+        h('code', null, r.operation),
+        r.platform ? h('code', null, r.platform) : '—',
+        r.source === 'live' ? t('admin.sourceLive') : t('admin.sourceCanary'),
+        r.ok ? badge(t('status.ok'), 'ok') : badge(t('admin.failed'), 'err'),
+        r.ok ? '—' : h('span', { class: 'small' }, failure(r.failure_class, r.field), ' ', r.detail),
+      ]),
+      t('admin.noCanaryResults'),
+      'canary-history-table',
+    ),
+  );
+}
