@@ -16,13 +16,15 @@ export interface LoadResult {
  */
 let sent = 0;
 
-/** `repeat`: cycle through this many numbers (cache hits once each was seen); 0: a new number every request. */
+/** `repeat`: cycle through this many numbers (cache hits once each was seen); 0: a new number every request.
+ *  `code`: the operation asked, with `phone` as its input. */
 export async function drive(
   port: number,
   keys: string[],
   seconds: number,
   connections: number,
   repeat = 0,
+  code = 'phone',
 ): Promise<LoadResult> {
   let i = 0;
   const statuses: Record<string, number> = {};
@@ -41,7 +43,7 @@ export async function drive(
           const phone = `13${String(800000000 + ((n * 7919) % 199999999)).padStart(9, '0')}`;
           return {
             ...req,
-            path: `/api/phone?phone=${phone}`,
+            path: `/api/${code}?phone=${phone}`,
             headers: { ...req.headers, 'x-api-key': keys[i % keys.length] },
           };
         },

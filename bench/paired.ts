@@ -77,6 +77,7 @@ export async function paired(
   seconds: number,
   connections: number,
   repeat = 0,
+  code = 'phone',
 ): Promise<PairedResult> {
   const g: LoadResult[] = [];
   const b: LoadResult[] = [];
@@ -95,7 +96,7 @@ export async function paired(
     const q0 = runQueueWaitNs(gateway.pid);
     const m0 = machineTicks();
     const w0 = performance.now();
-    g.push(await drive(gateway.port, keys, 1, connections, repeat));
+    g.push(await drive(gateway.port, keys, 1, connections, repeat, code));
     gatewayWallUs += (performance.now() - w0) * 1000;
     addTicks(gatewayMachine, m0);
     const t1 = cpuMicros(gateway.pid, true);

@@ -1,7 +1,8 @@
 // npm run bench: the gateway (SQLite in a temp dir, real phone plugin in the sandbox, many keys) against a bare
 // Koa handler returning the same JSON, measured in the same run, and the floor of the billed row on this machine
 // (floor-server.ts); then reconcile, and the charged total against the count of successful calls, for both; then
-// phone lookups per second inside the isolate against plain Node.
+// phone lookups per second inside the isolate against plain Node; then a configured upstream against the same
+// fetch in a hand-written plugin (upstream-rows.ts). BENCH_ROWS=upstream runs only those two rows.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -15,6 +16,7 @@ import { machineBusyText } from './machine-cpu.js';
 import { type PairedResult, paired } from './paired.js';
 import { benchPhoneLookup } from './phone-lookup.js';
 import { summariseProfile } from './profile-summary.js';
+import { benchUpstream, type UpstreamRows } from './upstream-rows.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -22,6 +24,8 @@ const KEYS = 50;
 const CACHED_NUMBERS = 200;
 /** `npm run bench -- --profile`: the gateway writes a CPU profile of the measured load, summarised at the end. */
 const PROFILE = process.argv.includes('--profile');
+/** BENCH_ROWS=upstream: only bare Koa and the two upstream rows (upstream-rows.ts). */
+const ONLY_UPSTREAM = process.env.BENCH_ROWS === 'upstream';
 
 /** A port nobody listens on now: other benches may run on this machine at the same time. */
 function freePort(): Promise<number> {
@@ -62,8 +66,39 @@ const threadBusy = (r: PairedResult): string =>
     : `event loop ${(100 * r.gatewayThreadBusy).toFixed(0)}% busy${r.gatewayThreadWaiting === undefined ? '' : ` + ${(100 * r.gatewayThreadWaiting).toFixed(0)}% waiting for a CPU`}, `;
 const cpu = (us: number | undefined): string => (us === undefined ? '' : `  cpu ${us.toFixed(0)} us/call`);
 
+function printRow(name: string, r: PairedResult, what: string, goal: number | null): void {
+  const ratio = r.gateway.requestsPerSecond / r.bare.requestsPerSecond;
+  const cpuRatio = r.gatewayCpuUs && r.bareCpuUs ? `, cpu ratio ${(r.bareCpuUs / r.gatewayCpuUs).toFixed(3)}` : '';
+  console.log(`${line('bare koa', r.bare)}${cpu(r.bareCpuUs)}`);
+  console.log(
+    `${line(name, r.gateway)}${cpu(r.gatewayCpuUs)}  ratio ${ratio.toFixed(3)}${cpuRatio}${goal === null ? '' : ` (goal ${goal})`}  ${threadBusy(r)}${machineBusyText(r.gatewayMachine)}  ${what}`,
+  );
+}
+
+function printUpstream(u: UpstreamRows): void {
+  for (const [name, r, what] of u.rows) printRow(name, r, what, null);
+  const [c, p] = u.rows.map(([, r]) => r.gateway.requestsPerSecond);
+  console.log(
+    `configured upstream / hand-written plugin: throughput ${(c / p).toFixed(3)}${u.cpuRatio === undefined ? '' : `, gateway cpu per call ${u.cpuRatio.toFixed(3)} (goal <= 1.10)`}`,
+  );
+}
+
+async function onlyUpstream(passwordHash: string): Promise<void> {
+  const barePort = await freePort();
+  const bare = await start([resolve('bench/bare-koa.ts')], { PORT: String(barePort) });
+  try {
+    await drive(barePort, ['warm-up'], 1, CONNECTIONS);
+    printUpstream(
+      await benchUpstream(start, freePort, { port: barePort, pid: bare.pid }, SECONDS, CONNECTIONS, passwordHash),
+    );
+  } finally {
+    bare.kill('SIGTERM');
+  }
+}
+
 async function main(): Promise<void> {
   const passwordHash = await hashPassword('password123');
+  if (ONLY_UPSTREAM) return onlyUpstream(passwordHash);
   const { dataDir, keys, planKeys } = await createBenchDatabase(KEYS, passwordHash);
   const floorDb = await createBenchDatabase(KEYS, passwordHash);
   const env = {
@@ -80,6 +115,7 @@ async function main(): Promise<void> {
   const profileArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const gatewayEnv = { ...env, PORT: String(gatewayPort), OPERATIONS_FILE: resolve('operations.yaml') };
   const rows: Array<[string, PairedResult, string, number | null]> = [];
+  let upstream: UpstreamRows | undefined;
   try {
     const gateway = await start([resolve('core/main.ts'), 'serve'], gatewayEnv, profileArgs);
     try {
@@ -124,6 +160,7 @@ async function main(): Promise<void> {
         await new Promise((r) => floor.once('exit', r));
       }
     }
+    upstream = await benchUpstream(start, freePort, k, SECONDS, CONNECTIONS, passwordHash);
   } finally {
     bare.kill('SIGTERM');
   }
@@ -133,14 +170,8 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  for (const [name, r, what, goal] of rows) {
-    const ratio = r.gateway.requestsPerSecond / r.bare.requestsPerSecond;
-    const cpuRatio = r.gatewayCpuUs && r.bareCpuUs ? `, cpu ratio ${(r.bareCpuUs / r.gatewayCpuUs).toFixed(3)}` : '';
-    console.log(`${line('bare koa', r.bare)}${cpu(r.bareCpuUs)}`);
-    console.log(
-      `${line(name, r.gateway)}${cpu(r.gatewayCpuUs)}  ratio ${ratio.toFixed(3)}${cpuRatio}${goal === null ? '' : ` (goal ${goal})`}  ${threadBusy(r)}${machineBusyText(r.gatewayMachine)}  ${what}`,
-    );
-  }
+  for (const [name, r, what, goal] of rows) printRow(name, r, what, goal);
+  if (upstream) printUpstream(upstream);
   const bareRps = rows[0][1].bare.requestsPerSecond;
 
   const gatewayBilling = await billingLines(dataDir);

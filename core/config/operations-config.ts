@@ -37,6 +37,8 @@ export interface OperationConfig {
   upstreams: UpstreamConfig[] | null;
   /** operations.yaml `charge_when:`: JSONata over `data`; a false result makes the answer free. */
   chargeWhen: string | null;
+  /** With a plugin and upstreams: JSONata over the plugin's answer; true asks the upstreams (core/pipeline/fallback.ts). */
+  fallbackWhen: string | null;
   /** Extra paths bound to this operation, e.g. { method: 'GET', path: '/api/video/:id' }. */
   routes: Array<{ method: 'GET' | 'POST'; path: string }>;
   /** operations.yaml `canary:`: sample calls that watch the upstream; null when none are declared. */

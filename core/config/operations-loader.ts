@@ -30,6 +30,7 @@ interface RawOperation {
   plugin?: string;
   price_per_call: number;
   upstreams?: RawUpstream[];
+  fallback_when?: string;
   charge_when?: string;
   cache_ttl?: number;
   timeout_ms?: number;
@@ -171,9 +172,22 @@ function upstreamsOf(file: string, raw: RawFile, op: RawOperation, at: string, e
   return list;
 }
 
+/** Plugin first, upstreams after it: `fallback_when` needs both, and a plugin other than http with upstreams needs it. */
+function fallbackOf(file: string, raw: RawFile, op: RawOperation, at: string): boolean {
+  const both = Boolean(op.plugin && op.plugin !== 'http' && op.upstreams);
+  if (op.fallback_when && !both)
+    throw new ConfigError(`${where(file, raw, `${at}/fallback_when`)}: needs a plugin (not http) and upstreams:`);
+  if (both && !op.fallback_when)
+    throw new ConfigError(
+      `${where(file, raw, `${at}/upstreams`)}: with plugin "${op.plugin}" the upstreams are its fallback: say when with fallback_when:`,
+    );
+  return both;
+}
+
 /** `requires:` and, for upstreams, at least one upstream whose ${ENV} secrets are all set. */
-function availabilityWith(base: Availability, upstreams: UpstreamConfig[] | null): Availability {
-  if (!upstreams || !base.available) return base;
+function availabilityWith(base: Availability, upstreams: UpstreamConfig[] | null, fallback: boolean): Availability {
+  // A plugin with upstreams as its fallback answers without them.
+  if (!upstreams || !base.available || fallback) return base;
   if (upstreams.some((u) => u.missing.length === 0)) return base;
   return { available: false, missing: upstreams.length ? upstreams.map((u) => u.missing) : [['an enabled upstream']] };
 }
@@ -186,11 +200,14 @@ function toOperation(file: string, raw: RawFile, op: RawOperation, i: number, en
   const text = textOf(op.name, op.description, op.code);
   if (!op.plugin && !op.upstreams) throw new ConfigError(`${where(file, raw, at)}: needs plugin: or upstreams:`);
   const upstreams = upstreamsOf(file, raw, op, at, env);
-  if (op.charge_when) {
+  const fallback = fallbackOf(file, raw, op, at);
+  for (const name of ['charge_when', 'fallback_when'] as const) {
+    const source = op[name];
+    if (!source) continue;
     try {
-      checkExpression(op.charge_when, `${at}/charge_when`);
+      checkExpression(source, `${at}/${name}`);
     } catch (err) {
-      throw new ConfigError(`${where(file, raw, `${at}/charge_when`)}: ${(err as Error).message}`);
+      throw new ConfigError(`${where(file, raw, `${at}/${name}`)}: ${(err as Error).message}`);
     }
   }
   return {
@@ -198,10 +215,11 @@ function toOperation(file: string, raw: RawFile, op: RawOperation, i: number, en
     name: text.en.name,
     description: text.en.description,
     text,
-    availability: availabilityWith(availabilityOf(op.requires, op.options ?? {}, options), upstreams),
+    availability: availabilityWith(availabilityOf(op.requires, op.options ?? {}, options), upstreams, fallback),
     plugin: op.plugin ?? 'http',
     upstreams,
     chargeWhen: op.charge_when ?? null,
+    fallbackWhen: op.fallback_when ?? null,
     priceMicro: money(file, raw, `${at}/price_per_call`, op.price_per_call),
     cacheTtl: op.cache_ttl ?? 0,
     timeoutMs: op.timeout_ms ?? DEFAULT_TIMEOUT_MS,

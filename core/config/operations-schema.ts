@@ -67,6 +67,8 @@ export const operationsMetaSchema = {
           upstreams: upstreamsMetaSchema,
           // JSONata over the answer's `data`: false makes a successful answer free (e.g. nothing was found).
           charge_when: { type: 'string', minLength: 1, maxLength: 2000 },
+          // With plugin: and upstreams: the plugin answers first; the upstreams only when this says true over it.
+          fallback_when: { type: 'string', minLength: 1, maxLength: 2000 },
           // Any one group of options fully set makes the operation available (core/config/availability.ts).
           requires: {
             type: 'array',

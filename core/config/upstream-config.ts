@@ -15,6 +15,8 @@ export interface RawUpstream {
   cost_per_call?: number;
   timeout_ms?: number;
   enabled?: boolean;
+  cache_key?: string;
+  cache_ttl?: number;
   request: {
     method?: string;
     url: string;
@@ -60,6 +62,9 @@ export interface UpstreamConfig {
   missing: string[];
   failures: number;
   coolDownS: number;
+  /** `cache_key` (JSONata over { input }) and its TTL: answers kept per key in the shared state's cache. */
+  cacheKey: string | null;
+  cacheTtlS: number;
   /** `host.options` of an attempt: { upstream: spec }, built once per load. */
   options: { upstream: UpstreamSpec };
 }
@@ -155,6 +160,8 @@ export function toUpstream(raw: RawUpstream, at: string, env: NodeJS.ProcessEnv)
     missing,
     failures: raw.circuit?.failures ?? 5,
     coolDownS: raw.circuit?.cool_down_s ?? 30,
+    cacheKey: raw.cache_key ?? null,
+    cacheTtlS: raw.cache_ttl ?? 7 * 86_400,
     options: { upstream: { key, ...body } },
   };
 }

@@ -68,5 +68,6 @@ export function checkUpstreamExpressions(u: RawUpstream, at: string): void {
   if (r.json !== undefined) checkJson(r.json, `${at}/request/json`);
   if (u.success) checkExpression(u.success, `${at}/success`);
   checkExpression(u.result, `${at}/result`);
+  if (u.cache_key) checkExpression(u.cache_key, `${at}/cache_key`);
   for (const [i, e] of (u.errors ?? []).entries()) checkExpression(e.when, `${at}/errors/${i}/when`);
 }

@@ -48,6 +48,10 @@ export const upstreamsMetaSchema = {
       cost_per_call: { type: 'number', minimum: 0, maximum: 1_000_000 },
       timeout_ms: { type: 'integer', minimum: 1, maximum: 120_000 },
       enabled: { type: 'boolean' },
+      /** JSONata over { input }: answers are kept per value (e.g. a number's 7-digit prefix), not per call. */
+      cache_key: expression,
+      /** Seconds such an answer is kept (default 7 days). */
+      cache_ttl: { type: 'integer', minimum: 1, maximum: 366 * 86_400 },
       request: {
         type: 'object',
         additionalProperties: false,

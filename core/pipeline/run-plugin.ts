@@ -6,6 +6,7 @@ import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
 import { chargeRuleFailed } from './charge-when.js';
+import { runWithFallback } from './fallback.js';
 import { runUpstreams } from './upstreams.js';
 
 /** A cache hit runs no plugin: for it the stage is over without a promise. */
@@ -53,7 +54,7 @@ async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
 /** The run every call of one single flight shares, its result serialised once for all of them. */
 function runShared(call: ApiCall, s: Services): Promise<SharedRun> {
   const op = call.operation!;
-  const run = op.upstreams ? runUpstreams(call, s) : runOne(call, s);
+  const run = op.fallbackRule ? runWithFallback(call, s) : op.upstreams ? runUpstreams(call, s) : runOne(call, s);
   // Without charge_when no promise more than before.
   return op.chargeRule ? run.then((r) => ('result' in r && 'json' in r.result ? withChargeRule(call, s, r) : r)) : run;
 }

@@ -5,6 +5,7 @@
 // INVALID_INPUT) is final. The mapped `data` must match the operation's `response`, else the attempt failed.
 // A canary's probe pinned to one upstream tries only it, whatever its circuit says, and leaves the circuit alone:
 // its result moves the upstream's canary status, which takes it out of rotation and back (upstream-canary.ts).
+import jsonata, { type Expression } from 'jsonata';
 import type { UpstreamConfig } from '../config/upstream-config.js';
 import type { Operation } from '../registry/registry.js';
 import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
@@ -39,6 +40,22 @@ export function attemptOrder(list: readonly UpstreamConfig[], random: () => numb
   return out;
 }
 
+const cacheKeyExpressions = new WeakMap<UpstreamConfig, Expression>();
+
+/** The upstream's `cache_key` over { input } (compiled once per loaded upstream), or null: not kept. */
+async function upstreamCacheKey(op: Operation, u: UpstreamConfig, input: unknown): Promise<string | null> {
+  if (!u.cacheKey) return null;
+  let expr = cacheKeyExpressions.get(u);
+  if (!expr) {
+    expr = jsonata(u.cacheKey); // checked at load (upstream-expressions.ts)
+    cacheKeyExpressions.set(u, expr);
+  }
+  const v: unknown = await expr.evaluate({ input });
+  if (v === undefined || v === null || v === '') return null;
+  // The spec's hash: an edited mapping or another key never reads answers kept for the old one.
+  return `upc:${op.code}:${u.options.upstream.key}:${typeof v === 'string' ? v : JSON.stringify(v)}`;
+}
+
 const unavailable = (): Failure => ({
   failure: {
     ok: false,
@@ -58,19 +75,38 @@ const untouched: UpstreamHealth = {
   down: async () => null,
 };
 
-export async function runUpstreams(call: ApiCall, s: Services): Promise<SharedRun> {
+/**
+ * `base`: the operation's own plugin answered first (fallback.ts); each upstream's mapping is laid over it, and
+ * the merge is what must match `response`.
+ */
+export async function runUpstreams(call: ApiCall, s: Services, base?: Record<string, unknown>): Promise<SharedRun> {
   const op = call.operation as Operation;
   const pinned = call.pinUpstream;
   const health = pinned === undefined ? upstreamHealthOf(s.state) : untouched;
   const deadline = Date.now() + op.timeoutMs;
   let last: Failure | null = null;
+  const answer = (data: unknown, cacheTtl: number | undefined, u?: UpstreamConfig): SharedRun => {
+    if (op.chargeRule) call.sharedData = data;
+    const result = serialiseResult(data, s.settings.maxResultBytes);
+    return { result, cacheTtl, ...(u ? { upstream: u.id, costMicro: u.costMicro } : {}) };
+  };
+  const merge = (data: unknown): unknown =>
+    base && data && typeof data === 'object' && !Array.isArray(data) ? { ...base, ...data } : data;
   const order = attemptOrder(op.upstreams ?? []);
   for (const u of pinned === undefined ? order : order.filter((x) => x.id === pinned)) {
+    const cacheKey = await upstreamCacheKey(op, u, call.input);
+    // A pinned probe (a canary) must reach the upstream itself, never its cached answer.
+    const kept = cacheKey === null || pinned !== undefined ? undefined : await s.state.cacheGet(cacheKey);
+    if (kept !== undefined) {
+      // Asked before for this key: no call, no cost, no upstream in the call log.
+      const data = merge(JSON.parse(kept));
+      if ((op.responseCheck?.(data) ?? null) === null) return answer(data, undefined);
+    }
     const left = deadline - Date.now();
     if (left <= 0) break;
     if (!(await health.admit(op.code, u.id))) continue;
     const { outcome } = await s.sandbox.run({
-      plugin: op.plugin,
+      plugin: base ? 'http' : op.plugin,
       operation: op.code,
       input: call.input!,
       options: u.options,
@@ -81,12 +117,12 @@ export async function runUpstreams(call: ApiCall, s: Services): Promise<SharedRu
     });
     const log = { request_id: call.requestId, operation: op.code, upstream: u.id };
     if (outcome.ok) {
-      const bad = op.responseCheck?.(outcome.data) ?? null;
+      const data = merge(outcome.data);
+      const bad = op.responseCheck?.(data) ?? null;
       if (bad === null) {
         void health.succeeded(op.code, u.id);
-        if (op.chargeRule) call.sharedData = outcome.data;
-        const result = serialiseResult(outcome.data, s.settings.maxResultBytes);
-        return { result, cacheTtl: outcome.cache_ttl, upstream: u.id, costMicro: u.costMicro };
+        if (cacheKey !== null) await s.state.cacheSet(cacheKey, JSON.stringify(outcome.data), u.cacheTtlS);
+        return answer(data, outcome.cache_ttl, u);
       }
       s.logger.warn('upstream answer changed shape', { ...log, path: bad });
       last = {

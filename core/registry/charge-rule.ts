@@ -35,3 +35,9 @@ export function compileChargeRule(source: string): ChargeRule {
   const expr = jsonata(source);
   return async (data) => (await expr.evaluate(data)) !== false;
 }
+
+/** `fallback_when`: the upstreams are asked only when it gives true (a missing field or any other value: not). */
+export function compileFallbackRule(source: string): (data: unknown) => Promise<boolean> {
+  const expr = jsonata(source);
+  return async (data) => (await expr.evaluate(data)) === true;
+}

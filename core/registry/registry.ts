@@ -5,7 +5,7 @@ import type { OperationConfig, OperationsConfig, PackageConfig, PlanConfig } fro
 import { ConfigError } from '../config/operations-loader.js';
 import { compileResponseCheck } from '../config/response-check.js';
 import { hashOf } from '../kernel/canonical.js';
-import { type ChargeRule, compileChargeRule } from './charge-rule.js';
+import { type ChargeRule, compileChargeRule, compileFallbackRule } from './charge-rule.js';
 import { compileInputValidator, createValidatorCompilers, type InputValidator } from './input-validator.js';
 
 export interface Operation extends OperationConfig {
@@ -16,6 +16,8 @@ export interface Operation extends OperationConfig {
   responseCheck: ((data: unknown) => string | null) | null;
   /** `charge_when` compiled once per load (core/pipeline/charge-when.ts). */
   chargeRule: ChargeRule | null;
+  /** `fallback_when` compiled once per load: true asks the upstreams after the plugin (core/pipeline/fallback.ts). */
+  fallbackRule: ((data: unknown) => Promise<boolean>) | null;
 }
 
 interface RouteMatcher {
@@ -80,7 +82,7 @@ export function buildRegistry(
       throw new ConfigError(`${file}: operation "${op.code}" at /operations/${i}/input: ${(err as Error).message}`);
     }
     if (!op.enabled) return;
-    if (op.upstreams && !pluginTakesHosts(op.plugin)) {
+    if (op.upstreams && !pluginTakesHosts(op.fallbackWhen ? 'http' : op.plugin)) {
       throw new ConfigError(
         `${file}: operation "${op.code}" at /operations/${i}/plugin: plugin "${op.plugin}" does not run upstreams (use http)`,
       );
@@ -95,7 +97,8 @@ export function buildRegistry(
       : hashOf(op.plugin, op.options);
     const responseCheck = op.upstreams && op.response ? compileResponseCheck(op.response) : null;
     const chargeRule = op.chargeWhen ? compileChargeRule(op.chargeWhen) : null;
-    ops.set(op.code, { ...op, validator, optionsHash, responseCheck, chargeRule });
+    const fallbackRule = op.fallbackWhen ? compileFallbackRule(op.fallbackWhen) : null;
+    ops.set(op.code, { ...op, validator, optionsHash, responseCheck, chargeRule, fallbackRule });
     for (const r of op.routes) {
       const { regex, params } = compileRoute(r.path);
       routes.push({ method: r.method, regex, params, code: op.code });

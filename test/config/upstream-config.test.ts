@@ -68,8 +68,11 @@ t.test('no response block, a duplicate id, a plugin that cannot run upstreams', 
     "    upstreams:\n      - { id: main, request: { url: 'https://b.example/' }, result: '{}' }\n",
   );
   t.throws(() => parse(dup), /duplicate upstream id "main"/);
-  const cfg = parse(op('https://a.example/').replace('    upstreams:', '    plugin: phone\n    upstreams:'));
-  t.throws(() => buildRegistry(cfg, () => true, 1), /plugin "phone" does not run upstreams/);
+  // Another plugin with upstreams: they can only be its fallback, which needs saying when (fallback.test.ts).
+  const withPlugin = op('https://a.example/').replace('    upstreams:', '    plugin: phone\n    upstreams:');
+  t.throws(() => parse(withPlugin), /\/operations\/0\/upstreams: with plugin "phone" the upstreams are its fallback/);
+  const cfg = parse(op('https://a.example/'));
+  t.throws(() => buildRegistry(cfg, (p) => p !== 'http', 1), /no plugin folder "http"/);
 });
 
 t.test('tollgate config check names the bad expression with its line', async (t) => {
