@@ -11,8 +11,37 @@ import type {
 
 export type Step<T> = { ok: true; value: T } | PluginFailure;
 
+const CJK = /[\u4e00-\u9fff]/;
+
+/**
+ * A message written "中文 (English…)" as its two halves: the Chinese before the first "(" that opens English text,
+ * and the English inside its matching ")" plus what follows; null when the message is not written so.
+ */
+function bilingual(message: string): { zh: string; en: string } | null {
+  const open = message.search(/\((?=[A-Za-z])/);
+  if (open <= 0 || !CJK.test(message.slice(0, open))) return null;
+  let depth = 0;
+  for (let i = open; i < message.length; i++) {
+    if (message[i] === '(') depth++;
+    else if (message[i] === ')' && --depth === 0) {
+      const en = `${message.slice(open + 1, i)}${message.slice(i + 1)}`.trim();
+      const zh = message
+        .slice(0, open)
+        .trim()
+        .replace(/[:：]$/, '');
+      return { zh, en: `${en.charAt(0).toUpperCase()}${en.slice(1)}` };
+    }
+  }
+  return null;
+}
+
+/**
+ * A failure. Messages that carry both languages ("中文 (English)") are split into `message_zh` and `message`, so
+ * the gateway answers each caller wholly in its own language instead of dropping the mixed text.
+ */
 export function fail(code: PluginErrorCode, message: string): PluginFailure {
-  return { ok: false, code, message };
+  const both = bilingual(message);
+  return both ? { ok: false, code, message: both.en, message_zh: both.zh } : { ok: false, code, message };
 }
 
 /** Maps a rejection of host.fetch: "fetch timed out:" means the deadline or per-request timeout passed. */

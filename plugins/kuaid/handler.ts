@@ -71,7 +71,7 @@ async function run(input: KuaidInput, host: Host): Promise<PluginOutcome<KuaidOu
   const { no, phone, courier, courierKnown } = parsed.value;
   // Tracking may pass a code we do not list on to Kuaidi100 (it knows hundreds); detection has nobody to ask.
   if (courier && !courierKnown && config.mode === 'detect') {
-    return { ok: false, code: 'INVALID_INPUT', message: unknownComMessage(courier.code) };
+    return { ok: false, code: 'INVALID_INPUT', ...unknownComMessage(courier.code) };
   }
 
   let candidates: RankedCourier[] = courier ? [certain(courier)] : detectCouriers(no).candidates;

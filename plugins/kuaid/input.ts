@@ -47,16 +47,27 @@ export function parseInput(input: KuaidInput): Parsed {
   return { ok: true, value: { no: no.no, courier, courierKnown, phone } };
 }
 
-/** The INVALID_INPUT message for a courier that checks phones, named in both languages. */
-export function phoneRequiredMessage(c: Courier): string {
-  const name = c.zh === c.en ? c.zh : `${c.zh} (${c.en})`;
-  return `${name} requires the phone number (or its last 4 digits) of the sender or receiver: pass phone=`;
+/** A refusal in both languages: the gateway answers each caller wholly in its own. */
+export interface TwoLanguages {
+  message: string;
+  message_zh: string;
 }
 
+/** The INVALID_INPUT message for a courier that checks phones. */
+export function phoneRequiredMessage(c: Courier): TwoLanguages {
+  return {
+    message: `${c.en} requires the phone number (or its last 4 digits) of the sender or receiver: pass phone=`,
+    message_zh: `${c.zh}需要寄件人或收件人的手机号（或手机号后 4 位）：请传 phone=`,
+  };
+}
+
+const KNOWN_CODES = 'shunfeng, zhongtong, yuantong, yunda, shentong, jtexpress, jd, ems, youzhengguonei, debangkuaidi';
+
 /** The INVALID_INPUT message for a `com` we cannot look up (detect mode has nobody else to ask). */
-export function unknownComMessage(com: string): string {
-  return (
-    `com "${com.slice(0, 40)}" is not a courier code we know (未知的快递公司编码): use a Kuaidi100 code such as ` +
-    'shunfeng, zhongtong, yuantong, yunda, shentong, jtexpress, jd, ems, youzhengguonei, debangkuaidi, or leave com out to detect the courier'
-  );
+export function unknownComMessage(com: string): TwoLanguages {
+  const code = com.slice(0, 40);
+  return {
+    message: `com "${code}" is not a courier code we know: use a Kuaidi100 code such as ${KNOWN_CODES}, or leave com out to detect the courier`,
+    message_zh: `未知的快递公司编码 "${code}"：请使用快递100的编码（如 ${KNOWN_CODES.replaceAll(', ', '、')}），或不传 com 以自动识别快递公司`,
+  };
 }

@@ -38,7 +38,10 @@ export class TtlMemo<V> {
 
 /** "No record yet" answers per (operation, number, couriers asked, phone): retries within a minute are free and instant. */
 export const NO_RECORD_TTL_MS = 60_000;
-export const noRecordMemo = new TtlMemo<{ courier: string; message: string }>(NO_RECORD_TTL_MS, 5000);
+export const noRecordMemo = new TtlMemo<{ courier: string; message: string; message_zh: string }>(
+  NO_RECORD_TTL_MS,
+  5000,
+);
 
 /** Kuaidi100 autonumber answers per number prefix (length + first 4 characters): couriers' ranges move slowly. */
 export const AUTONUMBER_TTL_MS = 24 * 3600_000;

@@ -4,7 +4,7 @@
 import type { Host, PluginOutcome } from '../../core/sandbox/contract.js';
 import type { Courier } from './couriers.js';
 import type { RankedCourier } from './detect.js';
-import { phoneRequiredMessage } from './input.js';
+import { phoneRequiredMessage, type TwoLanguages } from './input.js';
 import { noRecordMemo } from './memo.js';
 import { cacheTtlFor, type KuaidTrackData, toTrackData } from './normalise.js';
 import type { Provider, ProviderId } from './providers/types.js';
@@ -25,20 +25,18 @@ interface Failure {
   detail: string;
 }
 
-const courierName = (c: Courier): string => (c.zh === c.en ? c.zh : `${c.zh} (${c.en})`);
-
 /**
  * "No record yet" is not an answer a customer can use, so it is a NOT_FOUND failure: the pipeline charges
  * nothing for it. Said in both languages, with what to do next.
  */
-function noRecordMessage(no: string, courier: Courier, others: Courier[]): string {
-  const hint = others.length
-    ? ` If the courier is not ${courier.code}, pass com= (it may be ${others.map((c) => c.code).join(', ')}).`
-    : '';
-  return (
-    `暂无物流轨迹：${courier.zh} 还没有单号 ${no} 的记录，新单号通常在揽收后几小时内出现首条轨迹，请稍后再查（本次未扣费）。` +
-    ` No tracking record yet for ${no} at ${courierName(courier)}: new parcels usually get their first scan within hours of pickup. Try again later; this call was not charged.${hint}`
-  );
+function noRecordMessage(no: string, courier: Courier, others: Courier[]): TwoLanguages {
+  const maybe = others.map((c) => c.code);
+  const hint = maybe.length ? ` If the courier is not ${courier.code}, pass com= (it may be ${maybe.join(', ')}).` : '';
+  const hintZh = maybe.length ? `如果不是${courier.zh}，请传 com=（可能是 ${maybe.join('、')}）。` : '';
+  return {
+    message: `No tracking record yet for ${no} at ${courier.en}: new parcels usually get their first scan within hours of pickup. Try again later; this call was not charged.${hint}`,
+    message_zh: `暂无物流轨迹：${courier.zh} 还没有单号 ${no} 的记录，新单号通常在揽收后几小时内出现首条轨迹，请稍后再查（本次未扣费）。${hintZh}`,
+  };
 }
 
 /** The negative-cache key: the same number asked of the same couriers (and phone) by the same operation. */
@@ -55,13 +53,14 @@ export async function runTrack(
   const several = couriers.length > 1;
   const top = couriers[0];
   if (top.needs_phone && !plan.phone) {
-    const others = several
-      ? ` (the number also fits ${couriers
-          .slice(1)
-          .map((c) => c.code)
-          .join(', ')}: pass com= to pick one)`
-      : '';
-    return { ok: false, code: 'INVALID_INPUT', message: phoneRequiredMessage(top) + others };
+    const rest = couriers.slice(1).map((c) => c.code);
+    const m = phoneRequiredMessage(top);
+    return {
+      ok: false,
+      code: 'INVALID_INPUT',
+      message: several ? `${m.message} (the number also fits ${rest.join(', ')}: pass com= to pick one)` : m.message,
+      message_zh: several ? `${m.message_zh}（该单号也可能属于 ${rest.join('、')}：请传 com= 指定）` : m.message_zh,
+    };
   }
   // Lower-ranked guesses that need a phone cannot be asked without one: skip them rather than fail.
   const askable = couriers.filter((c) => plan.phone || !c.needs_phone);
@@ -71,7 +70,8 @@ export async function runTrack(
   // A repeat of a "no record" answer within a minute: same answer, no upstream query.
   const memoKey = noRecordKey(host, plan, askable);
   const remembered = noRecordMemo.get(memoKey, host.now());
-  if (remembered) return { ok: false, code: 'NOT_FOUND', message: remembered.message };
+  if (remembered)
+    return { ok: false, code: 'NOT_FOUND', message: remembered.message, message_zh: remembered.message_zh };
 
   const failures: Failure[] = [];
   const unsupported: string[] = [];
@@ -123,13 +123,13 @@ export async function runTrack(
     return {
       ok: false,
       code: 'INVALID_INPUT',
-      message: `the phone number does not match this ${c.zh} (${c.en}) parcel: pass the sender's or receiver's phone or its last 4 digits (${badPhone.detail})`,
+      message: `the phone number does not match this ${c.en} parcel: pass the sender's or receiver's phone or its last 4 digits (${badPhone.detail})`,
     };
   }
   if (noRecord) {
-    const message = noRecordMessage(plan.no, noRecord, couriers.filter((c) => c !== noRecord).slice(0, 2));
-    noRecordMemo.set(memoKey, { courier: noRecord.code, message }, host.now());
-    return { ok: false, code: 'NOT_FOUND', message };
+    const said = noRecordMessage(plan.no, noRecord, couriers.filter((c) => c !== noRecord).slice(0, 2));
+    noRecordMemo.set(memoKey, { courier: noRecord.code, ...said }, host.now());
+    return { ok: false, code: 'NOT_FOUND', ...said };
   }
   if (failures.length === 0) {
     const why = unsupported.length ? ` (${unsupported.join('; ')})` : '';

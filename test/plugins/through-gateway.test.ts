@@ -93,7 +93,12 @@ t.test('jiexi: an unsupported site is 422 UNSUPPORTED and never fetched; charged
   });
   t.equal(res.status, 422);
   t.equal(res.body.error.code, 'UNSUPPORTED');
-  t.match(res.body.error.message, /抖音/);
+  t.match(res.body.error.message, /^Supported: Douyin, Kuaishou, Xiaohongshu, Bilibili\./);
+  const zh = await h.client.get(`/api/jiexi?url=${encodeURIComponent('https://example.com/video/1')}`, {
+    'X-API-Key': u.key,
+    'Accept-Language': 'zh-CN',
+  });
+  t.equal(zh.body.error.message, '目前支持: 抖音、快手、小红书、B站', 'a Chinese caller gets the Chinese half only');
   t.notOk(trap.isDone(), 'no request went out');
   t.equal(res.body.deducted, 0);
 });

@@ -61,7 +61,7 @@ t.test('XHS bot wall (/404/sec_… error_code=300031): 502 UPSTREAM_FAILED, retr
   const res = await call(u.key, share('Wa11Bot0'));
   t.equal(res.status, 502);
   t.equal(res.body.error.code, 'UPSTREAM_FAILED');
-  t.match(res.body.error.message, /安全限制/);
+  t.match(res.body.error.message, /^Xiaohongshu note page: bot wall/);
   t.equal(res.body.deducted, 0);
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
 

@@ -31,8 +31,8 @@ t.test('text without a link → UNSUPPORTED naming the supported platforms', asy
   t.same(outcome, {
     ok: false,
     code: 'UNSUPPORTED',
-    message:
-      '目前支持: 抖音、快手、小红书、B站 (supported: Douyin, Kuaishou, Xiaohongshu, Bilibili). No http(s) link found in the text.',
+    message: 'Supported: Douyin, Kuaishou, Xiaohongshu, Bilibili. No http(s) link found in the text.',
+    message_zh: '目前支持: 抖音、快手、小红书、B站',
   });
 });
 

@@ -154,7 +154,7 @@ for (const link of [
     t.equal(res.status, 400);
     t.equal(res.body.success, false);
     t.equal(res.body.error.code, 'INVALID_INPUT');
-    t.match(res.body.error.message, /^链接没有指向具体作品，请粘贴作品的分享链接 \(the link does not name a post: /);
+    t.match(res.body.error.message, /^The link does not name a post: /);
     t.equal(res.body.deducted, 0);
     t.ok(
       traps.every((s) => !s.isDone()),

@@ -375,7 +375,8 @@ t.test('links that cannot name a post → INVALID_INPUT, nothing fetched', async
       {
         ok: false,
         code: 'INVALID_INPUT',
-        message: /^链接没有指向具体作品，请粘贴作品的分享链接 \(the link does not name a post: /,
+        message: /^The link does not name a post: /,
+        message_zh: '链接没有指向具体作品，请粘贴作品的分享链接',
       },
       link,
     );

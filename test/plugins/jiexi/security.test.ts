@@ -46,7 +46,16 @@ t.test('links to other hosts or IP literals → UNSUPPORTED, nothing fetched', a
   for (const text of texts) {
     const traps = setTraps();
     const { outcome, fetched } = await runJiexi(text);
-    t.match(outcome, { ok: false, code: 'UNSUPPORTED', message: /^目前支持: 抖音、快手、小红书、B站/ }, text);
+    t.match(
+      outcome,
+      {
+        ok: false,
+        code: 'UNSUPPORTED',
+        message: /^Supported: Douyin, Kuaishou, Xiaohongshu, Bilibili\. /,
+        message_zh: '目前支持: 抖音、快手、小红书、B站',
+      },
+      text,
+    );
     t.same(fetched, [], `${text}: host.fetch never called`);
     t.ok(
       traps.every((s) => !s.isDone()),

@@ -43,8 +43,8 @@ t.test('login-only: empty explore entry → desktop /discovery/item re-read → 
   t.strictSame(outcome, {
     ok: false,
     code: 'NOT_FOUND',
-    message:
-      '小红书笔记不可见（仅登录可见、已删除或受限）(Xiaohongshu: the note is not publicly visible: login-only, removed or restricted (errorCode -510001)).',
+    message: 'Xiaohongshu: the note is not publicly visible: login-only, removed or restricted (errorCode -510001).',
+    message_zh: '小红书笔记不可见（仅登录可见、已删除或受限）',
   });
   t.strictSame(fetched, [
     `${XHS}/explore/${EMPTY_ID}?xsec_token=ABtok%3D&xsec_source=pc_feed`,
@@ -197,7 +197,12 @@ t.test('bot walls → UPSTREAM_FAILED (安全限制, retry later)', async (t) =>
     const { outcome } = await runJiexi(SHARE);
     t.match(
       outcome,
-      { ok: false, code: 'UPSTREAM_FAILED', message: /^小红书安全限制，请稍后重试 \(Xiaohongshu note page: bot wall/ },
+      {
+        ok: false,
+        code: 'UPSTREAM_FAILED',
+        message: /^Xiaohongshu note page: bot wall/,
+        message_zh: '小红书安全限制，请稍后重试',
+      },
       name,
     );
     t.match(outcome, { message: detail }, name);
@@ -222,7 +227,8 @@ t.test('gone: the page or the redirect says the note does not exist → NOT_FOUN
   t.match((await runJiexi(SHARE)).outcome, {
     ok: false,
     code: 'NOT_FOUND',
-    message: /^小红书笔记不存在或已删除 .*error_code -510000/,
+    message: /^Xiaohongshu: the note does not exist or was removed.*error_code -510000/,
+    message_zh: '小红书笔记不存在或已删除',
   });
 
   nock(XHS).get('/explore/68a0b1c2000000001e00ffff').query(true).reply(200, fixture('xhs-gone-state.html'));

@@ -49,7 +49,7 @@ t.test('no record yet: 404 NOT_FOUND, nothing charged, no ledger row', async (t)
   const res = await h.client.get('/api/kuaid?no=YT8962646785389', { 'X-API-Key': u.key });
   t.equal(res.status, 404);
   t.equal(res.body.error.code, 'NOT_FOUND');
-  t.match(res.body.error.message, /^暂无物流轨迹：圆通速递.*No tracking record yet for YT8962646785389.*not charged/);
+  t.match(res.body.error.message, /^No tracking record yet for YT8962646785389 at YTO Express.*not charged/);
   t.equal(res.body.deducted, 0);
   t.equal(res.body.remaining, 1);
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
