@@ -28,13 +28,25 @@ t.test('plans and packages come from operations.yaml, prices in TOKEN', async (t
     grant_tokens: 1,
     quota: { calls_per_day: 3, concurrency: 2, cache_free: true },
     codes: ['echo', 'echo_cached', 'slow'],
+    text: { zh: { name: 'Basic', description: '' }, en: { name: 'Basic', description: '' } },
   });
   t.same(
     plans.body.plans.map((p: { id: string }) => p.id),
     ['basic', 'counter'],
   );
   const packages = await h.client.get('/console/api/packages');
-  t.same(packages.body, { packages: [{ id: 'p10', name: '10 TOKEN', description: '', price: 10, tokens: 10 }] });
+  t.same(packages.body, {
+    packages: [
+      {
+        id: 'p10',
+        name: '10 TOKEN',
+        description: '',
+        price: 10,
+        tokens: 10,
+        text: { zh: { name: '10 TOKEN', description: '' }, en: { name: '10 TOKEN', description: '' } },
+      },
+    ],
+  });
 });
 
 t.test('buying a package: pending order, admin confirms, 10 TOKEN arrive once', async (t) => {

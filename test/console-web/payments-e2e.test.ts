@@ -156,7 +156,7 @@ if (haveChromium(t, 'payments e2e')) {
       await page.click('[data-testid=order-package-p10]');
       await page.click('[data-testid=pay-with-manual]');
       await page.waitForSelector('[data-testid=pay-instructions]');
-      t.match(await page.textContent('[data-testid=pay-instructions]'), /请按约定方式付款并注明订单号/);
+      t.match(await page.textContent('[data-testid=pay-instructions]'), /请按与服务方约定的方式付款，并注明订单号/);
       page.once('dialog', (d) => void d.accept());
       await page.click('[data-testid=pay-cancel]');
       await page.waitForSelector('[data-testid=pay-again]');

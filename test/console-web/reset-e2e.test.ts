@@ -92,7 +92,7 @@ if (haveChromium(t, 'reset e2e')) {
     await page.fill('input[name=password2]', 'another789x');
     await page.click('[data-testid=reset-submit]');
     await page.waitForSelector('.notice-err');
-    t.match(await page.textContent('.notice-err'), /invalid, has expired or was already used/);
+    t.match(await page.textContent('.notice-err'), /此链接无效、已过期或已被使用/);
 
     await page.goto(`${base}/console/security`);
     await page.waitForSelector('[data-page="security"] [data-testid=change-password]');

@@ -125,10 +125,17 @@ export interface LedgerEntry {
   note: string | null;
 }
 
+/** A plan's or package's name and description in both languages (name/description are the caller's). */
+export interface CatalogueText {
+  zh: { name: string; description: string };
+  en: { name: string; description: string };
+}
+
 export interface Plan {
   id: string;
   name: string;
   description?: string;
+  text: CatalogueText;
   price: number;
   duration_days: number;
   grant_tokens: number;
@@ -140,6 +147,7 @@ export interface Package {
   id: string;
   name: string;
   description?: string;
+  text?: CatalogueText;
   price: number;
   tokens: number;
 }

@@ -40,7 +40,7 @@ t.test('a manual order: instructions with amount and number, mail + webhook to a
   );
   t.equal(created.status, 201);
   const id = created.body.order.id as number;
-  const zh = `【运营方请修改 operations.yaml 中的 manual_payment】请向 <收款人> 的 <微信 / 支付宝 / 银行账户> 付款 ¥10.00，并在备注中填写订单号 ${id}。管理员确认收款后立即到账；订单在确认或取消前一直有效。如有疑问请联系 <邮箱或电话>。`;
+  const zh = `【收款信息待运营方填写】请向 <收款人> 的 <微信 / 支付宝 / 银行账户> 付款 ¥10.00，并在备注中填写订单号 ${id}。管理员确认收款后立即到账；订单在确认或取消前一直有效。如有疑问请联系 <邮箱或电话>。`;
   t.match(created.body.order, {
     id,
     status: 'pending',
@@ -54,7 +54,7 @@ t.test('a manual order: instructions with amount and number, mail + webhook to a
   const en = await h.client.get(`/console/api/orders/${id}`, { ...buyer, 'accept-language': 'en' });
   t.equal(
     en.body.order.instructions,
-    `[Operator: edit manual_payment in operations.yaml] Pay ¥10.00 to <payee> via <WeChat / Alipay / bank account> and quote order number ${id} in the payment note. An administrator confirms the payment and the purchase is credited at once; the order stays open until it is confirmed or cancelled. Questions: <email or phone>.`,
+    `[Payment details to be filled in by the operator] Pay ¥10.00 to <payee> via <WeChat / Alipay / bank account> and quote order number ${id} in the payment note. An administrator confirms the payment and the purchase is credited at once; the order stays open until it is confirmed or cancelled. Questions: <email or phone>.`,
   );
 
   const bossRow = await db.selectFrom('users').select('email').where('id', '=', boss.userId).executeTakeFirstOrThrow();
