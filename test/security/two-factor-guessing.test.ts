@@ -42,7 +42,7 @@ t.test('wrong codes from 12 addresses: 10 are tried, then the account locks for 
   for (let i = 0; i < TWO_FACTOR_FREE_FAILURES; i++) {
     const r = await h.client.post('/console/api/login/2fa', { challenge, code: wrongCode() }, from(`10.3.${i}.1`));
     statuses.push(r.status);
-    t.equal(r.body.error.code, 'UNAUTHORIZED');
+    t.equal(r.body.error.code, 'WRONG_2FA_CODE');
   }
   t.same(statuses, Array(TWO_FACTOR_FREE_FAILURES).fill(401), 'one try from each address, all evaluated');
 
