@@ -12,8 +12,6 @@ import { authRoutes } from './api/auth-routes.js';
 import { catalogueRoutes } from './api/catalogue-routes.js';
 import { consoleGuard } from './api/console-guard.js';
 import { guardedRouter } from './api/guarded-router.js';
-import { keyRotationRoutes } from './api/key-rotation-routes.js';
-import { keyRoutes } from './api/key-routes.js';
 import { meRoutes } from './api/me-routes.js';
 import { orderRoutes } from './api/order-routes.js';
 import { paymentAdminRoutes } from './api/payment-admin-routes.js';
@@ -22,14 +20,15 @@ import { validateRequest } from './api/request-validation.js';
 import { usageRoutes } from './api/usage-routes.js';
 import { webhookRoutes } from './api/webhook-routes.js';
 import { openapiRoutes } from './openapi.js';
+import { consoleRoutes } from './routes/index.js';
+import { mountRoutes } from './routes/mount-routes.js';
 
 export type RouteModule = (router: Router, s: Services) => void;
 
-/** Console API modules, in no particular order (each owns distinct paths). */
+/** Console API modules not yet moved to route definitions (core/console/contract/), in no particular order. */
 const API_MODULES: RouteModule[] = [
   authRoutes,
   meRoutes,
-  keyRoutes,
   catalogueRoutes,
   usageRoutes,
   orderRoutes,
@@ -38,7 +37,6 @@ const API_MODULES: RouteModule[] = [
   redeemAdminRoutes,
   webhookRoutes,
   alertRoutes,
-  keyRotationRoutes,
   adminUserRoutes,
   adminExportRoutes,
   adminInsightRoutes,
@@ -47,6 +45,8 @@ const API_MODULES: RouteModule[] = [
 ];
 
 export function mountConsole(router: Router, s: Services): void {
+  // The defined routes (core/console/contract/index.ts) with their handlers (core/console/routes/index.ts).
+  mountRoutes(router, s, consoleRoutes(s));
   // NUL bytes refused and database outages as 503 on every console route (core/console/api/console-guard.ts).
   // Bodies and queries checked against the published schemas after auth, before each handler.
   const guarded = guardedRouter(router, consoleGuard, validateRequest);

@@ -9,9 +9,9 @@ import type { Registry } from '../registry/registry.js';
 import type { Services } from '../services.js';
 import { CONSOLE_ENDPOINTS } from './api/console-endpoints.js';
 import { BALANCE_OPENAPI } from './balance-openapi.js';
+import { CONSOLE_COMPONENTS } from './contract/components.js';
 import { dataSchemas, operationObject, toOpenApiPath } from './openapi/api-operations.js';
 import { consoleOperation } from './openapi/console-operations.js';
-import { CONSOLE_COMPONENTS } from './openapi/console-responses.js';
 import { STATUS_OPENAPI } from './openapi/status-schemas.js';
 
 type Json = Record<string, unknown>;

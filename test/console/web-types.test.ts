@@ -5,10 +5,12 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import ts from 'typescript';
-import { CONSOLE_COMPONENTS, CONSOLE_RESPONSES } from '../../core/console/openapi/console-responses.js';
+import { CONSOLE_COMPONENTS as COMPONENTS } from '../../core/console/contract/components.js';
+import { CONSOLE_RESPONSES } from '../../core/console/openapi/console-responses.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema nodes are walked as plain JSON
 type Schema = Record<string, any>;
+const CONSOLE_COMPONENTS: Record<string, Schema> = COMPONENTS;
 interface Member {
   optional: boolean;
   nullable: boolean;
@@ -43,8 +45,6 @@ function nullable(s: Schema): boolean {
 }
 
 const PAIRS: Array<[string, Schema]> = [
-  ['ApiKey', CONSOLE_COMPONENTS.ApiKey],
-  ['KeyLimits', properties(CONSOLE_COMPONENTS.ApiKey).limits],
   ['Call', CONSOLE_COMPONENTS.Call],
   ['LedgerEntry', CONSOLE_COMPONENTS.LedgerEntry],
   ['Plan', CONSOLE_COMPONENTS.Plan],

@@ -1,5 +1,10 @@
-// Shapes of the console API's answers (core/console/api/*), as far as the pages read them.
+// Shapes of the console API's answers. Routes defined in core/console/contract/ give their types from there
+// (`Reply<'listKeys'>`, type-only imports: nothing of core reaches the bundle); the rest are written here, as far
+// as the pages read them.
 import type { SessionUser } from './session.js';
+
+export type { ApiKey, KeyLimits } from '../../core/console/contract/components.js';
+export type { Reply, RequestBody } from '../../core/console/contract/index.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 
@@ -63,26 +68,6 @@ export interface Me {
     used_today: number;
     remaining_today: number;
   } | null;
-}
-
-export interface KeyLimits {
-  allowed_codes: string[] | null;
-  ip_allow: string[] | null;
-  expires_at: string | null;
-  rate_limit_per_sec: number | null;
-  rate_limit_burst: number | null;
-  max_concurrency: number | null;
-  daily_spend_cap: number | null;
-}
-
-export interface ApiKey {
-  id: number;
-  name: string;
-  prefix: string;
-  status: 'active' | 'disabled' | 'expired';
-  created_at: string | null;
-  last_used_at: string | null;
-  limits: KeyLimits;
 }
 
 export interface DayUsage {

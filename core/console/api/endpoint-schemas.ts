@@ -13,6 +13,8 @@ export interface ConsoleEndpoint {
   query?: Array<{ name: string; description: string; schema?: Schema }>;
   status?: number;
   produces?: 'application/json' | 'text/csv';
+  /** The success answers by status (routes defined in core/console/contract/; the rest: console-responses.ts). */
+  responses?: Record<string, Schema>;
 }
 
 /** A string the handler reads with reqString: not blank. */
@@ -63,26 +65,6 @@ export const login = obj({ email, password: { type: 'string', minLength: 1, maxL
   'email',
   'password',
 ]);
-/** A list limit: null, or 1-100 non-empty strings (core/console/api/key-limits.ts). */
-export const codeList = (name: string, item: Schema): Schema => {
-  const message = `'${name}' must be null or a list of 1 to 100 non-empty strings.`;
-  return nullable({
-    type: 'array',
-    items: { type: 'string', minLength: 1, pattern: '\\S', ...item, 'x-error': message },
-    minItems: 1,
-    maxItems: 100,
-    'x-error': message,
-  });
-};
-export const keyLimits = {
-  allowed_codes: codeList('allowed_codes', {}),
-  ip_allow: codeList('ip_allow', { description: 'IP address or CIDR block' }),
-  expires_at: nullable({ type: 'string', format: 'date-time' }),
-  rate_limit_per_sec: nullable({ type: 'integer', minimum: 1, maximum: 10_000 }),
-  rate_limit_burst: nullable({ type: 'integer', minimum: 1, maximum: 100_000 }),
-  max_concurrency: nullable({ type: 'integer', minimum: 1, maximum: 1000 }),
-  daily_spend_cap: nullable(tokens),
-};
 /** limit (1-max) and the id cursor of a paged list; each route has its own maximum page size. */
 export const pageOf = (max: number) => [
   { name: 'limit', description: `page size, 1-${max}`, schema: upTo(max) },

@@ -3,28 +3,13 @@
 // unknown body fields are refused (a typo in a limit must not silently do nothing).
 import type { Context } from 'koa';
 import { DETAILS } from '../../http/error-details.js';
-import { ApiError, type Detail } from '../../http/errors.js';
+import { ApiError } from '../../http/errors.js';
 import { MAX_TOKEN, toMicro } from '../../kernel/money.js';
+import { invalid, requireJsonBody } from '../routes/input-checks.js';
+
+export { invalid } from '../routes/input-checks.js';
 
 export type Body = Record<string, unknown>;
-
-export function invalid(message: Detail): ApiError {
-  return new ApiError('INVALID_INPUT', message);
-}
-
-/**
- * The console takes JSON only. A body of another type (text/plain, a form, none declared) was not parsed, and
- * reading it as {} would silently drop every field (a key created without its limits): refuse it.
- */
-function requireJsonBody(ctx: Context): void {
-  const hasBody = Boolean(ctx.request.length) || ctx.req.headers['transfer-encoding'] !== undefined;
-  if (hasBody && !ctx.is('application/json', '+json')) {
-    throw new ApiError(
-      'UNSUPPORTED_MEDIA_TYPE',
-      DETAILS.consoleJsonOnly((ctx.get('content-type') || 'none').slice(0, 60)),
-    );
-  }
-}
 
 /** The JSON body as an object holding only `allowed` fields. */
 export function bodyOf(ctx: Context, allowed: readonly string[]): Body {

@@ -74,14 +74,6 @@ export function notificationEndpoints(): ConsoleEndpoint[] {
       }),
     },
     {
-      id: 'rotateKey',
-      method: 'POST',
-      path: '/console/api/keys/:id/rotate',
-      summary: 'New secret for the same key; the old one works for grace_hours (default 24)',
-      auth: 'user',
-      body: obj({ grace_hours: { type: 'integer', minimum: 0, maximum: 720 } }),
-    },
-    {
       id: 'adminUserOverview',
       method: 'GET',
       path: '/console/api/admin/users/:id/overview',

@@ -7,7 +7,10 @@ import { type Locale, localeFromAcceptLanguage } from '../../accounts/locale.js'
 import type { User } from '../../accounts/users.js';
 import { asMicro, MAX_MICRO, toToken } from '../../kernel/money.js';
 import type { LedgerTable, OrdersTable } from '../../store/schema.js';
+import type { ApiKey } from '../contract/components.js';
 
+export function iso(ms: number | string): string;
+export function iso(ms: number | string | null | undefined): string | null;
 export function iso(ms: number | string | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
 }
@@ -37,7 +40,7 @@ function capMicro(value: unknown): number {
   return Number.isSafeInteger(n) && n <= MAX_MICRO ? n : MAX_MICRO;
 }
 
-export function presentKey(k: ApiKeyRow): Record<string, unknown> {
+export function presentKey(k: ApiKeyRow): ApiKey {
   const expired = k.expires_at !== null && Number(k.expires_at) <= Date.now();
   return {
     id: Number(k.id),

@@ -70,10 +70,16 @@ const LINKS: Record<string, Record<string, Json>> = {
   ),
 };
 
-function successContent(e: ConsoleEndpoint): Json {
+function successContent(e: ConsoleEndpoint, schema: Json | undefined): Json {
   if (e.produces === 'text/csv')
     return { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header line' } } };
-  return { 'application/json': { schema: CONSOLE_RESPONSES[e.id] ?? { type: 'object' } } };
+  return { 'application/json': { schema: schema ?? { type: 'object' } } };
+}
+
+/** The success answers by status: the route's own (a defined route), else console-responses.ts. */
+function successes(e: ConsoleEndpoint): Array<[string, Json | undefined]> {
+  if (e.responses) return Object.entries(e.responses);
+  return [[String(e.status ?? 200), CONSOLE_RESPONSES[e.id]]];
 }
 
 export function consoleOperation(e: ConsoleEndpoint): Json {
@@ -97,7 +103,12 @@ export function consoleOperation(e: ConsoleEndpoint): Json {
     parameters,
     ...(e.body ? { requestBody: { required: true, content: { 'application/json': { schema: e.body } } } } : {}),
     responses: {
-      [String(e.status ?? 200)]: { description: 'Success', content: successContent(e), ...(links ? { links } : {}) },
+      ...Object.fromEntries(
+        successes(e).map(([status, schema]) => [
+          status,
+          { description: 'Success', content: successContent(e, schema), ...(links ? { links } : {}) },
+        ]),
+      ),
       ...errorResponses(e.body ? [...CONSOLE_ERRORS, 'UNSUPPORTED_MEDIA_TYPE'] : CONSOLE_ERRORS),
     },
   };

@@ -1,7 +1,7 @@
 // What every console route answers on success, as JSON Schema for the OpenAPI document and the contract test
 // (test/console/openapi-contract.test.ts checks real answers against these). Console answers are plain JSON
-// objects (errors are the Failure envelope). Shared shapes are components (User, ApiKey, Order ...); the keys
-// listed are always present. Objects stay open to new keys: a console client must ignore what it does not know.
+// objects (errors are the Failure envelope). Shared shapes are components (core/console/contract/components.ts);
+// the keys listed are always present. Objects stay open to new keys: a console client must ignore what it does not know.
 import { CANARY_RESPONSES } from './status-schemas.js';
 
 type Schema = Record<string, unknown>;
@@ -26,44 +26,6 @@ const o = (properties: Record<string, Schema>, optional: string[] = []): Schema 
 });
 const strList = list(str);
 
-const user = o({ id: int, email: str, role: { enum: ['user', 'admin'] }, status: str, created_at: orNull(time) });
-const order = o({
-  id: int,
-  user_id: int,
-  kind: { enum: ['plan', 'package'] },
-  item_id: str,
-  item_name: str,
-  amount: tokens,
-  provider: str,
-  status: str,
-  created_at: orNull(time),
-  paid_at: orNull(time),
-});
-const call = o({
-  id: int,
-  request_id: str,
-  created_at: time,
-  operation: orNull(str),
-  key_id: orNull(int),
-  status: { type: ['integer', 'string'] },
-  error_code: orNull(str),
-  charged: tokens,
-  cached: bool,
-  free_reason: orNull(str),
-  duration_ms: orNull({ type: 'number' }),
-  ip: orNull(str),
-});
-const ledgerEntry = o({
-  id: int,
-  created_at: time,
-  kind: str,
-  amount: tokens,
-  balance_after: tokens,
-  ref: str,
-  operation: orNull(str),
-  note: orNull(str),
-});
-
 /** Admin revenue: counts, the TOKEN value sold, and money per currency code in major units (yuan, dollars). */
 const perCurrency: Schema = {
   type: 'object',
@@ -78,135 +40,17 @@ const revenueSums = o({
   paid: perCurrency,
   refunded: perCurrency,
 });
-/** Name and description in both languages (the console switches language without asking again). */
-const catalogueText = o({ zh: o({ name: str, description: str }), en: o({ name: str, description: str }) });
 const ms: Schema = { type: 'number', description: 'milliseconds, nearest-rank percentile' };
-
-/** Shared shapes, published under components.schemas. */
-export const CONSOLE_COMPONENTS: Record<string, Schema> = {
-  User: user,
-  UserWithBalance: { allOf: [ref('User'), o({ balance: tokens, available: tokens })] },
-  ApiKey: o(
-    {
-      id: int,
-      name: str,
-      prefix: str,
-      status: { enum: ['active', 'disabled', 'expired'] },
-      created_at: orNull(time),
-      last_used_at: orNull(time),
-      limits: o({
-        allowed_codes: orNull(strList),
-        ip_allow: orNull(strList),
-        expires_at: orNull(time),
-        rate_limit_per_sec: orNull(int),
-        rate_limit_burst: orNull(int),
-        max_concurrency: orNull(int),
-        daily_spend_cap: orNull(tokens),
-      }),
-      previous_secret_valid_until: { ...time, description: 'only after a rotation with a grace period' },
-    },
-    ['previous_secret_valid_until'],
-  ),
-  Order: order,
-  PaymentOrder: {
-    allOf: [
-      ref('Order'),
-      o({
-        instance: orNull(str),
-        method: orNull(str),
-        currency: str,
-        pay_amount: orNull({ type: 'number' }),
-        tokens: orNull(tokens),
-        expires_at: orNull(time),
-        credited_at: orNull(time),
-        late: bool,
-        refunded_tokens: tokens,
-        instructions: {
-          ...orNull(str),
-          description:
-            "a pending manual order: whom to pay, the amount, the order number to quote, what happens next (the caller's language); null otherwise",
-        },
-      }),
-    ],
-  },
-  PaymentAction: o({ provider: str, kind: str, action: { type: 'object' }, message: str, qr_svg: str }, [
-    'message',
-    'qr_svg',
-  ]),
-  Call: call,
-  LedgerEntry: ledgerEntry,
-  Webhook: o({
-    id: int,
-    url: str,
-    kind: str,
-    events: strList,
-    status: str,
-    bot_signed: bool,
-    created_at: orNull(time),
-  }),
-  WebhookDelivery: o({
-    id: int,
-    message_id: str,
-    event: str,
-    status: str,
-    attempts: int,
-    next_at: orNull(time),
-    last_status: orNull(int),
-    last_error: orNull(str),
-    created_at: orNull(time),
-    delivered_at: orNull(time),
-    payload: {},
-  }),
-  Alerts: o({
-    balance_threshold: orNull(tokens),
-    quota_percent: orNull(int),
-    email: bool,
-    armed: bool,
-    last_fired_at: orNull(time),
-  }),
-  Operation: o({
-    code: str,
-    name: str,
-    description: str,
-    text: { type: 'object' },
-    available: bool,
-    price: tokens,
-    cache_ttl: int,
-    timeout_ms: int,
-    input: { type: 'object' },
-    example: orNull({ type: 'object' }),
-    response_example: orNull({ type: 'object' }),
-    routes: strList,
-    response: {
-      type: ['array', 'null'],
-      description: 'the fields of data, flattened (author.name, traces[].time)',
-      items: o({ path: str, type: str, required: bool, zh: str, en: str }),
-    },
-  }),
-  Plan: o({
-    id: str,
-    name: { ...str, description: "in the caller's language (Accept-Language, else English)" },
-    description: str,
-    text: catalogueText,
-    price: tokens,
-    duration_days: int,
-    grant_tokens: tokens,
-    quota: { type: 'object' },
-    codes: strList,
-  }),
-  Package: o({ id: str, name: str, description: str, text: catalogueText, price: tokens, tokens }),
-};
 
 const session = o({ token: str, expires_at: time, remember: bool, user: ref('User') });
 const challenge = o({ two_factor_required: { const: true }, challenge: str, expires_at: time });
 const pendingVerification = o({ verification_required: { const: true }, mail_sent: bool });
 const orderAnswer = o({ order: ref('PaymentOrder') });
-const keyAnswer = o({ key: ref('ApiKey') });
 const deleted = o({ deleted: { const: true }, id: int });
 const webhookAnswer = o({ webhook: ref('Webhook') });
 const adjustment = o({ user_id: int, email: str, amount: tokens, balance: tokens, ref: str });
 
-/** By endpoint id (core/console/api/console-endpoints.ts); a test checks every endpoint has one. */
+/** By endpoint id (core/console/api/console-endpoints.ts: the routes not yet defined in core/console/contract/); a test checks every endpoint has one. */
 export const CONSOLE_RESPONSES: Record<string, Schema> = {
   register: { anyOf: [session, pendingVerification] },
   login: { anyOf: [session, challenge, pendingVerification] },
@@ -302,11 +146,6 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
     plan: orNull({ type: 'object' }),
     quota: orNull({ type: 'object' }),
   }),
-  listKeys: o({ keys: list(ref('ApiKey')) }),
-  createKey: o({ key: ref('ApiKey'), secret: { type: 'string', description: 'the API key itself, shown once' } }),
-  updateKey: keyAnswer,
-  deleteKey: deleted,
-  rotateKey: o({ key: ref('ApiKey'), secret: str, old_secret_valid_until: orNull(time) }),
   operations: o({ operations: list(ref('Operation')) }),
   plans: o({ plans: list(ref('Plan')) }),
   packages: o({ packages: list(ref('Package')) }),

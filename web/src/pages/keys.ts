@@ -9,7 +9,7 @@ import { t } from '../i18n/index.js';
 import { link } from '../router.js';
 import { forgetSecret, rememberSecret } from '../session.js';
 import { stackOnPhone } from '../stack-table.js';
-import type { ApiKey, Operation } from '../types.js';
+import type { ApiKey, Operation, Reply } from '../types.js';
 import { badge, busy, button, card, copyButton, field, input, messageSlot, notice, pageHeader, table } from '../ui.js';
 
 function lines(text: string): string[] | undefined {
@@ -45,7 +45,7 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
   const msg = messageSlot();
 
   const refresh = async (): Promise<void> => {
-    const keys = (await get<{ keys: ApiKey[] }>('keys')).keys;
+    const keys = (await get<Reply<'listKeys'>>('keys')).keys;
     const rows = keys.map((k) => [
       h('strong', null, k.name),
       h('code', null, `${k.prefix}…`),
@@ -76,10 +76,7 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
             const hours = window.prompt(t('keys.rotatePrompt', { name: k.name }), '24');
             if (hours === null) return;
             try {
-              const r = await post<{ key: ApiKey; secret: string; old_secret_valid_until: string | null }>(
-                `keys/${k.id}/rotate`,
-                { grace_hours: Number(hours) },
-              );
+              const r = await post<Reply<'rotateKey'>>(`keys/${k.id}/rotate`, { grace_hours: Number(hours) });
               rememberSecret(r.key.id, r.key.name, r.key.prefix, r.secret);
               msg.clear();
               clear(
@@ -178,7 +175,7 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
               daily_spend_cap: fieldValue(form, 'daily_spend_cap') || undefined,
             };
             try {
-              const r = await post<{ key: ApiKey; secret: string }>('keys', body);
+              const r = await post<Reply<'createKey'>>('keys', body);
               rememberSecret(r.key.id, r.key.name, r.key.prefix, r.secret);
               form.reset();
               msg.clear();

@@ -1,33 +1,21 @@
-// Per-key limits from a console request body, checked strictly: codes must exist, CIDRs must parse, numbers
-// must be in range. `null` clears a limit; an absent field leaves it unchanged (PATCH).
+// Per-key limits from a console request body, beyond what its schema says: codes must exist, CIDRs must parse,
+// a date must be real and ahead, a cap at most 6 decimals. `null` clears a limit; an absent field leaves it
+// unchanged (PATCH).
 import { isIP } from 'node:net';
 import type { KeyLimits } from '../../accounts/api-keys.js';
 import type { Registry } from '../../registry/registry.js';
-import { type Body, invalid, parseIsoDate, reqInt, reqTokens } from './input.js';
+import { parseIsoDate, reqTokens } from '../api/input.js';
+import type { keyLimits } from '../contract/keys.js';
+import type { Static } from '../contract/schema.js';
+import { invalid } from './input-checks.js';
 
-export const LIMIT_FIELDS = [
-  'allowed_codes',
-  'ip_allow',
-  'expires_at',
-  'rate_limit_per_sec',
-  'rate_limit_burst',
-  'max_concurrency',
-  'daily_spend_cap',
-] as const;
+/** The limits of a create or update body: already checked against the schema (core/console/contract/keys.ts). */
+export type KeyLimitsInput = {
+  [K in keyof typeof keyLimits]?: Static<(typeof keyLimits)[K]>;
+};
 
-const MAX_LIST = 100;
-
-function stringList(v: unknown, name: string): string[] {
-  if (
-    !Array.isArray(v) ||
-    v.length === 0 ||
-    v.length > MAX_LIST ||
-    !v.every((x) => typeof x === 'string' && x.trim() !== '')
-  ) {
-    throw invalid(`'${name}' must be null or a list of 1 to ${MAX_LIST} non-empty strings.`);
-  }
-  return [...new Set(v.map((x: string) => x.trim()))];
-}
+/** Trimmed and without repeats (the schema has checked 1-100 non-blank strings). */
+const distinct = (v: string[]): string[] => [...new Set(v.map((x) => x.trim()))];
 
 /** A single address or a CIDR block (IPv4 or IPv6), e.g. 10.0.0.0/8 or 2001:db8::/32. */
 export function isCidr(text: string): boolean {
@@ -40,28 +28,28 @@ export function isCidr(text: string): boolean {
   return Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-export function parseKeyLimits(b: Body, registry: Registry, now = Date.now()): KeyLimits {
+export function parseKeyLimits(b: KeyLimitsInput, registry: Registry, now = Date.now()): KeyLimits {
   const out: KeyLimits = {};
-  if ('allowed_codes' in b) {
+  if (b.allowed_codes !== undefined) {
     if (b.allowed_codes === null) out.allowed_codes = null;
     else {
-      const codes = stringList(b.allowed_codes, 'allowed_codes');
+      const codes = distinct(b.allowed_codes);
       const unknown = codes.filter((c) => !registry.get(c));
       if (unknown.length) throw invalid(`'allowed_codes' names operations that do not exist: ${unknown.join(', ')}.`);
       out.allowed_codes = codes;
     }
   }
-  if ('ip_allow' in b) {
+  if (b.ip_allow !== undefined) {
     if (b.ip_allow === null) out.ip_allow = null;
     else {
-      const cidrs = stringList(b.ip_allow, 'ip_allow');
+      const cidrs = distinct(b.ip_allow);
       const bad = cidrs.filter((c) => !isCidr(c));
       if (bad.length)
         throw invalid(`'ip_allow' holds entries that are not IP addresses or CIDR blocks: ${bad.join(', ')}.`);
       out.ip_allow = cidrs;
     }
   }
-  if ('expires_at' in b) {
+  if (b.expires_at !== undefined) {
     if (b.expires_at === null) out.expires_at = null;
     else {
       const at = parseIsoDate(b.expires_at, 'expires_at');
@@ -69,19 +57,16 @@ export function parseKeyLimits(b: Body, registry: Registry, now = Date.now()): K
       out.expires_at = at;
     }
   }
-  if ('rate_limit_per_sec' in b)
-    out.rate_limit_per_sec = b.rate_limit_per_sec === null ? null : reqInt(b, 'rate_limit_per_sec', 1, 10_000);
-  if ('rate_limit_burst' in b)
-    out.rate_limit_burst = b.rate_limit_burst === null ? null : reqInt(b, 'rate_limit_burst', 1, 100_000);
+  if (b.rate_limit_per_sec !== undefined) out.rate_limit_per_sec = b.rate_limit_per_sec;
+  if (b.rate_limit_burst !== undefined) out.rate_limit_burst = b.rate_limit_burst;
   if (out.rate_limit_per_sec && out.rate_limit_burst && out.rate_limit_burst < out.rate_limit_per_sec) {
     throw invalid(`'rate_limit_burst' must be at least 'rate_limit_per_sec'.`);
   }
-  if ('max_concurrency' in b)
-    out.max_concurrency = b.max_concurrency === null ? null : reqInt(b, 'max_concurrency', 1, 1000);
-  if ('daily_spend_cap' in b) {
+  if (b.max_concurrency !== undefined) out.max_concurrency = b.max_concurrency;
+  if (b.daily_spend_cap !== undefined) {
     if (b.daily_spend_cap === null) out.daily_spend_cap = null;
     else {
-      const cap = reqTokens(b, 'daily_spend_cap');
+      const cap = reqTokens(b as Record<string, unknown>, 'daily_spend_cap');
       if (cap <= 0) throw invalid(`'daily_spend_cap' must be greater than 0 (use null for no cap).`);
       out.daily_spend_cap = cap;
     }

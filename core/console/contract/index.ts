@@ -1,0 +1,22 @@
+// Every console route definition, by resource. The one list: core mounts it (core/console/routes/index.ts binds
+// a handler to each), /openapi.json publishes it, and the browser takes its answer types from it (type-only).
+import type { BodyOf, QueryOf, ResponseOf, RouteDef } from './define.js';
+import { KEYS } from './keys.js';
+
+export const CONSOLE_GROUPS = { keys: KEYS };
+
+export const CONSOLE_ROUTES: RouteDef[] = Object.values(CONSOLE_GROUPS).flatMap((g) => Object.values(g));
+
+type Groups = typeof CONSOLE_GROUPS;
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+/** Every route by operationId. */
+export type ConsoleApi = Intersection<Groups[keyof Groups]>;
+
+/** The success answer of a route, by operationId: `Reply<'listKeys'>`. */
+export type Reply<Id extends keyof ConsoleApi> = ConsoleApi[Id] extends RouteDef ? ResponseOf<ConsoleApi[Id]> : never;
+/** The body a route takes. */
+export type RequestBody<Id extends keyof ConsoleApi> = ConsoleApi[Id] extends RouteDef ? BodyOf<ConsoleApi[Id]> : never;
+/** The query a route takes. */
+export type RequestQuery<Id extends keyof ConsoleApi> = ConsoleApi[Id] extends RouteDef
+  ? QueryOf<ConsoleApi[Id]>
+  : never;

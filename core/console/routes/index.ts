@@ -1,0 +1,14 @@
+// The handlers of every console route group (core/console/contract/index.ts), bound: a group without its
+// handlers, or handlers without their group, does not compile.
+import type { Services } from '../../services.js';
+import type { CONSOLE_GROUPS } from '../contract/index.js';
+import { keyRoutes } from './keys.js';
+import type { BoundRoute } from './mount-routes.js';
+
+const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute[] } = {
+  keys: keyRoutes,
+};
+
+export function consoleRoutes(s: Services): BoundRoute[] {
+  return Object.values(BINDERS).flatMap((bind) => bind(s));
+}
