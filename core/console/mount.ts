@@ -9,10 +9,8 @@ import { adminRoutes } from './api/admin-routes.js';
 import { adminUserRoutes } from './api/admin-user-routes.js';
 import { alertRoutes } from './api/alert-routes.js';
 import { authRoutes } from './api/auth-routes.js';
-import { catalogueRoutes } from './api/catalogue-routes.js';
 import { consoleGuard } from './api/console-guard.js';
 import { guardedRouter } from './api/guarded-router.js';
-import { meRoutes } from './api/me-routes.js';
 import { orderRoutes } from './api/order-routes.js';
 import { paymentAdminRoutes } from './api/payment-admin-routes.js';
 import { redeemAdminRoutes } from './api/redeem-admin-routes.js';
@@ -28,8 +26,6 @@ export type RouteModule = (router: Router, s: Services) => void;
 /** Console API modules not yet moved to route definitions (core/console/contract/), in no particular order. */
 const API_MODULES: RouteModule[] = [
   authRoutes,
-  meRoutes,
-  catalogueRoutes,
   usageRoutes,
   orderRoutes,
   paymentAdminRoutes,

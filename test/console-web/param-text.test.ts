@@ -15,7 +15,7 @@ const cfg = loadOperationsConfig(resolve('operations.yaml'), {});
 const registry = buildRegistry(cfg, (name) => existsSync(resolve('plugins', name, 'plugin.json')), 1);
 
 t.test('the catalogue carries both texts and the console picks the UI language', async (t) => {
-  const phone = presentOperation(registry.get('phone')!) as { input: Input };
+  const phone = presentOperation(registry.get('phone')!) as unknown as { input: Input };
   const field = phone.input.properties.phone;
   t.equal(
     paramText(field, 'zh'),
@@ -25,7 +25,7 @@ t.test('the catalogue carries both texts and the console picks the UI language',
     paramText(field, 'en'),
     'Mainland mobile number, 11 digits (13 for IoT numbers); spaces, dashes and a leading +86, 0086 or 86 are accepted',
   );
-  const kuaid = presentOperation(registry.get('kuaid')!) as { input: Input };
+  const kuaid = presentOperation(registry.get('kuaid')!) as unknown as { input: Input };
   t.equal(paramText(kuaid.input.properties.phone, 'zh'), '寄件人或收件人的手机号，或其后 4 位；查顺丰和中通时必填');
 });
 

@@ -47,12 +47,9 @@ function nullable(s: Schema): boolean {
 const PAIRS: Array<[string, Schema]> = [
   ['Call', CONSOLE_COMPONENTS.Call],
   ['LedgerEntry', CONSOLE_COMPONENTS.LedgerEntry],
-  ['Plan', CONSOLE_COMPONENTS.Plan],
-  ['Package', CONSOLE_COMPONENTS.Package],
   ['Order', CONSOLE_COMPONENTS.Order],
   ['Operation', CONSOLE_COMPONENTS.Operation],
   ['RedeemBatch', (CONSOLE_RESPONSES.adminRedeemBatches as Schema).properties.batches.items],
-  ['Me', CONSOLE_RESPONSES.me],
 ];
 
 for (const [name, schema] of PAIRS) {

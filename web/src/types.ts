@@ -3,7 +3,10 @@
 // as the pages read them.
 import type { SessionUser } from './session.js';
 
-export type { ApiKey, KeyLimits } from '../../core/console/contract/components.js';
+export type { ApiKey, KeyLimits, Package, Plan } from '../../core/console/contract/components.js';
+
+import type { Reply } from '../../core/console/contract/index.js';
+
 export type { Reply, RequestBody } from '../../core/console/contract/index.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
@@ -56,19 +59,7 @@ export interface ResponseFieldRow {
   en: string;
 }
 
-export interface Me {
-  user: SessionUser;
-  balance: number;
-  available: number;
-  plan: { id: string; name: string; ends_at: string | null } | null;
-  quota: {
-    calls_per_day: number;
-    concurrency: number;
-    cache_free: boolean;
-    used_today: number;
-    remaining_today: number;
-  } | null;
-}
+export type Me = Reply<'me'>;
 
 export interface DayUsage {
   day: string;
@@ -114,27 +105,6 @@ export interface LedgerEntry {
 export interface CatalogueText {
   zh: { name: string; description: string };
   en: { name: string; description: string };
-}
-
-export interface Plan {
-  id: string;
-  name: string;
-  description?: string;
-  text: CatalogueText;
-  price: number;
-  duration_days: number;
-  grant_tokens: number;
-  quota: { calls_per_day: number; concurrency: number; cache_free: boolean };
-  codes: string[];
-}
-
-export interface Package {
-  id: string;
-  name: string;
-  description?: string;
-  text?: CatalogueText;
-  price: number;
-  tokens: number;
 }
 
 export interface Order {

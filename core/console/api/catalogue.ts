@@ -6,8 +6,9 @@ import type { PackageConfig, PlanConfig } from '../../config/operations-config.j
 import { fieldRows } from '../../config/response-fields.js';
 import { toToken } from '../../kernel/money.js';
 import type { Operation } from '../../registry/registry.js';
+import type { Operation as OperationAnswer, Package, Plan } from '../contract/components.js';
 
-export function presentOperation(op: Operation): Record<string, unknown> {
+export function presentOperation(op: Operation): OperationAnswer {
   return {
     code: op.code,
     name: op.name,
@@ -29,7 +30,7 @@ export function presentOperation(op: Operation): Record<string, unknown> {
 }
 
 /** Admin view: availability and, when unavailable, which settings would fix it (never shown to customers). */
-export function presentOperationStatus(op: Operation): Record<string, unknown> {
+export function presentOperationStatus(op: Operation) {
   return {
     code: op.code,
     name: op.name,
@@ -41,7 +42,7 @@ export function presentOperationStatus(op: Operation): Record<string, unknown> {
 }
 
 /** `lang`: the language of name and description (the caller's); `text` carries both. */
-export function presentPlan(p: PlanConfig, lang: Locale = 'en'): Record<string, unknown> {
+export function presentPlan(p: PlanConfig, lang: Locale = 'en'): Plan {
   return {
     id: p.id,
     name: p.text[lang].name,
@@ -55,7 +56,7 @@ export function presentPlan(p: PlanConfig, lang: Locale = 'en'): Record<string, 
   };
 }
 
-export function presentPackage(p: PackageConfig, lang: Locale = 'en'): Record<string, unknown> {
+export function presentPackage(p: PackageConfig, lang: Locale = 'en'): Package {
   return {
     id: p.id,
     name: p.text[lang].name,

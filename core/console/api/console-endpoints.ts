@@ -69,25 +69,7 @@ export const LEGACY_ENDPOINTS: ConsoleEndpoint[] = [
     body: login,
   },
   { id: 'logout', method: 'POST', path: '/console/api/logout', summary: 'Revoke this user token', auth: 'user' },
-  { id: 'me', method: 'GET', path: '/console/api/me', summary: 'User, balance, plan and quota', auth: 'user' },
-  { id: 'operations', method: 'GET', path: '/console/api/operations', summary: 'Operation catalogue', auth: 'none' },
-  { id: 'plans', method: 'GET', path: '/console/api/plans', summary: 'Subscription plans', auth: 'none' },
-  { id: 'packages', method: 'GET', path: '/console/api/packages', summary: 'TOKEN packages', auth: 'none' },
-  {
-    id: 'offer',
-    method: 'GET',
-    path: '/console/api/offer',
-    summary: 'What a new account gets: trial_tokens TOKEN once (0 when there is no trial or sign-up is closed)',
-    auth: 'none',
-  },
-  {
-    id: 'adminOperations',
-    method: 'GET',
-    path: '/console/api/admin/operations',
-    summary:
-      'Operations with availability; for an unavailable one, the settings (env variables) that would make it available',
-    auth: 'admin',
-  },
+
   {
     id: 'usage',
     method: 'GET',

@@ -7,7 +7,7 @@ import { type Locale, localeFromAcceptLanguage } from '../../accounts/locale.js'
 import type { User } from '../../accounts/users.js';
 import { asMicro, MAX_MICRO, toToken } from '../../kernel/money.js';
 import type { LedgerTable, OrdersTable } from '../../store/schema.js';
-import type { ApiKey } from '../contract/components.js';
+import type { ApiKey, User as UserAnswer, UserWithBalance } from '../contract/components.js';
 
 export function iso(ms: number | string): string;
 export function iso(ms: number | string | null | undefined): string | null;
@@ -15,11 +15,11 @@ export function iso(ms: number | string | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
 }
 
-export function presentUser(u: User): Record<string, unknown> {
+export function presentUser(u: User): UserAnswer {
   return { id: Number(u.id), email: u.email, role: u.role, status: u.status, created_at: iso(u.created_at) };
 }
 
-export function presentUserWithBalance(u: User): Record<string, unknown> {
+export function presentUserWithBalance(u: User): UserWithBalance {
   return {
     ...presentUser(u),
     balance: toToken(asMicro(u.balance)),

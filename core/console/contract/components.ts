@@ -178,7 +178,7 @@ export const Plan = answer({
   price: rTokens,
   duration_days: rInt,
   grant_tokens: rTokens,
-  quota: anyObject,
+  quota: answer({ calls_per_day: rInt, concurrency: orNull(rInt), cache_free: rBool }),
   codes: strList,
 });
 export const Package = answer({
@@ -219,4 +219,5 @@ export type LedgerEntry = Static<typeof LedgerEntry>;
 export type Webhook = Static<typeof Webhook>;
 export type Alerts = Static<typeof Alerts>;
 export type Plan = Static<typeof Plan>;
+export type Operation = Static<typeof Operation>;
 export type Package = Static<typeof Package>;

@@ -1,9 +1,12 @@
 // Every console route definition, by resource. The one list: core mounts it (core/console/routes/index.ts binds
 // a handler to each), /openapi.json publishes it, and the browser takes its answer types from it (type-only).
+
+import { ACCOUNT } from './account.js';
+import { CATALOGUE } from './catalogue.js';
 import type { BodyOf, QueryOf, ResponseOf, RouteDef } from './define.js';
 import { KEYS } from './keys.js';
 
-export const CONSOLE_GROUPS = { keys: KEYS };
+export const CONSOLE_GROUPS = { account: ACCOUNT, keys: KEYS, catalogue: CATALOGUE };
 
 export const CONSOLE_ROUTES: RouteDef[] = Object.values(CONSOLE_GROUPS).flatMap((g) => Object.values(g));
 

@@ -139,22 +139,6 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
     ),
   }),
   adminCancelOrder: o({ order: { allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] } }),
-  me: o({
-    user: ref('User'),
-    balance: tokens,
-    available: tokens,
-    plan: orNull({ type: 'object' }),
-    quota: orNull({ type: 'object' }),
-  }),
-  operations: o({ operations: list(ref('Operation')) }),
-  plans: o({ plans: list(ref('Plan')) }),
-  packages: o({ packages: list(ref('Package')) }),
-  offer: o({ trial_tokens: tokens }),
-  adminOperations: o({
-    operations: list(
-      o({ code: str, name: str, text: { type: 'object' }, plugin: str, available: bool, missing: { type: 'array' } }),
-    ),
-  }),
   usage: o({
     days: int,
     from: orNull(time),

@@ -2,11 +2,15 @@
 // handlers, or handlers without their group, does not compile.
 import type { Services } from '../../services.js';
 import type { CONSOLE_GROUPS } from '../contract/index.js';
+import { accountRoutes } from './account.js';
+import { catalogueRoutes } from './catalogue.js';
 import { keyRoutes } from './keys.js';
 import type { BoundRoute } from './mount-routes.js';
 
 const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute[] } = {
+  account: accountRoutes,
   keys: keyRoutes,
+  catalogue: catalogueRoutes,
 };
 
 export function consoleRoutes(s: Services): BoundRoute[] {

@@ -5,14 +5,11 @@ import { download, get, post } from '../api.js';
 import { clear, fieldValue, h } from '../dom.js';
 import { dateTime, int } from '../format.js';
 import { t } from '../i18n/index.js';
-import type { Package, Plan, RedeemBatch } from '../types.js';
+import type { RedeemBatch, Reply } from '../types.js';
 import { actionForm, button, card, copyButton, field, input, messageSlot, notice, select, table } from '../ui.js';
 
 export async function renderAdminCodes(main: HTMLElement): Promise<void> {
-  const [plans, packages] = await Promise.all([
-    get<{ plans: Plan[] }>('plans'),
-    get<{ packages: Package[] }>('packages'),
-  ]);
+  const [plans, packages] = await Promise.all([get<Reply<'plans'>>('plans'), get<Reply<'packages'>>('packages')]);
   const items: Array<[string, string]> = [
     ...packages.packages.map(
       (p) => [`package:${p.id}`, `${t('admin.package')} · ${p.name} (${p.id})`] as [string, string],

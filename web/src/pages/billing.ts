@@ -9,7 +9,7 @@ import { getLang, t, tMaybe } from '../i18n/index.js';
 import { loadMe } from '../layout.js';
 import { link, navigate, type Route } from '../router.js';
 import { stackOnPhone } from '../stack-table.js';
-import type { LedgerEntry, Order, Package, Plan } from '../types.js';
+import type { LedgerEntry, Order, Reply } from '../types.js';
 import { badge, busy, button, card, field, input, messageSlot, notice, pageHeader, stat, table } from '../ui.js';
 import { payAgain, payStatus, renderPayOrder } from './pay-order.js';
 import { money, type PaymentMethod, type PayOrder } from './pay-types.js';
@@ -28,8 +28,8 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
     return renderPayOrder(main, Number(route.parts[2]));
   const [me, plans, packages, methods] = await Promise.all([
     loadMe(true),
-    get<{ plans: Plan[] }>('plans'),
-    get<{ packages: Package[] }>('packages'),
+    get<Reply<'plans'>>('plans'),
+    get<Reply<'packages'>>('packages'),
     get<{ methods: PaymentMethod[] }>('payment-methods'),
   ]);
   const lang = getLang();
@@ -243,7 +243,8 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
         'ul',
         { class: 'features' },
         h('li', null, t('billing.perDay', { n: int(p.quota.calls_per_day) })),
-        h('li', null, t('billing.concurrency', { n: p.quota.concurrency })),
+        // null: no cap on free calls in flight, nothing to say.
+        p.quota.concurrency === null ? null : h('li', null, t('billing.concurrency', { n: p.quota.concurrency })),
         h('li', null, p.quota.cache_free ? t('billing.cacheFree') : t('billing.cacheCharged')),
         p.grant_tokens > 0 ? h('li', null, t('billing.grant', { n: tokens(p.grant_tokens) })) : null,
         h('li', { class: 'muted small' }, p.codes.join(', ')),

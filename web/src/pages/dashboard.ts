@@ -10,6 +10,7 @@ import { pendingNotice } from '../pending-badge.js';
 import type { Route } from '../router.js';
 import { link } from '../router.js';
 import { isAdmin } from '../session.js';
+import type { Reply } from '../types.js';
 import { card, errorText, notice, pageHeader, stat, table } from '../ui.js';
 import { dailyUsage } from '../usage-data.js';
 
@@ -57,7 +58,7 @@ function quickStart(canCall: boolean): HTMLElement {
 /** TOKEN given on sign-up (0 when none, or when the server does not say). */
 export async function trialTokens(): Promise<number> {
   try {
-    return (await get<{ trial_tokens: number }>('offer')).trial_tokens || 0;
+    return (await get<Reply<'offer'>>('offer')).trial_tokens || 0;
   } catch {
     return 0;
   }
