@@ -7,7 +7,6 @@ import { adminExportRoutes } from './api/admin-export-routes.js';
 import { adminInsightRoutes } from './api/admin-insight-routes.js';
 import { adminRoutes } from './api/admin-routes.js';
 import { adminUserRoutes } from './api/admin-user-routes.js';
-import { alertRoutes } from './api/alert-routes.js';
 import { authRoutes } from './api/auth-routes.js';
 import { consoleGuard } from './api/console-guard.js';
 import { guardedRouter } from './api/guarded-router.js';
@@ -32,7 +31,6 @@ const API_MODULES: RouteModule[] = [
   adminRoutes,
   redeemAdminRoutes,
   webhookRoutes,
-  alertRoutes,
   adminUserRoutes,
   adminExportRoutes,
   adminInsightRoutes,

@@ -1,16 +1,6 @@
-// The console routes of notifications and operator records (webhooks, alerts, key rotation, admin drill-down,
-// adjustments, audit, exports) as data, for the OpenAPI document and request validation.
-import {
-  type ConsoleEndpoint,
-  exportQuery,
-  int,
-  newWebhook,
-  nullable,
-  obj,
-  pageOf,
-  text,
-  tokens,
-} from './endpoint-schemas.js';
+// The console routes of notifications and operator records (webhooks, admin drill-down, adjustments, audit,
+// exports) as data, for the OpenAPI document and request validation.
+import { type ConsoleEndpoint, exportQuery, int, newWebhook, obj, pageOf, text, tokens } from './endpoint-schemas.js';
 
 /** Notifications and operator records: webhooks, alerts, key rotation, admin drill-down, adjustments, audit, CSV. */
 export function notificationEndpoints(): ConsoleEndpoint[] {
@@ -60,19 +50,6 @@ export function notificationEndpoints(): ConsoleEndpoint[] {
   return [
     ...hooks('/console/api/webhooks', 'my', 'user', 'My'),
     ...hooks('/console/api/admin/webhooks', 'operator', 'admin', 'Operator'),
-    { id: 'alerts', method: 'GET', path: '/console/api/alerts', summary: 'Low-balance alert settings', auth: 'user' },
-    {
-      id: 'setAlerts',
-      method: 'PUT',
-      path: '/console/api/alerts',
-      summary: 'Set the low-balance line (TOKEN), quota percentage and mail switch',
-      auth: 'user',
-      body: obj({
-        balance_threshold: nullable(tokens),
-        quota_percent: nullable({ type: 'integer', minimum: 1, maximum: 99 }),
-        email: { type: 'boolean' },
-      }),
-    },
     {
       id: 'adminUserOverview',
       method: 'GET',

@@ -191,8 +191,6 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
       }),
     ),
   }),
-  alerts: o({ alerts: ref('Alerts') }),
-  setAlerts: o({ alerts: ref('Alerts') }),
   adminUserOverview: o({
     user: ref('UserWithBalance'),
     keys: list(ref('ApiKey')),

@@ -3,6 +3,7 @@
 import type { Services } from '../../services.js';
 import type { CONSOLE_GROUPS } from '../contract/index.js';
 import { accountRoutes } from './account.js';
+import { alertRoutes } from './alerts.js';
 import { catalogueRoutes } from './catalogue.js';
 import { keyRoutes } from './keys.js';
 import type { BoundRoute } from './mount-routes.js';
@@ -11,6 +12,7 @@ const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute
   account: accountRoutes,
   keys: keyRoutes,
   catalogue: catalogueRoutes,
+  alerts: alertRoutes,
 };
 
 export function consoleRoutes(s: Services): BoundRoute[] {

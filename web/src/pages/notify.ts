@@ -5,22 +5,15 @@ import { api, get } from '../api.js';
 import { h } from '../dom.js';
 import { dateTime } from '../format.js';
 import { t } from '../i18n/index.js';
+import type { Reply } from '../types.js';
 import { actionForm, badge, card, field, input, messageSlot, pageHeader } from '../ui.js';
 import { webhooksPanel } from './webhooks-panel.js';
 
-interface Alerts {
-  balance_threshold: number | null;
-  quota_percent: number | null;
-  email: boolean;
-  armed: boolean;
-  last_fired_at: string | null;
-}
-
 export async function renderNotify(main: HTMLElement): Promise<void> {
   const msg = messageSlot();
-  const alerts = (await get<{ alerts: Alerts }>('alerts')).alerts;
+  const alerts = (await get<Reply<'alerts'>>('alerts')).alerts;
   const state = h('p', { class: 'small' });
-  const showState = (a: Alerts): void => {
+  const showState = (a: Reply<'alerts'>['alerts']): void => {
     state.replaceChildren(
       a.armed ? badge(t('notify.armed'), 'ok') : badge(t('notify.fired'), 'warn'),
       ' ',
@@ -36,7 +29,7 @@ export async function renderNotify(main: HTMLElement): Promise<void> {
     async (form) => {
       const line = (form.elements.namedItem('balance_threshold') as HTMLInputElement).value.trim();
       const pct = (form.elements.namedItem('quota_percent') as HTMLInputElement).value.trim();
-      const r = await api<{ alerts: Alerts }>('PUT', 'alerts', {
+      const r = await api<Reply<'setAlerts'>>('PUT', 'alerts', {
         balance_threshold: line === '' ? null : line,
         quota_percent: pct === '' ? null : Number(pct),
         email: (form.elements.namedItem('email') as HTMLInputElement).checked,
