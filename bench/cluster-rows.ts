@@ -57,9 +57,11 @@ function startCluster(workers: number, env: Record<string, string>): Promise<Chi
   const script =
     workers > 0 ? [resolve('core/cluster.ts'), '--workers', String(workers)] : [resolve('bench/pg-floor-server.ts')];
   const waitFor = Math.max(1, workers);
-  const profile = PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {};
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', './core/bin/load-ts.mjs', ...script], {
-    env: { ...process.env, CANARIES: 'off', ...env, ...profile },
+  // Workers are forked with the primary's node arguments, so they write profiles too.
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const node = ['--no-node-snapshot', ...profile, '--import', './core/bin/load-ts.mjs'];
+  const child = spawn(process.execPath, [...node, ...script], {
+    env: { ...process.env, CANARIES: 'off', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let seen = 0;
