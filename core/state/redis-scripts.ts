@@ -1,5 +1,6 @@
 // The Lua scripts of the Redis state. Each runs atomically inside Redis, and each reads the clock with TIME,
-// so every gateway process measures buckets and slot expiry against one clock, whatever its own drift.
+// so every gateway process measures buckets and slot expiry against one clock, whatever its own drift. Also how
+// they are sent: alone, or in a pipeline with the command that shares their round trip.
 import { createHash } from 'node:crypto';
 import type { ChainableCommander, Redis } from 'ioredis';
 
