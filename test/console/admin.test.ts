@@ -1,6 +1,7 @@
 // Admin routes: refused to anonymous (401) and non-admins (403) on the server; users, grants, stats.
 import t from 'tap';
 import { CONSOLE_ENDPOINTS } from '../../core/console/api/console-endpoints.js';
+import { CANARY_EMAIL, ensureSystemKey } from '../../core/health/system-account.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { admin, consoleUser } from './support.js';
 
@@ -167,5 +168,27 @@ t.test('stats: calls, successes, revenue and top operations per day', async (t) 
       },
     ],
   });
+  await fresh.assertReconciled();
+});
+
+t.test("the canaries' system account is not a customer: left out of the user list and the users count", async (t) => {
+  const fresh = await createTestApp();
+  t.teardown(() => fresh.close());
+  const boss = await admin(fresh);
+  const u = await fresh.user('1');
+  const system = await ensureSystemKey(fresh.services.store.db);
+  const list = await fresh.client.get('/console/api/admin/users', boss.headers);
+  t.equal(list.status, 200);
+  t.same(
+    list.body.users.map((x: { id: number }) => x.id),
+    [boss.userId, u.userId],
+  );
+  const search = await fresh.client.get('/console/api/admin/users?q=canary', boss.headers);
+  t.same(search.body.users, []);
+  const stats = await fresh.client.get('/console/api/admin/stats', boss.headers);
+  t.equal(stats.body.users, 2);
+  // Its own id still opens it, for an admin following a canary row of the call log.
+  const one = await fresh.client.get(`/console/api/admin/users/${system.userId}`, boss.headers);
+  t.equal(one.body.user.email, CANARY_EMAIL);
   await fresh.assertReconciled();
 });
