@@ -16,8 +16,8 @@
 //       kuaidi100: [kuaidi100_customer, kuaidi100_key]
 //
 // A plugin that fails over between providers of its own answers as long as one works, so the failover probe never
-// sees a broken provider behind a working one. Each provider listed under `providers` whose options are all set is
-// probed alone as well (host.pin, core/sandbox/contract.ts), with a status of its own under `provider:<id>`.
+// sees a broken provider behind a working one. Each provider listed under `providers` whose options are all set is,
+// when at least two are, probed alone as well (host.pin, core/sandbox/contract.ts), with a status of its own under `provider:<id>`.
 import jsonata from 'jsonata';
 import { isOptionSet } from './availability.js';
 
@@ -133,11 +133,22 @@ export function parseCanary(raw: RawCanary, options: readonly string[] = []): Ca
   };
 }
 
-/** The providers of `canary.providers` whose options are all set (with ${ENV} substituted): the ones probed. */
-export function usableProviders(op: { options: Record<string, unknown>; canary: CanaryConfig | null }): string[] {
+type WithCanary = { options: Record<string, unknown>; canary: CanaryConfig | null };
+
+/** The providers of `canary.providers` whose options are all set (with ${ENV} substituted). */
+export function usableProviders(op: WithCanary): string[] {
   return (op.canary?.providers ?? [])
     .filter((p) => p.options.every((o) => isOptionSet(op.options[o])))
     .map((p) => p.id);
+}
+
+/**
+ * The providers probed alone: the usable ones when there are at least two. With one, the failover probe already
+ * asks exactly it, and a pinned probe would only pay for the same query twice.
+ */
+export function probedProviders(op: WithCanary): string[] {
+  const usable = usableProviders(op);
+  return usable.length > 1 ? usable : [];
 }
 
 /**

@@ -4,7 +4,7 @@
 // 30 d from the stored results. The failure detail stays in the admin history: it may name upstream internals.
 // A provider of the plugin's own (`canary.providers`) that fails makes the operation degraded, never down: the
 // plugin's failover still serves customers from the others (the failover probe says whether it does).
-import { providerSubject, usableProviders } from '../config/canary-config.js';
+import { probedProviders, providerSubject } from '../config/canary-config.js';
 import type { OperationsConfig } from '../config/operations-config.js';
 import type { HealthState } from '../store/schema-health.js';
 import type { BucketRow, SubjectRow } from './status-store.js';
@@ -160,7 +160,7 @@ export function buildReport(
         last_field: lastFailure?.lastField ?? null,
       };
     }
-    const providerKeys = usableProviders(op).flatMap((id) =>
+    const providerKeys = probedProviders(op).flatMap((id) =>
       op.canary!.samples.map((x) => providerSubject(x.platform, id)),
     );
     view = withProviders(

@@ -5,7 +5,7 @@
 // ok puts it back at once (markUp), so a fixed upstream is not left waiting for a cool-down.
 // The plugin's own providers (operations.yaml `canary.providers`, kuaid's) get a status each the same way, from
 // probes pinned to them (host.pin); it only shows and alerts: the plugin's failover is its own.
-import { type CanaryConfig, type CanarySample, providerSubject, usableProviders } from '../config/canary-config.js';
+import { type CanaryConfig, type CanarySample, probedProviders, providerSubject } from '../config/canary-config.js';
 import type { Operation } from '../registry/registry.js';
 import { type UpstreamHealth, upstreamOfSubject, upstreamSubject } from '../state/upstream-health.js';
 import type { Change } from './status-machine.js';
@@ -29,7 +29,7 @@ export interface Probe {
  */
 export function probesOf(op: Operation, cfg: CanaryConfig): Probe[] {
   const usable = (op.upstreams ?? []).filter((u) => u.missing.length === 0);
-  const providers = usableProviders(op);
+  const providers = probedProviders(op);
   return cfg.samples.flatMap((sample) => [
     { op, cfg, sample, subject: sample.platform },
     ...usable.map((u) => ({ op, cfg, sample, subject: upstreamSubject(sample.platform, u.id), upstream: u.id })),

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { usableProviders } from '../../core/config/canary-config.js';
+import { probedProviders, usableProviders } from '../../core/config/canary-config.js';
 import { parseOperationsConfig } from '../../core/config/operations-loader.js';
 import { judge } from '../../core/health/canary-check.js';
 import { classifyFailure } from '../../core/sandbox/failure-class.js';
@@ -65,7 +65,7 @@ t.test('a bad canary block is named by file, code and pointer', async (t) => {
   });
 });
 
-t.test('canary providers: options of the operation, probed only when all are set', async (t) => {
+t.test('canary providers: options of the operation, probed alone when all are set and two or more are', async (t) => {
   t.throws(
     () =>
       parseOperationsConfig(
@@ -84,11 +84,11 @@ t.test('canary providers: options of the operation, probed only when all are set
     { id: 'one', options: ['greeting'] },
     { id: 'two', options: ['greeting', 'secret'] },
   ]);
-  t.same(usableProviders(echo), ['one'], 'TEST_SECRET is not set: two is not probed');
-  t.same(usableProviders(parseOperationsConfig('/x/ops.yaml', yaml, { TEST_SECRET: 's' }).operations[0]), [
-    'one',
-    'two',
-  ]);
+  t.same(usableProviders(echo), ['one'], 'TEST_SECRET is not set: two is not usable');
+  t.same(probedProviders(echo), [], 'one alone: the failover probe asks just it');
+  const full = parseOperationsConfig('/x/ops.yaml', yaml, { TEST_SECRET: 's' }).operations[0];
+  t.same(usableProviders(full), ['one', 'two']);
+  t.same(probedProviders(full), ['one', 'two']);
   t.same(
     op('kuaid').canary!.providers.map((p) => p.id),
     ['kuaidi100', 'kdniao'],

@@ -48,6 +48,6 @@ t.test('a provider in trouble: degraded with its class; the operation down stays
     state: 'ok',
     last_class: null,
   });
-  // Kuaidi100 has no credentials here: an old row of it says nothing.
+  // Kuaidi100 has no credentials here, so no provider is probed alone: an old row of it says nothing.
   t.match(kuaid(onlyKdniao, [row('', 'ok'), broken]), { state: 'ok' });
 });
