@@ -56,6 +56,11 @@ export interface ApiCall {
    * of rotation, and the circuit is left to the canary's status.
    */
   pinUpstream?: string;
+  /**
+   * The same for one of the plugin's own providers (operations.yaml `canary.providers`): passed to the plugin as
+   * host.pin, which then tries that provider alone instead of failing over.
+   */
+  pinProvider?: string;
   /** charge_when said false for the answer this call's run made (a cache hit decides from the text). */
   chargeFree?: boolean;
   /** The run's answer as an object, only while charge_when looks at it (run-plugin.ts). */

@@ -17,6 +17,7 @@ export async function runWithFallback(call: ApiCall, s: Services): Promise<Share
     operation: op.code,
     input: call.input!,
     options: op.options,
+    pin: call.pinProvider,
     timeoutMs: op.timeoutMs,
     requestId: call.requestId,
     logKey: call.identity ? `key:${call.identity.keyId}` : undefined,

@@ -15,8 +15,11 @@ export const runPlugin: Stage = (call, s) => (call.cached ? undefined : run(call
 async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
   const op = call.operation!;
   const started = process.hrtime.bigint();
-  // A probe of one upstream must not share a customer's run (which may be served by another).
-  const flight = call.pinUpstream === undefined ? call.cacheKey! : `${call.cacheKey}\u0000upstream:${call.pinUpstream}`;
+  // A probe of one upstream or provider must not share a customer's run (which may be served by another).
+  const pinned = call.pinUpstream !== undefined || call.pinProvider !== undefined;
+  const flight = pinned
+    ? `${call.cacheKey}\u0000upstream:${call.pinUpstream ?? ''}\u0000provider:${call.pinProvider ?? ''}`
+    : call.cacheKey!;
   const shared = await s.flights.run(flight, () => runShared(call, s));
   call.pluginMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (shared.upstream !== undefined) {
@@ -78,6 +81,7 @@ async function runOne(call: ApiCall, s: Services): Promise<SharedRun> {
     operation: op.code,
     input: call.input!,
     options: op.options,
+    pin: call.pinProvider,
     timeoutMs: op.timeoutMs,
     requestId: call.requestId,
     // host.log is rate-limited per API key (core/sandbox/log-budget.ts).

@@ -1,6 +1,7 @@
 // /console/api/admin/*: users, grants, orders and their confirmation, statistics. Every route needs the admin
 // role, checked here on the server (anonymous 401, non-admin 403) whatever the web console shows.
 import type Router from '@koa/router';
+import { CANARY_EMAIL } from '../../accounts/system-users.js';
 import { revokeAllUserTokens } from '../../accounts/user-tokens.js';
 import { findUserByEmail, findUserById } from '../../accounts/users.js';
 import { grantTokens, ItemGoneError } from '../../billing/grants.js';
@@ -40,7 +41,8 @@ export function adminRoutes(router: Router, s: Services): void {
   router.get('/console/api/admin/users', admin, async (ctx) => {
     const search = parseSearch(queryOf(ctx, 'q'));
     const limit = queryInt(ctx, 'limit', 1, 500, 100);
-    let query = db.selectFrom('users').selectAll().orderBy('id').limit(limit);
+    // The canaries' system account is the gateway's, not a customer (its id still opens it: /admin/users/:id).
+    let query = db.selectFrom('users').selectAll().where('email', '!=', CANARY_EMAIL).orderBy('id').limit(limit);
     // An email part, or a key prefix (sk_...); a number is a user id here (there are no orders on this list).
     if (search?.kind === 'order') query = query.where('id', '=', search.id);
     else if (search) query = query.where(userIdIn(db, 'users.id', search));
