@@ -314,7 +314,31 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   offer: o({ trial_tokens: tokens }),
   adminOperations: o({
     operations: list(
-      o({ code: str, name: str, text: { type: 'object' }, plugin: str, available: bool, missing: { type: 'array' } }),
+      o({
+        code: str,
+        name: str,
+        text: { type: 'object' },
+        plugin: str,
+        available: bool,
+        missing: { type: 'array' },
+        upstreams: list(
+          o({
+            id: str,
+            state: {
+              enum: ['ok', 'cooling_down', 'disabled', 'demoted'],
+              description:
+                'cooling_down: its circuit opened after failures; disabled: an error rule (disable_s); demoted: its canary is down',
+            },
+            until: orNull(time),
+            reason: orNull(str),
+            last_error: orNull(o({ code: str, at: time })),
+            cost_per_call: tokens,
+            priority: int,
+            weight: int,
+            missing: strList,
+          }),
+        ),
+      }),
     ),
   }),
   usage: o({
