@@ -131,9 +131,11 @@ export function createUpstreamHealth(state: SharedState, now: () => number = Dat
       return true;
     },
     async disable(op, id, seconds, reason) {
-      const first = await firstDisable(op, id, seconds);
+      // A repeat while disabled (a canary's probe) neither extends it nor is news: the mark and the announcement
+      // run out together.
+      if (!(await firstDisable(op, id, seconds))) return false;
       await writeDown(op, id, seconds, reason, 'disabled');
-      return first;
+      return true;
     },
     markDown: (op, id, seconds, reason) => writeDown(op, id, seconds, reason, 'canary'),
     async markUp(op, id) {

@@ -58,6 +58,18 @@ t.test('each upstream has a status; down leaves the rotation, a pass restores it
   t.match(down, { reason: /^canary: UPSTREAM_FAILED/ });
   // Out until the next probe (10 min after a second failure) and a minute's margin.
   t.ok(down!.until > Date.now() + 600_000 && down!.until <= Date.now() + 661_000);
+  const a = await admin(h);
+  const listed = await h.client.get('/console/api/admin/operations', a.headers);
+  t.same(
+    listed.body.operations
+      .find((o: { code: string }) => o.code === 'item')
+      .upstreams.map((u: Record<string, unknown>) => [u.id, u.state, u.until, u.cost_per_call, u.priority, u.weight]),
+    [
+      ['alpha', 'demoted', new Date(down!.until).toISOString(), 0.001, 1, 1],
+      ['beta', 'ok', null, 0.001, 2, 1],
+    ],
+    'the admin sees alpha demoted by its canary',
+  );
 
   // The next customer call goes straight to beta: alpha's interceptor is never used.
   const u = await h.user('1');
@@ -96,7 +108,6 @@ t.test('each upstream has a status; down leaves the rotation, a pass restores it
 
   // The margin report sells no canary call: the customers' two calls count; the probes' upstream cost (three that
   // alpha answered, one beta) is shown apart and comes off the margin.
-  const a = await admin(h);
   const margin = await h.client.get('/console/api/admin/margin?days=1', a.headers);
   t.equal(margin.status, 200);
   t.same(
