@@ -2,7 +2,7 @@
 // (test/console/openapi-contract.test.ts checks real answers against these). Console answers are plain JSON
 // objects (errors are the Failure envelope). Shared shapes are components (User, ApiKey, Order ...); the keys
 // listed are always present. Objects stay open to new keys: a console client must ignore what it does not know.
-import { CANARY_RESPONSES } from './status-schemas.js';
+import { ADMIN_OPERATIONS, CANARY_RESPONSES } from './status-schemas.js';
 
 type Schema = Record<string, unknown>;
 
@@ -312,35 +312,7 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   plans: o({ plans: list(ref('Plan')) }),
   packages: o({ packages: list(ref('Package')) }),
   offer: o({ trial_tokens: tokens }),
-  adminOperations: o({
-    operations: list(
-      o({
-        code: str,
-        name: str,
-        text: { type: 'object' },
-        plugin: str,
-        available: bool,
-        missing: { type: 'array' },
-        upstreams: list(
-          o({
-            id: str,
-            state: {
-              enum: ['ok', 'cooling_down', 'disabled', 'demoted'],
-              description:
-                'cooling_down: its circuit opened after failures; disabled: an error rule (disable_s); demoted: its canary is down',
-            },
-            until: orNull(time),
-            reason: orNull(str),
-            last_error: orNull(o({ code: str, at: time })),
-            cost_per_call: tokens,
-            priority: int,
-            weight: int,
-            missing: strList,
-          }),
-        ),
-      }),
-    ),
-  }),
+  adminOperations: ADMIN_OPERATIONS,
   usage: o({
     days: int,
     from: orNull(time),

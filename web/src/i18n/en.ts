@@ -595,7 +595,7 @@ export const en: Record<MessageKey, string> = {
   'admin.marginCsv': 'Download CSV',
   'admin.upstreamsTitle': 'Configured upstreams',
   'admin.upstreamsHint':
-    'Each upstream of an operation sold from operations.yaml `upstreams:`: whether it is in rotation now, its last error, what one call costs you, and its order (priority, then weight).',
+    'Each upstream of an operation sold from the upstreams in operations.yaml: whether it is in rotation now, its last error, what one call costs you, and its order (priority, then weight).',
   'admin.upstreamOk': 'In rotation',
   'admin.upstreamCooling': 'Cooling down until {until}',
   'admin.upstreamDisabled': 'Disabled until {until}',

@@ -586,7 +586,7 @@ export const zh = {
   'admin.marginCsv': '下载 CSV',
   'admin.upstreamsTitle': '已配置的上游',
   'admin.upstreamsHint':
-    'operations.yaml 中 `upstreams:` 配置的每个上游：当前是否在轮换中、最近一次错误、每次调用的成本，以及顺序（先按优先级，再按权重）。',
+    'operations.yaml 中 upstreams 配置的每个上游：当前是否在轮换中、最近一次错误、每次调用的成本，以及顺序（先按优先级，再按权重）。',
   'admin.upstreamOk': '轮换中',
   'admin.upstreamCooling': '冷却中，至 {until}',
   'admin.upstreamDisabled': '已停用，至 {until}',
