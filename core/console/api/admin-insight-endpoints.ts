@@ -60,7 +60,7 @@ export const ADMIN_INSIGHT_ENDPOINTS: Endpoint[] = [
     method: 'GET',
     path: '/console/api/admin/margin',
     summary:
-      'Successful calls, revenue, upstream cost (cost_per_call of the upstream that served each call) and margin per China day, operation and upstream (TOKEN); format=csv for a CSV file',
+      "Successful calls, revenue, upstream cost (cost_per_call of the upstream that served each call), the canaries' upstream cost (canary_cost: probes are not calls sold) and margin per China day, operation and upstream (TOKEN); format=csv for a CSV file",
     auth: 'admin',
     query: [
       { name: 'days', description: '1-366, default 30', schema: { ...int, minimum: 1, maximum: 366 } },

@@ -80,7 +80,7 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
     method: 'GET',
     path: '/console/api/admin/operations',
     summary:
-      'Operations with availability; for an unavailable one, the settings (env variables) that would make it available',
+      'Operations with availability; for an unavailable one, the settings (env variables) that would make it available; each configured upstream with its state (ok, cooling_down, disabled, demoted by its canary), until when, its last error, cost_per_call, priority and weight',
     auth: 'admin',
   },
   {

@@ -2,7 +2,7 @@
 // (test/console/openapi-contract.test.ts checks real answers against these). Console answers are plain JSON
 // objects (errors are the Failure envelope). Shared shapes are components (User, ApiKey, Order ...); the keys
 // listed are always present. Objects stay open to new keys: a console client must ignore what it does not know.
-import { CANARY_RESPONSES } from './status-schemas.js';
+import { ADMIN_OPERATIONS, CANARY_RESPONSES } from './status-schemas.js';
 
 type Schema = Record<string, unknown>;
 
@@ -290,7 +290,8 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
         calls: int,
         revenue: { type: 'number' },
         cost: { type: 'number' },
-        margin: { type: 'number' },
+        canary_cost: { type: 'number', description: "upstream cost of the canary's probes (not counted as calls)" },
+        margin: { type: 'number', description: 'revenue - cost - canary_cost' },
       }),
     ),
   }),
@@ -311,11 +312,7 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   plans: o({ plans: list(ref('Plan')) }),
   packages: o({ packages: list(ref('Package')) }),
   offer: o({ trial_tokens: tokens }),
-  adminOperations: o({
-    operations: list(
-      o({ code: str, name: str, text: { type: 'object' }, plugin: str, available: bool, missing: { type: 'array' } }),
-    ),
-  }),
+  adminOperations: ADMIN_OPERATIONS,
   usage: o({
     days: int,
     from: orNull(time),

@@ -1,5 +1,6 @@
-// OpenAPI schemas of the status report (GET /status.json, core/health/status-view.ts) and of the admin canary
-// routes (core/console/api/admin-canary-routes.ts).
+// OpenAPI schemas of the status report (GET /status.json, core/health/status-view.ts), of the admin canary
+// routes (core/console/api/admin-canary-routes.ts) and of the operator's operations list with each configured
+// upstream's state (catalogue-routes.ts, upstream-status.ts).
 type Schema = Record<string, unknown>;
 
 const str: Schema = { type: 'string' };
@@ -88,3 +89,35 @@ export const CANARY_RESPONSES: Record<string, Schema> = {
     ),
   }),
 };
+
+/** One configured upstream in GET /console/api/admin/operations. */
+const upstreamStatus: Schema = o({
+  id: str,
+  state: {
+    enum: ['ok', 'cooling_down', 'disabled', 'demoted'],
+    description:
+      'cooling_down: its circuit opened after failures; disabled: an error rule (disable_s); demoted: its canary is down',
+  },
+  until: orNull(time),
+  reason: orNull(str),
+  last_error: orNull(o({ code: str, at: time })),
+  cost_per_call: { type: 'number', description: 'TOKEN' },
+  priority: int,
+  weight: int,
+  missing: list(str),
+});
+
+/** GET /console/api/admin/operations: availability, what would fix it, and each configured upstream's state. */
+export const ADMIN_OPERATIONS: Schema = o({
+  operations: list(
+    o({
+      code: str,
+      name: str,
+      text: { type: 'object' },
+      plugin: str,
+      available: { type: 'boolean' },
+      missing: { type: 'array' },
+      upstreams: list(upstreamStatus),
+    }),
+  ),
+});
