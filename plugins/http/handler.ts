@@ -64,7 +64,9 @@ async function answer(c: Compiled, res: HostFetchResponse, input: unknown, host:
       true,
     );
   }
-  const data = plain(await c.result.evaluate(ctx, b));
+  // A direct answer (compile.ts) is already plain: built from the parsed body, no sequences, no undefined values.
+  const raw = c.result.evaluate(ctx, b);
+  const data = raw instanceof Promise ? plain(await raw) : raw;
   if (data === undefined || data === null || typeof data !== 'object' || Array.isArray(data)) {
     host.log('warn', 'upstream result mapping gave no object', { upstream: c.id });
     return fail('UPSTREAM_FAILED', 'upstream answer changed shape', '上游返回的数据格式已变化', true);
