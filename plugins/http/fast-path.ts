@@ -74,7 +74,7 @@ function binary(op: string, l: Direct, r: Direct): Direct | null {
       return op === '=' ? a === b : a !== b;
     };
   }
-  const compare = COMPARE[op];
+  const compare = COMPARE.get(op);
   if (!compare) return null;
   return (ctx) => {
     const a = l(ctx);
@@ -86,12 +86,12 @@ function binary(op: string, l: Direct, r: Direct): Direct | null {
   };
 }
 
-const COMPARE: Record<string, (a: number, b: number) => boolean> = {
-  '<': (a, b) => a < b,
-  '<=': (a, b) => a <= b,
-  '>': (a, b) => a > b,
-  '>=': (a, b) => a >= b,
-};
+const COMPARE = new Map<string, (a: number, b: number) => boolean>([
+  ['<', (a, b) => a < b],
+  ['<=', (a, b) => a <= b],
+  ['>', (a, b) => a > b],
+  ['>=', (a, b) => a >= b],
+]);
 
 /** `x in ["a", "b"]` (or one literal): JSONata tests each with ===. */
 function includes(l: Direct, list: Node): Direct | null {
