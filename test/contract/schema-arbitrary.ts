@@ -144,21 +144,25 @@ const SAMPLES: Array<[string, unknown]> = [
   ['array', [1]],
 ];
 
-function wrongTypes(s: Schema): Variant[] {
+/** Values of the types `s` does not take: one variant each, or (`each` false) one variant drawing any of them. */
+function wrongTypes(s: Schema, each: boolean): Variant[] {
   const types = typesOf(s);
   if (types.length === 0 || s.oneOf || s.anyOf) return [];
   const accepts = (t: string, v: unknown): boolean =>
     types.includes(t) ||
     (t === 'integer' && types.includes('number')) ||
     (t === 'number' && types.includes('integer') && Number.isInteger(v));
-  return SAMPLES.filter(([t, v]) => !accepts(t, v) && !s.enum?.includes(v)).map(([t, v]) => ({
-    why: `a ${t}`,
-    arb: fc.constant(v),
-  }));
+  const wrong = SAMPLES.filter(([t, v]) => !accepts(t, v) && !s.enum?.includes(v));
+  if (wrong.length === 0) return [];
+  if (!each) return [{ why: 'a wrong type', arb: fc.constantFrom(...wrong.map(([, v]) => v)) }];
+  return wrong.map(([t, v]) => ({ why: `a ${t}`, arb: fc.constant(v) }));
 }
 
-/** Each way a value can break `s`, as a named drawer. `inQuery`: only what a query string can carry. */
-export function invalidVariants(s: Schema, inQuery = false): Variant[] {
+/**
+ * Each way a value can break `s`, as a named drawer. `inQuery`: only what a query string can carry; `field`: a
+ * field of a body, whose wrong types are one variant (the body itself gets one per type).
+ */
+export function invalidVariants(s: Schema, inQuery = false, field = false): Variant[] {
   const out: Variant[] = [];
   const types = typesOf(s);
   if (s.enum) out.push({ why: 'not in the enum', arb: fc.constant('zz-not-listed') });
@@ -167,7 +171,7 @@ export function invalidVariants(s: Schema, inQuery = false): Variant[] {
       out.push({ why: 'not a number', arb: fc.constantFrom('abc', '1x', types.includes('boolean') ? 'maybe' : '1e') });
     if (types.includes('integer') && !types.includes('number'))
       out.push({ why: 'a fraction', arb: fc.constant('1.5') });
-  } else out.push(...wrongTypes(s));
+  } else out.push(...wrongTypes(s, !field));
   if (types.includes('integer') || types.includes('number')) {
     if (s.minimum !== undefined && s.minimum > -MAX_SAFE)
       out.push({ why: 'below the minimum', arb: fc.constant(s.minimum - 1).map((v) => (inQuery ? String(v) : v)) });
@@ -191,7 +195,8 @@ export function invalidVariants(s: Schema, inQuery = false): Variant[] {
         why: 'too many items',
         arb: fc.array(valid(s.items ?? {}), { minLength: s.maxItems + 1, maxLength: s.maxItems + 1 }),
       });
-    for (const v of invalidVariants(s.items ?? {})) out.push({ why: `an item ${v.why}`, arb: v.arb.map((x) => [x]) });
+    for (const v of invalidVariants(s.items ?? {}, false, true))
+      out.push({ why: `an item ${v.why}`, arb: v.arb.map((x) => [x]) });
   }
   if (types.includes('object') && !inQuery) out.push(...objectVariants(s));
   return out;
@@ -212,7 +217,7 @@ function objectVariants(s: Schema): Variant[] {
   if (s.additionalProperties === false)
     out.push({ why: 'an unknown field', arb: whole.map((o) => ({ ...o, zz_unknown: 1 })) });
   for (const [k, p] of Object.entries((s.properties ?? {}) as Record<string, Schema>))
-    for (const v of invalidVariants(p))
+    for (const v of invalidVariants(p, false, true))
       out.push({ why: `${k}: ${v.why}`, arb: fc.tuple(whole, v.arb).map(([o, bad]) => ({ ...o, [k]: bad })) });
   return out;
 }

@@ -14,8 +14,29 @@ export const PATH_ID = { type: 'integer', minimum: 1, maximum: 9_007_199_254_740
 
 const byId = (id: string): Json => ({ id: `$response.body#/${id}` });
 
-/** Links from a route's success answer to the routes that act on what it made. */
+/** Links from a route's success answer to the routes that act on what it made or listed (the first item). */
 const LINKS: Record<string, Record<string, Json>> = {
+  sessions: {
+    revokeSession: {
+      operationId: 'revokeSession',
+      parameters: byId('items/0/id'),
+      description: 'Sign out the first listed session',
+    },
+  },
+  listKeys: {
+    updateKey: { operationId: 'updateKey', parameters: byId('keys/0/id'), description: 'Change the first key' },
+  },
+  listOrders: {
+    getOrder: { operationId: 'getOrder', parameters: byId('orders/0/id'), description: 'The newest order' },
+  },
+  adminUsers: {
+    adminUser: { operationId: 'adminUser', parameters: byId('users/0/id'), description: 'The first user found' },
+    adminUserOverview: {
+      operationId: 'adminUserOverview',
+      parameters: byId('users/0/id'),
+      description: 'Their keys, calls, ledger, orders and audit',
+    },
+  },
   createKey: {
     updateKey: {
       operationId: 'updateKey',
