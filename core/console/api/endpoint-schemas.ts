@@ -185,7 +185,6 @@ export const newWebhook = obj(
   {
     url: {
       ...text(2000),
-      pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S',
       format: 'uri',
       description: 'public http(s) URL; private and reserved addresses are refused',
       'x-rule': 'an absolute http(s) URL without a user name, whose host resolves to public addresses only',
