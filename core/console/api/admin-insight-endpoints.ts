@@ -8,6 +8,7 @@ interface Endpoint {
   summary: string;
   auth: 'admin';
   query?: Array<{ name: string; description: string; schema?: Record<string, unknown> }>;
+  produces?: 'json+csv';
 }
 
 const int = { type: 'integer' };
@@ -66,6 +67,7 @@ export const ADMIN_INSIGHT_ENDPOINTS: Endpoint[] = [
       { name: 'days', description: '1-366, default 30', schema: { ...int, minimum: 1, maximum: 366 } },
       { name: 'format', description: 'csv for a CSV file', schema: { type: 'string', enum: ['csv'] } },
     ],
+    produces: 'json+csv',
   },
   {
     id: 'adminCancelOrder',

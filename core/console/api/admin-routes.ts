@@ -16,7 +16,7 @@ import type { Services } from '../../services.js';
 import { emailsOf, parseSearch, searchOrders, userIdIn } from './admin-lookup.js';
 import { audit } from './audit.js';
 import { requireAdmin, userOf } from './auth.js';
-import { bodyOf, idParam, invalid, queryInt, queryOf, reqEnum, reqString, reqTokens } from './input.js';
+import { bodyOf, idParam, invalid, minorOf, queryInt, queryOf, reqEnum, reqString, reqTokens } from './input.js';
 import { settleDeps } from './payment-notify-route.js';
 import { presentPaymentOrder } from './payment-present.js';
 import { langOf, presentUserWithBalance } from './present.js';
@@ -25,15 +25,6 @@ const DAY_MS = 24 * 3600 * 1000;
 const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'expired', 'refunded', 'amount_mismatch'] as const;
 
 /** A positive amount with at most 2 decimals in the order's currency, as minor units. */
-export function minorOf(v: unknown, name: string): number {
-  if (typeof v !== 'number' && typeof v !== 'string') throw invalid(`'${name}' must be a number such as 10 or 9.99.`);
-  const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(String(v).trim());
-  const minor = m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : 0;
-  if (minor <= 0)
-    throw invalid(`'${name}' must be a positive amount with at most 2 decimals, in the order's currency.`);
-  return minor;
-}
-
 export function adminRoutes(router: Router, s: Services): void {
   const db = s.store.db;
   const admin = requireAdmin(s);

@@ -6,6 +6,7 @@ import {
   type ConsoleEndpoint,
   callFilters,
   csvLocaleQuery,
+  currencyAmount,
   int,
   keyLimits,
   login,
@@ -28,6 +29,7 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   ...ADMIN_INSIGHT_ENDPOINTS,
   {
     id: 'register',
+    errors: ['REGISTRATION_CLOSED', 'EMAIL_DOMAIN_NOT_ALLOWED', 'EMAIL_NOT_VERIFIED'],
     method: 'POST',
     path: '/console/api/register',
     summary:
@@ -38,6 +40,7 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'login',
+    errors: ['INVALID_CREDENTIALS', 'EMAIL_NOT_VERIFIED'],
     method: 'POST',
     path: '/console/api/login',
     summary: 'Log in for a user token (429 with Retry-After while throttled)',
@@ -131,6 +134,7 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'createOrder',
+    errors: ['UNAVAILABLE'],
     method: 'POST',
     path: '/console/api/orders',
     summary: 'Order a plan or package (200 with reused: true when the same open order is reopened)',
@@ -172,7 +176,14 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
     path: '/console/api/admin/grants',
     summary: 'Grant (or deduct, negative) TOKEN',
     auth: 'admin',
-    body: obj({ email: text(254), amount: tokens, reason: text(500) }, ['email', 'amount', 'reason']),
+    body: obj(
+      {
+        email: text(254),
+        amount: { ...tokens, 'x-rule': `not 0; ${tokens['x-rule']}` },
+        reason: text(500),
+      },
+      ['email', 'amount', 'reason'],
+    ),
     status: 201,
   },
   {
@@ -189,7 +200,11 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
     summary: 'All orders',
     auth: 'admin',
     query: [
-      { name: 'status', description: 'pending, paid, cancelled, expired, refunded or amount_mismatch' },
+      {
+        name: 'status',
+        description: 'pending, paid, cancelled, expired, refunded or amount_mismatch',
+        schema: { type: 'string', enum: ['pending', 'paid', 'cancelled', 'expired', 'refunded', 'amount_mismatch'] },
+      },
       { name: 'q', description: 'order number (#123), email contains, or key prefix (sk_...)' },
       ...pageOf(500),
     ],
@@ -201,11 +216,9 @@ export const CONSOLE_ENDPOINTS: ConsoleEndpoint[] = [
     summary: 'Confirm payment and fulfil (idempotent); an amount_mismatch order needs paid_amount',
     auth: 'admin',
     body: obj({
-      paid_amount: {
-        type: ['number', 'string'],
-        description:
-          "amount_mismatch orders only: what the buyer really paid, in the order's currency, at most 2 decimals",
-      },
+      paid_amount: currencyAmount(
+        "amount_mismatch orders only: what the buyer really paid, in the order's currency, at most 2 decimals",
+      ),
     }),
   },
   {

@@ -8,9 +8,11 @@ import {
   nullable,
   obj,
   pageOf,
+  positiveTokens,
   text,
-  tokens,
 } from './endpoint-schemas.js';
+
+const ADJUST_NOT_POSITIVE = "'amount' must be a positive TOKEN amount; 'kind' says whether it is a refund or a debit.";
 
 /** Notifications and operator records: webhooks, alerts, key rotation, admin drill-down, adjustments, audit, CSV. */
 export function notificationEndpoints(): ConsoleEndpoint[] {
@@ -68,7 +70,9 @@ export function notificationEndpoints(): ConsoleEndpoint[] {
       summary: 'Set the low-balance line (TOKEN), quota percentage and mail switch',
       auth: 'user',
       body: obj({
-        balance_threshold: nullable(tokens),
+        balance_threshold: nullable(
+          positiveTokens("'balance_threshold' must be a positive TOKEN amount, or null for no alert."),
+        ),
         quota_percent: nullable({ type: 'integer', minimum: 1, maximum: 99 }),
         email: { type: 'boolean' },
       }),
@@ -94,11 +98,10 @@ export function notificationEndpoints(): ConsoleEndpoint[] {
       path: '/console/api/admin/users/:id/adjustments',
       summary: 'Refund or debit with a reason (never below the available balance)',
       auth: 'admin',
-      body: obj({ kind: { enum: ['refund', 'debit'] }, amount: tokens, reason: text(500) }, [
-        'kind',
-        'amount',
-        'reason',
-      ]),
+      body: obj(
+        { kind: { enum: ['refund', 'debit'] }, amount: positiveTokens(ADJUST_NOT_POSITIVE), reason: text(500) },
+        ['kind', 'amount', 'reason'],
+      ),
       status: 201,
     },
     {

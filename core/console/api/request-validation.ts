@@ -9,6 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Context, Next } from 'koa';
 import { DETAILS } from '../../http/error-details.js';
 import type { Detail, Localized } from '../../http/errors.js';
+import { MAX_TOKEN } from '../../kernel/money.js';
 import { CONSOLE_ENDPOINTS, type ConsoleEndpoint } from './console-endpoints.js';
 import { invalid } from './input.js';
 
@@ -32,6 +33,8 @@ function makeAjv(coerce: boolean): Ajv {
     coerceTypes: coerce,
   });
   ajv.addKeyword({ keyword: 'x-error' });
+  // A rule no keyword states, published in the operation's description (core/console/openapi/console-operations.ts).
+  ajv.addKeyword({ keyword: 'x-rule' });
   return ajv;
 }
 
@@ -64,10 +67,17 @@ const typesOf = (s: Schema | undefined): unknown[] => (Array.isArray(s?.type) ? 
 /** The schemas' own `x-error` texts that have a Chinese twin (the rest answer Chinese callers with the code's text). */
 const KNOWN: Localized[] = [
   DETAILS.weakPassword('password must be at least 8 characters'),
+  DETAILS.weakPassword('password must contain letters and digits'),
   DETAILS.emailInvalid('at most 254 characters'),
   DETAILS.locale(),
 ];
-const known = (en: string): Detail => KNOWN.find((k) => k.en === en) ?? en;
+/** A schema's `x-error` text ({field} stands for the field's name), or '@isoDate' / '@tokenRange': that detail. */
+function known(en: string, field: string): Detail {
+  if (en === '@isoDate') return DETAILS.isoDate(field);
+  if (en === '@tokenRange') return DETAILS.tokenRange(field, MAX_TOKEN);
+  const text = en.replaceAll('{field}', field);
+  return KNOWN.find((k) => k.en === text) ?? text;
+}
 
 /** The console's wording for the first failure. */
 export function messageOf(e: ErrorObject): Detail {
@@ -80,9 +90,9 @@ export function messageOf(e: ErrorObject): Detail {
     missing ? ((parent.properties as Record<string, Schema> | undefined)?.[missing] ?? {}) : parent
   ) as Schema;
   const custom = field['x-error'];
-  if (typeof custom === 'string') return known(custom);
+  if (typeof custom === 'string') return known(custom, name);
   if (custom && typeof custom === 'object' && typeof (custom as Record<string, unknown>)[e.keyword] === 'string')
-    return known((custom as Record<string, string>)[e.keyword]);
+    return known((custom as Record<string, string>)[e.keyword], name);
   const types = typesOf(field);
   if (e.keyword === 'additionalProperties') {
     const allowed = Object.keys((parent.properties as Schema | undefined) ?? {});
