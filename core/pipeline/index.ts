@@ -5,7 +5,7 @@
 //   -> settle reservations (kept on success, given back otherwise) -> respond (envelope)
 //   -> settle what needs the answer (the idempotency claim) -> call log
 // Stages return a Denial to stop the call; exceptions are bugs or infrastructure faults and become 500.
-import type { Context } from 'koa';
+import type { ApiAnswer } from '../http/api-edge.js';
 import { DETAILS } from '../http/error-details.js';
 import { type Denial, deny } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
@@ -13,7 +13,6 @@ import type { Services } from '../services.js';
 import { isDatabaseUnavailable } from '../store/database-errors.js';
 import { admit } from './admit.js';
 import { authenticate } from './authenticate.js';
-import { beginCall } from './begin-call.js';
 import { cacheResult, readCache } from './cache.js';
 import type { ApiCall, Stage } from './call.js';
 import { logCall } from './call-log.js';
@@ -23,7 +22,7 @@ import { beginIdempotency } from './idempotency.js';
 import { price } from './price.js';
 import { settleReservations } from './reservations.js';
 import { resolveOperation } from './resolve-operation.js';
-import { type ApiAnswer, respond, writeAnswer } from './respond.js';
+import { respond } from './respond.js';
 import { runPlugin } from './run-plugin.js';
 import { capture } from './settle.js';
 import { validateInput } from './validate-input.js';
@@ -53,11 +52,6 @@ function runStages(call: ApiCall, s: Services, from = 0): MaybePromise<Denial | 
     if (call.idempotency?.replay) return undefined;
   }
   return capture(call, s);
-}
-
-/** The Koa route of /api/{code}: calls with a body (the lean entry, lean-entry.ts, answers the others). */
-export async function handleApiCall(ctx: Context, s: Services): Promise<void> {
-  writeAnswer(ctx, await runCall(beginCall(ctx, s), s));
 }
 
 /**

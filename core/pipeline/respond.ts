@@ -1,6 +1,6 @@
-// Stage: the only place that decides status, headers and body of an /api call. The answer is a plain value: the
-// Koa route (writeAnswer) and the lean entry for body-less calls (core/pipeline/lean-entry.ts) both send it as is.
-import type { Context } from 'koa';
+// Stage: the only place that decides status, headers and body of an /api call. The answer is a plain value: both
+// doors send it as is through the /api edge's writer (http/api-edge.ts).
+import type { ApiAnswer } from '../http/api-edge.js';
 import { callerLocale, failureBody } from '../http/envelope.js';
 import { type Denial, statusOf } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
@@ -41,28 +41,11 @@ export function successText(call: ApiCall, remainingMicro: number): string {
   );
 }
 
-/**
- * What an /api call answers: the envelope and the headers that belong to this call (not the edge's own), as one
- * flat list name, value, name, value... — the form Node's writeHead takes without building an object per answer.
- */
-export interface ApiAnswer {
-  status: number;
-  headers: string[];
-  body: string;
-  /**
-   * The refusal behind a failed answer, with the plugin's own detail: the body carries only what the caller may read
-   * in its language, while a canary classifies the failure from the whole detail (core/health/canary-runner.ts).
-   */
-  denial?: Denial;
-}
-
 /** One header of an answer, or undefined. */
 export function answerHeader(answer: ApiAnswer, name: string): string | undefined {
   for (let i = 0; i < answer.headers.length; i += 2) if (answer.headers[i] === name) return answer.headers[i + 1];
   return undefined;
 }
-
-export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function respond(call: ApiCall, s: Services, denial: Denial | undefined): MaybePromise<ApiAnswer> {
   if (call.idempotency?.replay) {
@@ -104,12 +87,4 @@ function answerOf(call: ApiCall, status: number, body: string, headers: string[]
   if (call.cached) timing += ', cache;desc="hit"';
   headers.push('Server-Timing', timing, 'Cache-Control', 'no-store');
   return { status, headers, body };
-}
-
-/** The answer onto a Koa response (the console's Koa routes that answer in the /api envelope). */
-export function writeAnswer(ctx: Context, answer: ApiAnswer): void {
-  for (let i = 0; i < answer.headers.length; i += 2) ctx.set(answer.headers[i], answer.headers[i + 1]);
-  ctx.status = answer.status;
-  ctx.type = JSON_TYPE;
-  ctx.body = answer.body;
 }
