@@ -10,7 +10,7 @@ import type { Denial, ErrorCode } from '../http/errors.js';
 import { classifyFailure } from '../sandbox/failure-class.js';
 import type { Services } from '../services.js';
 import type { CallLogRow } from '../store/call-log-writer.js';
-import type { ApiCall } from './call.js';
+import type { AfterStage, ApiCall } from './call.js';
 
 const round2 = (ms: number): number => Math.round(ms * 100) / 100;
 
@@ -73,7 +73,10 @@ function countRefused(call: ApiCall, s: Services, status: number, code: ErrorCod
   });
 }
 
-export function logCall(call: ApiCall, s: Services, status: number, denial: Denial | undefined): void {
+/** After-charge stage: the call's row (or its count), last. */
+export const logCallStage: AfterStage = (call, s, end) => logCall(call, s, end.status, end.denial);
+
+function logCall(call: ApiCall, s: Services, status: number, denial: Denial | undefined): void {
   const durationMs = Number(process.hrtime.bigint() - call.startedNs) / 1e6;
   if (denial !== undefined && COUNTED.has(denial.code)) countRefused(call, s, status, denial.code);
   else if (call.logged) s.callLog.touchKey(call.identity?.keyId ?? null, Date.now());

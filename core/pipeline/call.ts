@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { KeyIdentity } from '../accounts/api-keys.js';
 import type { CallHold } from '../billing/money.js';
 import type { PlanGrant } from '../billing/plans.js';
+import type { ApiAnswer } from '../http/api-edge.js';
 import type { Denial } from '../http/errors.js';
 import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { Operation, Registry } from '../registry/registry.js';
@@ -86,6 +87,20 @@ export interface Outcome {
   status?: number;
   body?: string;
 }
+
+/**
+ * How a call ended, carried through the after-charge stages (index.ts): one object per call. The reservations see
+ * it as their Outcome; `status`, `body` and `answer` are there once respond has run.
+ */
+export interface CallEnd extends Outcome {
+  denial: Denial | undefined;
+  status: number;
+  body: string;
+  answer: ApiAnswer | undefined;
+}
+
+/** A stage of the after-charge phase: runs for every call, refused or not, and never refuses. */
+export type AfterStage = (call: ApiCall, services: Services, end: CallEnd) => MaybePromise<void>;
 
 export interface Reservation {
   /** For the log when settling fails. */

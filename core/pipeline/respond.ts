@@ -6,7 +6,7 @@ import { type Denial, statusOf } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
-import type { ApiCall } from './call.js';
+import type { AfterStage, ApiCall } from './call.js';
 
 /**
  * Refusals of the key itself: a disabled, expired or wrong-IP key (or one that may not call this operation) must
@@ -67,6 +67,15 @@ export function respond(call: ApiCall, s: Services, denial: Denial | undefined):
   if (call.bodyOut !== undefined) return answerOf(call, 200, call.bodyOut, []);
   return after(remainingOf(call, s), (remaining) => answerOf(call, 200, successText(call, remaining ?? 0), []));
 }
+
+/** After-charge stage: the answer, onto the call's end (status and body for the entries settled after it). */
+export const respondStage: AfterStage = (call, s, end) =>
+  after(respond(call, s, end.denial), (answer) => {
+    if (end.denial) answer.denial = end.denial;
+    end.answer = answer;
+    end.status = answer.status;
+    end.body = answer.body;
+  });
 
 /** The answer: its status and body, with the headers every answer of a call carries after `headers`. */
 function answerOf(call: ApiCall, status: number, body: string, headers: string[]): ApiAnswer {
