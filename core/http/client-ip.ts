@@ -61,7 +61,7 @@ export function compileClientIp(trust: TrustProxy): ClientIpResolver {
     if (!forwardedFor || !trusted(addr, 0)) return addr;
     const entries = forwardedFor.split(',');
     for (let hop = 1, i = entries.length - 1; i >= 0; hop++, i--) {
-      const next = entryAddress(entries[i]!);
+      const next = entryAddress(entries[i] ?? '');
       if (next === null) return addr;
       addr = next;
       if (!trusted(addr, hop)) return addr;

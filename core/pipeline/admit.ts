@@ -5,14 +5,14 @@ import { DETAILS } from '../http/error-details.js';
 import { deny } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import type { SharedState } from '../state/shared-state.js';
-import type { Reservation, Stage } from './call.js';
+import type { Authenticated, Reservation, Stage } from './call.js';
 import { reserve } from './reservations.js';
 
 /** A slot whose holder died is freed after this long, whatever the operation's timeout. */
 const SLOT_TTL_MS = 130_000;
 
-export const admit: Stage = (call, s) => {
-  const id = call.identity!;
+export const admit: Stage<Authenticated> = (call, s) => {
+  const id = call.identity;
   const rate = id.rateLimitPerSec ?? s.settings.rateLimitPerSecond;
   const burst = id.rateLimitBurst ?? Math.max(rate, s.settings.rateLimitBurst);
   const cap = Math.min(id.maxConcurrency ?? s.settings.maxInFlightPerKey, s.settings.maxInFlightPerKey);

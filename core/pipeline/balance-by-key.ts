@@ -40,11 +40,11 @@ export async function handleBalanceByKey(ctx: Context, s: Services): Promise<voi
 
 async function answerBalance(ctx: Context, s: Services, call: ApiCall): Promise<void> {
   const denied = await authenticate(call, s);
-  if (denied) {
-    answerOnKoa(ctx, await respond(call, s, denied), s.logger);
+  const key = call.identity;
+  if (denied || key === undefined) {
+    answerOnKoa(ctx, await respond(call, s, denied ?? deny('INVALID_API_KEY')), s.logger);
     return;
   }
-  const key = call.identity!;
   const budget = await s.state.takeToken(`balance:key:${key.keyId}`, BUDGET.perSecond, BUDGET.burst);
   if (!budget.allowed) {
     const answer = await respond(
@@ -93,6 +93,7 @@ async function answerBalance(ctx: Context, s: Services, call: ApiCall): Promise<
     },
   };
   call.dataJson = JSON.stringify(data);
-  call.balanceAfter = money.balance;
+  // Nothing was captured: the balance just read is what `remaining` says.
+  call.captured = { charged: 0, balanceAfter: money.balance, bodyOut: undefined, logged: false };
   answerOnKoa(ctx, await respond(call, s, undefined), s.logger);
 }

@@ -1,7 +1,7 @@
 // The call's starting state, from what the request says: both doors (the lean entry, lean-entry.ts, and the Koa
 // route, koa-door.ts), the MCP endpoint and the canaries describe it the same way.
 import type { Services } from '../services.js';
-import type { ApiCall } from './call.js';
+import { type ApiCall, NOT_CAPTURED } from './call.js';
 
 /** The facts of the request a call starts from: the first fields of the call itself. */
 export type CallRequest = Pick<
@@ -34,11 +34,8 @@ export function newCall(r: CallRequest, s: Services): ApiCall {
     cacheKey: undefined,
     cached: false,
     hold: undefined,
-    charged: 0,
-    balanceAfter: undefined,
     dataJson: undefined,
-    bodyOut: undefined,
-    logged: undefined,
+    captured: NOT_CAPTURED,
     cacheTtl: undefined,
     pluginMs: undefined,
     reservations: [],

@@ -6,14 +6,15 @@
 import { keyOf } from '../kernel/canonical.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
-import type { ApiCall, Stage } from './call.js';
+import type { ApiCall, Stage, Validated } from './call.js';
 
-export const readCache: Stage = (call, s) => {
-  const op = call.operation!;
-  call.cacheKey = `c:${op.code}:${keyOf(op.optionsHash, call.input)}`;
+export const readCache: Stage<Validated, { cacheKey: string }> = (call, s) => {
+  const op = call.operation;
+  const key = `c:${op.code}:${keyOf(op.optionsHash, call.input)}`;
+  call.cacheKey = key;
   // A canary must reach the upstream: a cached answer proves nothing about it.
   if (op.cacheTtl === 0 || call.canary) return undefined;
-  return after(s.state.cacheGet(call.cacheKey), (hit) => {
+  return after(s.state.cacheGet(key), (hit) => {
     if (hit === undefined) return undefined;
     call.dataJson = hit;
     call.cached = true;

@@ -15,7 +15,7 @@ import { isDatabaseUnavailable } from '../store/database-errors.js';
 import { admit } from './admit.js';
 import { authenticate } from './authenticate.js';
 import { cacheResult, readCache } from './cache.js';
-import type { AfterStage, ApiCall, CallEnd, Stage } from './call.js';
+import type { AfterStage, ApiCall, CallEnd, Captured, Ordered, Stage } from './call.js';
 import { logCallStage } from './call-log.js';
 import { chargeWhen } from './charge-when.js';
 import { hold } from './hold.js';
@@ -29,8 +29,11 @@ import { runPlugin } from './run-plugin.js';
 import { capture } from './settle.js';
 import { validateInput } from './validate-input.js';
 
-/** Up to the charge: a stage may refuse (a Denial ends the call), and a replay skips the rest. */
-const BEFORE_CHARGE: Stage[] = [
+/**
+ * Up to the charge: a stage may refuse (a Denial ends the call), and a replay skips the rest. Each stage's needs
+ * are checked at compile time against what the stages before it establish (Ordered, call.ts).
+ */
+const BEFORE_CHARGE = [
   authenticate,
   resolveOperation,
   validateInput,
@@ -42,7 +45,13 @@ const BEFORE_CHARGE: Stage[] = [
   runPlugin,
   chargeWhen,
   cacheResult,
-];
+] as const;
+
+/** What the call is once every stage before the charge ran: what capture takes. */
+type ReadyToCharge = Ordered<typeof BEFORE_CHARGE, ApiCall>;
+
+/** The list as the runner calls it: its order was checked above, so each stage gets a call that has what it needs. */
+const RUN_BEFORE_CHARGE = BEFORE_CHARGE as readonly Stage<never>[] as readonly Stage[];
 
 /** After the charge (capture) or a refusal: every call, in this order; none of these refuses. */
 const AFTER_CHARGE: AfterStage[] = [
@@ -57,15 +66,28 @@ const AFTER_CHARGE: AfterStage[] = [
 
 /** The stages from `from` on; without a promise while none of them needs to wait. */
 function runStages(call: ApiCall, s: Services, from = 0): MaybePromise<Denial | undefined> {
-  for (let i = from; i < BEFORE_CHARGE.length; i++) {
-    const result = BEFORE_CHARGE[i](call, s);
+  for (let i = from; i < RUN_BEFORE_CHARGE.length; i++) {
+    const result = RUN_BEFORE_CHARGE[i](call, s);
     if (result instanceof Promise) {
       return result.then((denial) => denial ?? (call.idempotency?.replay ? undefined : runStages(call, s, i + 1)));
     }
     if (result) return result;
     if (call.idempotency?.replay) return undefined;
   }
-  return capture(call, s);
+  return charge(call as ReadyToCharge, s);
+}
+
+/** Capture, and what it returned onto the call (respond, the reservations and the call log read it). */
+function charge(call: ReadyToCharge, s: Services): MaybePromise<Denial | undefined> {
+  const captured = capture(call, s);
+  if (captured instanceof Promise) return captured.then((c) => recordCapture(call, c));
+  return recordCapture(call, captured);
+}
+
+function recordCapture(call: ApiCall, captured: Denial | Captured): Denial | undefined {
+  if ('code' in captured) return captured;
+  call.captured = captured;
+  return undefined;
 }
 
 /**
@@ -96,7 +118,7 @@ function failed(call: ApiCall, s: Services, err: unknown): Denial {
 
 /** The call's end: its outcome, then each after-charge stage in order. */
 function finish(call: ApiCall, s: Services, denial: Denial | undefined): MaybePromise<ApiAnswer> {
-  const end: CallEnd = { ok: !denial, charged: call.charged, denial, status: 0, body: '', answer: undefined };
+  const end: CallEnd = { ok: !denial, charged: call.captured.charged, denial, status: 0, body: '', answer: undefined };
   return after(runAfterStages(call, s, end, 0), () => answered(end));
 }
 

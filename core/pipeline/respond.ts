@@ -17,7 +17,7 @@ const KEY_REFUSALS = new Set<string>(['KEY_DISABLED', 'KEY_EXPIRED', 'IP_NOT_ALL
 /** The balance for `remaining`; on SQLite usually known at once (no promise). */
 function remainingOf(call: ApiCall, s: Services, denial?: Denial): MaybePromise<number | undefined> {
   if (denial && KEY_REFUSALS.has(denial.code)) return undefined;
-  if (call.balanceAfter !== undefined) return call.balanceAfter;
+  if (call.captured.balanceAfter !== undefined) return call.captured.balanceAfter;
   if (!call.identity) return undefined;
   // The answer must go out even when the database is what failed; `remaining` is then simply absent.
   const absent = (): undefined => undefined;
@@ -34,9 +34,9 @@ function remainingOf(call: ApiCall, s: Services, denial?: Denial): MaybePromise<
  * The success envelope (same fields and order as successBody) around the result's JSON text, which was
  * serialised once before capture: the bytes are spliced in, never parsed and serialised again.
  */
-export function successText(call: ApiCall, remainingMicro: number): string {
+export function successText(call: ApiCall, chargedMicro: number, remainingMicro: number): string {
   return (
-    `{"success":true,"data":${call.dataJson ?? 'null'},"deducted":${toToken(call.charged)},` +
+    `{"success":true,"data":${call.dataJson ?? 'null'},"deducted":${toToken(chargedMicro)},` +
     `"remaining":${toToken(remainingMicro)},"cached":${call.cached},"request_id":${JSON.stringify(call.requestId)}}`
   );
 }
@@ -64,8 +64,11 @@ export function respond(call: ApiCall, s: Services, denial: Denial | undefined):
       );
     });
   }
-  if (call.bodyOut !== undefined) return answerOf(call, 200, call.bodyOut, []);
-  return after(remainingOf(call, s), (remaining) => answerOf(call, 200, successText(call, remaining ?? 0), []));
+  const { bodyOut, charged } = call.captured;
+  if (bodyOut !== undefined) return answerOf(call, 200, bodyOut, []);
+  return after(remainingOf(call, s), (remaining) =>
+    answerOf(call, 200, successText(call, charged, remaining ?? 0), []),
+  );
 }
 
 /** After-charge stage: the answer, onto the call's end (status and body for the entries settled after it). */
