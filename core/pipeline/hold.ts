@@ -16,7 +16,7 @@ export const hold: Stage<Resolved> = (call, s) =>
 
 function placeMoneyHold(call: Resolved, s: Services): MaybePromise<Denial | undefined> {
   // Grace (HOLD_GRACE_MS) beyond the deadline before a leftover hold counts as abandoned by a dead process; the
-  // hold sweeper of every process releases it then (core/billing/holds.ts).
+  // hold sweeper of every process gives it back then (core/billing/holds.ts).
   const expiresAt = Date.now() + call.operation.timeoutMs + s.settings.holdGraceMs;
   return after(s.money.place(call.identity.userId, call.price, call.requestId, expiresAt), (placed) => {
     if (!placed) return insufficient(call.price);
@@ -32,7 +32,7 @@ function moneyHold(call: ApiCall, s: Services) {
     if (!call.hold) return;
     const placed = call.hold;
     call.hold = undefined;
-    return s.money.release(placed);
+    return s.money.giveBack(placed);
   };
   return { name: 'money hold', keep: giveBack, giveBack };
 }

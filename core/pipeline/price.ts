@@ -46,7 +46,7 @@ function recordQuote(call: Resolved, s: Services, quote: Quote): MaybePromise<De
   call.freeReason = quote.freeReason;
   call.planGrant = quote.planGrant;
   const grant = quote.planGrant;
-  if (grant) reserve(call, { name: 'plan quota', keep: () => grant.commit(), giveBack: () => grant.release() });
+  if (grant) reserve(call, { name: 'plan quota', keep: () => grant.keep(), giveBack: () => grant.giveBack() });
   const cap = call.identity.dailySpendCap;
   if (cap === null || call.price === 0) return undefined;
   return reserveCap(call, s, cap);
@@ -60,8 +60,8 @@ async function reserveCap(call: Resolved, s: Services, cap: number): Promise<Den
   // A charged call keeps exactly what it paid; a failed call and a free cache hit (charged 0) give it all back.
   reserve(call, {
     name: 'spending cap',
-    keep: (o) => reservation.settle(o.charged),
-    giveBack: () => reservation.settle(0),
+    keep: (o) => reservation.keep(o.charged),
+    giveBack: () => reservation.giveBack(),
   });
   return undefined;
 }
