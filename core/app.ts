@@ -20,7 +20,7 @@ import { metricsRoute } from './http/metrics-endpoint.js';
 import { requestContext } from './http/request-context.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
 import { BALANCE_PATH, handleBalanceByKey } from './pipeline/balance-by-key.js';
-import { handleApiCall } from './pipeline/index.js';
+import { handleApiCall } from './pipeline/koa-door.js';
 import { leanApiEntry } from './pipeline/lean-entry.js';
 import type { Services } from './services.js';
 

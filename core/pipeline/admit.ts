@@ -6,15 +6,15 @@ import { DETAILS } from '../http/error-details.js';
 import { deny } from '../http/errors.js';
 import { after } from '../kernel/maybe-promise.js';
 import { cacheKeyToRead, takeHit } from './cache.js';
-import type { Stage } from './call.js';
+import type { Stage, Validated } from './call.js';
 import { ConcurrencySlot } from './concurrency-slot.js';
 import { reserve } from './reservations.js';
 
 /** A slot whose holder died is freed after this long, whatever the operation's timeout. */
 const SLOT_TTL_MS = 130_000;
 
-export const admit: Stage = (call, s) => {
-  const id = call.identity!;
+export const admit: Stage<Validated> = (call, s) => {
+  const id = call.identity;
   const rate = id.rateLimitPerSec ?? s.settings.rateLimitPerSecond;
   const burst = id.rateLimitBurst ?? Math.max(rate, s.settings.rateLimitBurst);
   const cap = Math.min(id.maxConcurrency ?? s.settings.maxInFlightPerKey, s.settings.maxInFlightPerKey);

@@ -8,12 +8,12 @@
 import { keyOf } from '../kernel/canonical.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
-import type { ApiCall, Stage } from './call.js';
+import type { ApiCall, Stage, Validated } from './call.js';
 import { slotOf } from './concurrency-slot.js';
 
 /** Sets the call's cache key; returns it when the result may be read from the cache. */
-export function cacheKeyToRead(call: ApiCall): string | undefined {
-  const op = call.operation!;
+export function cacheKeyToRead(call: Validated): string | undefined {
+  const op = call.operation;
   call.cacheKey = `c:${op.code}:${keyOf(op.optionsHash, call.input)}`;
   // A canary must reach the upstream: a cached answer proves nothing about it.
   return op.cacheTtl === 0 || call.canary ? undefined : call.cacheKey;
@@ -26,7 +26,7 @@ export function takeHit(call: ApiCall, hit: string): void {
 }
 
 /** The cache was read with the admission (admit.ts); only a call admitted without its key reads it here. */
-export const readCache: Stage = (call, s) => {
+export const readCache: Stage<Validated, { cacheKey: string }> = (call, s) => {
   if (call.cacheKey !== undefined) return undefined;
   const key = cacheKeyToRead(call);
   if (key === undefined) return undefined;

@@ -16,7 +16,7 @@ import type { PluginFailure } from '../sandbox/contract.js';
 import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
 import type { Services } from '../services.js';
 import { type UpstreamHealth, upstreamHealthOf } from '../state/upstream-health.js';
-import type { ApiCall } from './call.js';
+import type { Validated } from './call.js';
 
 type Failure = Extract<SharedRun, { failure: unknown }>;
 
@@ -28,8 +28,8 @@ export function attemptOrder(list: readonly UpstreamConfig[], random: () => numb
   const tiers = new Map<number, UpstreamConfig[]>();
   for (const u of list) if (u.missing.length === 0) tiers.set(u.priority, [...(tiers.get(u.priority) ?? []), u]);
   const out: UpstreamConfig[] = [];
-  for (const p of [...tiers.keys()].sort((a, b) => a - b)) {
-    const pool = [...tiers.get(p)!];
+  for (const [, tier] of [...tiers].sort(([a], [b]) => a - b)) {
+    const pool = [...tier];
     while (pool.length) {
       const total = pool.reduce((n, u) => n + u.weight, 0);
       let i = 0;
@@ -99,8 +99,8 @@ const untouched: UpstreamHealth = {
  * `base`: the operation's own plugin answered first (fallback.ts); each upstream's mapping is laid over it, and
  * the merge is what must match `response`.
  */
-export async function runUpstreams(call: ApiCall, s: Services, base?: Record<string, unknown>): Promise<SharedRun> {
-  const op = call.operation as Operation;
+export async function runUpstreams(call: Validated, s: Services, base?: Record<string, unknown>): Promise<SharedRun> {
+  const op = call.operation;
   const pinned = call.pinUpstream;
   const health = pinned === undefined ? upstreamHealthOf(s.state) : untouched;
   const deadline = Date.now() + op.timeoutMs;
@@ -130,12 +130,12 @@ export async function runUpstreams(call: ApiCall, s: Services, base?: Record<str
     const { outcome } = await s.sandbox.run({
       plugin: base ? 'http' : op.plugin,
       operation: op.code,
-      input: call.input!,
+      input: call.input,
       options: u.options,
       allowHosts: u.hosts,
       timeoutMs: Math.min(left, u.timeoutMs ?? left),
       requestId: call.requestId,
-      logKey: call.identity ? `key:${call.identity.keyId}` : undefined,
+      logKey: `key:${call.identity.keyId}`,
     });
     const log = { request_id: call.requestId, operation: op.code, upstream: u.id };
     if (outcome.ok) {
