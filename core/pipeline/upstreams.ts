@@ -168,7 +168,7 @@ export async function runUpstreams(call: Validated, s: Services, base?: Record<s
       return { failure: outcome, upstream: u.id };
     }
     void health.noteError(op.code, u.id, outcome.code);
-    if (outcome.disable_s) await disableUpstream(s, op.code, u.id, outcome, log);
+    if (outcome.disable_s) await disableUpstream(s, op.code, u.id, outcome, outcome.disable_s, log);
     else if (await health.failed(op.code, u.id, u.failures, u.coolDownS, outcome.message)) {
       s.logger.warn('upstream circuit opened', { ...log, cool_down_s: u.coolDownS, reason: outcome.message });
     }
@@ -187,9 +187,9 @@ async function disableUpstream(
   operation: string,
   upstream: string,
   outcome: PluginFailure,
+  seconds: number,
   log: Record<string, unknown>,
 ): Promise<void> {
-  const seconds = outcome.disable_s!;
   s.logger.error('upstream disabled', { ...log, code: outcome.code, seconds, reason: outcome.message });
   const until = Date.now() + seconds * 1000;
   if (!(await upstreamHealthOf(s.state).disable(operation, upstream, seconds, outcome.message))) return;
