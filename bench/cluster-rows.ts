@@ -2,7 +2,8 @@
 // then with two, then the PostgreSQL floor (pg-floor-server.ts), on a database and a Redis key prefix of the bench's
 // own (dropped afterwards), each with its PostgreSQL commits per charged call (pg-commits.ts), then billing checked
 // exactly: reconcile, and the charged total against price x charged successful calls. Skipped (with the reason)
-// when PostgreSQL or Redis is not reachable, or with BENCH_CLUSTER=0.
+// when PostgreSQL or Redis is not reachable, or with BENCH_CLUSTER=0. BENCH_PG_WORKERS picks the rows (default
+// "1,2,0": 0 is the floor). BENCH_PG_PROFILE=<dir> writes a CPU profile of every process of the rows there.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -23,6 +24,8 @@ const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/t
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 /** 16 users with a key each: one balance row per user is what serialises, so fewer users would measure contention. */
 const USERS = 16;
+const WORKERS = (process.env.BENCH_PG_WORKERS ?? '1,2,0').split(',').map(Number);
+const PROFILE_DIR = process.env.BENCH_PG_PROFILE;
 
 async function reachable(): Promise<string | null> {
   const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
@@ -54,7 +57,10 @@ function startCluster(workers: number, env: Record<string, string>): Promise<Chi
   const script =
     workers > 0 ? [resolve('core/cluster.ts'), '--workers', String(workers)] : [resolve('bench/pg-floor-server.ts')];
   const waitFor = Math.max(1, workers);
-  const child = spawn(process.execPath, ['--no-node-snapshot', '--import', './core/bin/load-ts.mjs', ...script], {
+  // Workers are forked with the primary's node arguments, so they write profiles too.
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const node = ['--no-node-snapshot', ...profile, '--import', './core/bin/load-ts.mjs'];
+  const child = spawn(process.execPath, [...node, ...script], {
     env: { ...process.env, CANARIES: 'off', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -113,7 +119,7 @@ export async function benchCluster(
     }
     // Closed while the rows run: its connections' counts must not land in a row's (pg-commits.ts).
     await store.close();
-    for (const workers of [1, 2, 0]) {
+    for (const workers of WORKERS) {
       const p = await port();
       const charges = await benchPg.charges(schema);
       const groupCommits = await benchPg.groupCommits();

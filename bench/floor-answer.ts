@@ -1,7 +1,7 @@
 // What both floor servers (floor-server.ts on SQLite, pg-floor-server.ts on PostgreSQL) answer: the gateway's
 // envelope and headers, nothing computed that the answer does not need.
 import type { ServerResponse } from 'node:http';
-import { SECURITY_HEADERS } from '../core/http/request-context.js';
+import { EDGE_HEADERS } from '../core/http/api-edge.js';
 
 export interface Call {
   res: ServerResponse;
@@ -12,8 +12,6 @@ export interface Call {
   keyId: number;
   ip: string;
 }
-
-const EDGE_HEADERS = Object.entries(SECURITY_HEADERS).flat();
 
 export function answer(call: Call, status: number, body: string): void {
   const ms = Number(process.hrtime.bigint() - call.startedNs) / 1e6;

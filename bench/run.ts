@@ -2,7 +2,8 @@
 // Koa handler returning the same JSON, measured in the same run, and the floor of the billed row on this machine
 // (floor-server.ts); then reconcile, and the charged total against the count of successful calls, for both; then
 // phone lookups per second inside the isolate against plain Node; then a configured upstream against the same
-// fetch in a hand-written plugin (upstream-rows.ts). BENCH_ROWS=upstream runs only those two rows.
+// fetch in a hand-written plugin (upstream-rows.ts). BENCH_ROWS=upstream runs only those two rows, BENCH_ROWS=pg only
+// the PostgreSQL + Redis rows (cluster-rows.ts) against bare Koa measured before and after them.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -26,6 +27,8 @@ const CACHED_NUMBERS = 200;
 const PROFILE = process.argv.includes('--profile');
 /** BENCH_ROWS=upstream: only bare Koa and the two upstream rows (upstream-rows.ts). */
 const ONLY_UPSTREAM = process.env.BENCH_ROWS === 'upstream';
+/** BENCH_ROWS=pg: only bare Koa and the PostgreSQL + Redis rows (BENCH_PG_WORKERS picks them, cluster-rows.ts). */
+const ONLY_PG = process.env.BENCH_ROWS === 'pg';
 
 /** A port nobody listens on now: other benches may run on this machine at the same time. */
 function freePort(): Promise<number> {
@@ -96,9 +99,51 @@ async function onlyUpstream(passwordHash: string): Promise<void> {
   }
 }
 
+/** The PostgreSQL + Redis rows, as ratios to `bareRps`. */
+function printCluster(cluster: Awaited<ReturnType<typeof benchCluster>>, bareRps: number): void {
+  for (const { workers, result, machine, commitsPerCall, groupCommitsPerCall } of cluster.rows) {
+    const name = workers > 0 ? `pg ${workers}w` : 'pg floor';
+    const what =
+      workers > 0
+        ? `billed, ${workers} worker${workers > 1 ? 's' : ''} (npm run cluster), 16 users`
+        : "the billed call's lookup and its group-committed writes on PostgreSQL only (pg-floor-server.ts)";
+    console.log(
+      `${line(name, result)}  ratio ${(result.requestsPerSecond / bareRps).toFixed(3)}  PostgreSQL commits per charged call ${commitsPerCall.toFixed(3)} (group commit ${groupCommitsPerCall.toFixed(3)})  ${machineBusyText(machine)}  ${what}`,
+    );
+  }
+  for (const note of cluster.notes) console.log(note);
+}
+
+/** Bare Koa before and after the PostgreSQL + Redis rows; their ratios are to the mean of the two. */
+async function onlyPg(): Promise<void> {
+  const barePort = await freePort();
+  const measureBare = async (): Promise<LoadResult> => {
+    const bare = await start([resolve('bench/bare-koa.ts')], { PORT: String(barePort) });
+    try {
+      await drive(barePort, ['warm-up'], 1, CONNECTIONS);
+      return await drive(barePort, ['warm-up'], SECONDS, CONNECTIONS);
+    } finally {
+      bare.kill('SIGTERM');
+      await new Promise((r) => bare.once('exit', r));
+    }
+  };
+  const before = await measureBare();
+  const cluster = await benchCluster(SECONDS, CONNECTIONS, freePort);
+  const after = await measureBare();
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(`${line('bare koa', before)} (before)`);
+  console.log(`${line('bare koa', after)} (after)`);
+  printCluster(cluster, (before.requestsPerSecond + after.requestsPerSecond) / 2);
+}
+
 async function main(): Promise<void> {
   const passwordHash = await hashPassword('password123');
   if (ONLY_UPSTREAM) return onlyUpstream(passwordHash);
+  if (ONLY_PG) return onlyPg();
   const { dataDir, keys, planKeys } = await createBenchDatabase(KEYS, passwordHash);
   const floorDb = await createBenchDatabase(KEYS, passwordHash);
   const env = {
@@ -186,18 +231,7 @@ async function main(): Promise<void> {
   }
 
   // PostgreSQL + Redis, one worker then two, against the bare Koa figure of this run.
-  const cluster = await benchCluster(SECONDS, CONNECTIONS, freePort);
-  for (const { workers, result, machine, commitsPerCall, groupCommitsPerCall } of cluster.rows) {
-    const name = workers > 0 ? `pg ${workers}w` : 'pg floor';
-    const what =
-      workers > 0
-        ? `billed, ${workers} worker${workers > 1 ? 's' : ''} (npm run cluster), 16 users`
-        : "the billed call's lookup and its group-committed writes on PostgreSQL only (pg-floor-server.ts)";
-    console.log(
-      `${line(name, result)}  ratio ${(result.requestsPerSecond / bareRps).toFixed(3)}  PostgreSQL commits per charged call ${commitsPerCall.toFixed(3)} (group commit ${groupCommitsPerCall.toFixed(3)})  ${machineBusyText(machine)}  ${what}`,
-    );
-  }
-  for (const note of cluster.notes) console.log(note);
+  printCluster(await benchCluster(SECONDS, CONNECTIONS, freePort), bareRps);
 
   const phone = await benchPhoneLookup();
   console.log(

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
+import { consoleIdsOnlyForAllow } from './console/allow-ids-only.js';
 import { paymentNotifyMiddleware } from './console/api/payment-notify-route.js';
 import { frontPageRoute } from './console/front/front-route.js';
 import { statusRoutes } from './console/front/status-route.js';
@@ -19,7 +20,7 @@ import { metricsRoute } from './http/metrics-endpoint.js';
 import { requestContext } from './http/request-context.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
 import { BALANCE_PATH, handleBalanceByKey } from './pipeline/balance-by-key.js';
-import { handleApiCall } from './pipeline/index.js';
+import { handleApiCall } from './pipeline/koa-door.js';
 import { leanApiEntry } from './pipeline/lean-entry.js';
 import type { Services } from './services.js';
 
@@ -102,6 +103,7 @@ export function createApp(s: Services): Koa {
   mountConsole(router, s);
   app.use(router.routes());
   app.use(router.allowedMethods());
+  app.use(consoleIdsOnlyForAllow);
   app.use(consoleApiNotFound);
   // The static console is registered on the app (not the router) so it can serve files below /console/; esbuild
   // is loaded only when the bundle is missing.

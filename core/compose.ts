@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createKeyCache } from './accounts/key-cache.js';
 import { createMailer } from './accounts/mail/mailer.js';
-import { releaseExpiredHolds } from './billing/holds.js';
+import { giveBackExpiredHolds } from './billing/holds.js';
 import { createMoney } from './billing/money.js';
 import { createPayments } from './billing/payments/provider-registry.js';
 import { createPlans } from './billing/plan-pricing.js';
@@ -82,7 +82,7 @@ async function build(
   opened: Array<() => Promise<void>>,
 ): Promise<Services> {
   await migrateToLatest(store.db as never, store.dialect);
-  const released = await releaseExpiredHolds(store.db, opts.releaseAllHoldsOnStart ? Infinity : Date.now());
+  const released = await giveBackExpiredHolds(store.db, opts.releaseAllHoldsOnStart ? Infinity : Date.now());
   if (released > 0) logger.warn('released holds left by a stopped process', { holds: released });
   // Idempotency claims of calls that died with the last run: retries may run again at once (their leases would
   // end anyway; on a shared database the leases alone decide).

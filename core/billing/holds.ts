@@ -1,7 +1,7 @@
 // Holds reserve a call's price before the plugin runs (available = balance - held), so concurrent calls can
-// never spend the same money twice. Capture turns a hold into one ledger row; release writes nothing. On
+// never spend the same money twice. Capture keeps a hold as one ledger row; giving it back writes nothing. On
 // PostgreSQL a hold is a row, placed and captured in the group commit (pg-money.ts); what is here is the capture
-// that needs a transaction of its own (an Idempotency-Key's stored answer), the release and the sweeper.
+// that needs a transaction of its own (an Idempotency-Key's stored answer), the give-back and the sweeper.
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Logger } from '../kernel/logger.js';
 import { asMicro } from '../kernel/money.js';
@@ -83,29 +83,29 @@ export async function captureHoldPg(
 }
 
 /** Give the reserved amount back. Writes no ledger row. Idempotent. */
-export async function releaseHold(db: Kysely<Database>, holdId: string): Promise<void> {
+export async function giveBackHold(db: Kysely<Database>, holdId: string): Promise<void> {
   await inTransaction(db, async (trx) => {
     const hold = await takeHold(trx, holdId);
     if (hold) await runBilling(trx, 'unreserve', [hold.amount, hold.userId]);
   });
 }
 
-/** Release holds whose expiry passed (their process died mid-call). `before = Infinity` releases all. */
-export async function releaseExpiredHolds(db: Kysely<Database>, before: number): Promise<number> {
+/** Give back holds whose expiry passed (their process died mid-call). `before = Infinity` gives back all. */
+export async function giveBackExpiredHolds(db: Kysely<Database>, before: number): Promise<number> {
   const expired = await db
     .selectFrom('holds')
     .select('id')
     .where('expires_at', '<', Number.isFinite(before) ? before : Number.MAX_SAFE_INTEGER)
     .execute();
-  for (const h of expired) await releaseHold(db, h.id);
+  for (const h of expired) await giveBackHold(db, h.id);
   return expired.length;
 }
 
 /**
- * Release scheme with many processes on one database: a hold expires at its call's deadline + HOLD_GRACE_MS,
+ * Give-back scheme with many processes on one database: a hold expires at its call's deadline + HOLD_GRACE_MS,
  * and every process sweeps expired holds on this interval. A live process always settles its holds before
- * that (the sandbox enforces the deadline), so only a dead process's holds are ever swept: they are released
- * within timeout + grace + one interval. Sweeping from several processes at once is safe: releaseHold deletes
+ * that (the sandbox enforces the deadline), so only a dead process's holds are ever swept: they are given back
+ * within timeout + grace + one interval. Sweeping from several processes at once is safe: giveBackHold deletes
  * the row first, so exactly one of them gives the amount back.
  */
 export function startHoldSweeper(db: Kysely<Database>, graceMs: number, logger: Logger): () => void {
@@ -114,7 +114,7 @@ export function startHoldSweeper(db: Kysely<Database>, graceMs: number, logger: 
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    releaseExpiredHolds(db, Date.now())
+    giveBackExpiredHolds(db, Date.now())
       .then((n) => n > 0 && logger.warn('released holds of a stopped process', { holds: n }))
       .catch((e: Error) => logger.error('hold sweep failed', { reason: e.message }))
       .finally(() => (running = false));

@@ -41,7 +41,7 @@ interface Account {
 /** How long a remembered balance may stand in for a read in an answer's `remaining` (another process may change it). */
 const KNOWN_FOR_MS = 1000;
 
-/** One reservation, settled exactly once by capture() or release(). */
+/** One reservation, settled exactly once by capture() (kept) or giveBack(). */
 export interface MemoryHold {
   readonly userId: number;
   readonly amount: number;
@@ -79,14 +79,14 @@ export class MemoryHolds {
   }
 
   /** Give the reservation back: nothing was written, nothing is. */
-  release(h: MemoryHold): void {
+  giveBack(h: MemoryHold): void {
     const a = this.accounts.get(h.userId);
     if (a) a.reserved -= h.amount;
   }
 
   /**
    * The charge: balance debited, one ledger row (ref), and the writes of `withCharge`, in the group commit.
-   * Returns the balance after it, once committed. On failure nothing was written and the hold is released.
+   * Returns the balance after it, once committed. On failure nothing was written and the hold is given back.
    */
   capture(h: MemoryHold, ref: string, operation: string, withCharge?: WithCharge): Promise<number> {
     return this.settle(h, () =>

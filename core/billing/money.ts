@@ -1,9 +1,9 @@
 // The money of a billed call behind one seam, so the stages (pipeline/hold.ts, pipeline/settle.ts) never ask
-// which database they run on: place a hold before the plugin runs, capture it with the ledger and call-log rows
-// after, or release it. compose.ts picks the implementation for the store.
+// which database they run on: place a hold before the plugin runs, keep it by capturing it with the ledger and
+// call-log rows after, or give it back. compose.ts picks the implementation for the store.
 //  - SQLite: one process owns the database, so the hold is a reservation in memory (memory-holds.ts) and the
 //    capture runs on the writer thread, or in the group commit when more must join it.
-//  - PostgreSQL: processes share the database, so the hold is a row; holds, captures and releases of concurrent
+//  - PostgreSQL: processes share the database, so the hold is a row; holds, captures and give-backs of concurrent
 //    calls are group-committed, one statement per batch (pg-money.ts).
 import type { Kysely } from 'kysely';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
@@ -26,7 +26,7 @@ export interface Money {
   /** Reserve `amount`; null when the available balance is lower (402). `expiresAt`: when a dead process's hold goes. */
   place(userId: number, amount: number, holdId: string, expiresAt: number): MaybePromise<CallHold | null>;
   /** Give the hold back; nothing is charged. */
-  release(hold: CallHold): MaybePromise<void>;
+  giveBack(hold: CallHold): MaybePromise<void>;
   /**
    * The charge: the hold becomes one debit and one ledger row, committed with `rows` (call-log rows, the call's
    * own last) and `withCharge` (an Idempotency-Key's stored answer). Returns the balance after, once committed.
@@ -48,8 +48,8 @@ function sqliteMoney(store: Store): Money {
   return {
     place: (userId, amount, holdId) =>
       after(holds.place(userId, amount), (memory) => (memory ? { id: holdId, userId, memory } : null)),
-    release: (hold) => {
-      if (hold.memory) holds.release(hold.memory);
+    giveBack: (hold) => {
+      if (hold.memory) holds.giveBack(hold.memory);
     },
     remaining: (userId) => holds.balance(userId),
     capture(hold, operation, rows, withCharge) {
@@ -68,7 +68,7 @@ function sqliteMoney(store: Store): Money {
 
 function pgMoney(db: Kysely<Database>): Money {
   const batch = new PgMoneyBatch(db);
-  const release = async (hold: CallHold): Promise<void> => {
+  const giveBack = async (hold: CallHold): Promise<void> => {
     await batch.run({ k: 'r', id: hold.id, u: hold.userId });
   };
   const charge = async (hold: CallHold, operation: string, rows: CallLogRow[], withCharge?: WithCharge) => {
@@ -90,14 +90,14 @@ function pgMoney(db: Kysely<Database>): Money {
       (await batch.run({ k: 'h', id: holdId, u: userId, a: amount, e: expiresAt })) === true
         ? { id: holdId, userId }
         : null,
-    release,
+    giveBack,
     remaining: async (userId) => (await balanceOf(db, userId)).balance,
     async capture(hold, operation, rows, withCharge) {
       try {
         return await charge(hold, operation, rows, withCharge);
       } catch (err) {
-        // Nothing was charged; the hold goes back now (if the database is down, its expiry releases it).
-        await release(hold).catch(() => undefined);
+        // Nothing was charged; the hold goes back now (if the database is down, its expiry gives it back).
+        await giveBack(hold).catch(() => undefined);
         throw err;
       }
     },

@@ -95,8 +95,8 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     await state.incr(key, 1, COUNTER_TTL_S);
     return {
       planId: plan.id,
-      commit: async () => {},
-      release: async () => void (await state.giveBack(key, 1, COUNTER_TTL_S)),
+      keep: async () => {},
+      giveBack: async () => void (await state.giveBack(key, 1, COUNTER_TTL_S)),
     };
   };
 
@@ -119,8 +119,8 @@ export function createPlans(db: Kysely<Database>, state: SharedState, registry: 
     return {
       planId: plan.id,
       usage: { used, limit: plan.quota.callsPerDay },
-      commit: freeSlot,
-      release: () => after(state.giveBack(key, 1, COUNTER_TTL_S), freeSlot),
+      keep: freeSlot,
+      giveBack: () => after(state.giveBack(key, 1, COUNTER_TTL_S), freeSlot),
     };
   };
 

@@ -5,13 +5,15 @@
 
 import type { MaybePromise } from '../kernel/maybe-promise.js';
 
-/** Quota reserved for one call; exactly one of commit/release runs when the call ends. */
+/** Quota reserved for one call; exactly one of keep/giveBack runs when the call ends. */
 export interface PlanGrant {
   planId: string;
   /** Quota-reserving plans: calls used today including this one, and the daily limit (for quota alerts). */
   usage?: { used: number; limit: number };
-  commit(): MaybePromise<void>;
-  release(): MaybePromise<void>;
+  /** The call succeeded: the quota stays used (a free-concurrency slot is freed). */
+  keep(): MaybePromise<void>;
+  /** The call failed: the quota goes back. */
+  giveBack(): MaybePromise<void>;
 }
 
 /** The price decision for one call: what it costs, why it is free, and the plan quota it reserved. */

@@ -43,9 +43,12 @@ async function ensureCounter(db: Kysely<Database>, state: SharedState, owner: Ke
   return key;
 }
 
+/** Settled once: kept (with what was charged) or given back. */
 export interface SpendReservation {
-  /** Give back the part of the reservation that was not charged (all of it when the call failed). */
-  settle(chargedMicro: number): Promise<void>;
+  /** The call succeeded: keep what it was charged, give back the part of the reservation it was not. */
+  keep(chargedMicro: number): Promise<void>;
+  /** The call failed: give all of it back. */
+  giveBack(): Promise<void>;
 }
 
 /** Reserve `amount` under `cap`; null when the key's cap for today would be exceeded. */
@@ -63,14 +66,13 @@ export async function reserveSpend(
     return null;
   }
   let settled = false;
-  return {
-    async settle(charged) {
-      if (settled) return;
-      settled = true;
-      const unused = amount - Math.min(Math.max(charged, 0), amount);
-      if (unused > 0) await state.giveBack(key, unused, COUNTER_TTL_S);
-    },
+  const keep = async (charged: number): Promise<void> => {
+    if (settled) return;
+    settled = true;
+    const unused = amount - Math.min(Math.max(charged, 0), amount);
+    if (unused > 0) await state.giveBack(key, unused, COUNTER_TTL_S);
   };
+  return { keep, giveBack: () => keep(0) };
 }
 
 /** For display (console): the shared counter, or while it is unreachable what the call log says. */

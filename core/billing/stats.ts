@@ -1,6 +1,7 @@
 // Admin statistics from call_log: calls, successes and revenue (what calls were charged) per China day, and
 // the top operations of each day by calls. Revenue is micro-TOKEN; the console converts at the edge.
 import type { Kysely } from 'kysely';
+import { CANARY_EMAIL } from '../accounts/system-users.js';
 import type { Database } from '../store/schema.js';
 import { callsByDayAndOperation } from './usage.js';
 
@@ -41,6 +42,7 @@ export async function adminStats(db: Kysely<Database>, since: number, topN = 5):
   const users = await db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('email', '!=', CANARY_EMAIL)
     .executeTakeFirstOrThrow();
   return {
     users: Number(users.n),

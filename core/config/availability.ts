@@ -10,7 +10,8 @@ export interface Availability {
 
 const PLACEHOLDER = /\$\{([A-Z_][A-Z0-9_]*)(?::-[^}]*)?\}/;
 
-function isSet(v: unknown): boolean {
+/** A usable option value: not empty, not a `${VAR}` left unsubstituted. */
+export function isOptionSet(v: unknown): boolean {
   if (typeof v === 'number' || typeof v === 'boolean') return true;
   if (typeof v !== 'string') return false;
   const t = v.trim();
@@ -31,7 +32,7 @@ export function availabilityOf(
 ): Availability {
   if (!requires || requires.length === 0) return { available: true, missing: [] };
   const missing = requires.map((group) =>
-    group.filter((o) => !isSet(options[o])).map((o) => settingName(o, rawOptions)),
+    group.filter((o) => !isOptionSet(options[o])).map((o) => settingName(o, rawOptions)),
   );
   const available = missing.some((m) => m.length === 0);
   return { available, missing: available ? [] : missing };

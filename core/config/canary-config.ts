@@ -12,7 +12,14 @@
 //       - platform: douyin      # optional; [a-z][a-z0-9_]*
 //         input: { url: "https://v.douyin.com/..." }
 //         assert: ["platform = 'douyin'", "$exists(url) or type = 'images'"]   # JSONata over `data`, each truthy
+//     providers:                # the plugin's own providers (kuaid), each probed alone too: id -> its options
+//       kuaidi100: [kuaidi100_customer, kuaidi100_key]
+//
+// A plugin that fails over between providers of its own answers as long as one works, so the failover probe never
+// sees a broken provider behind a working one. Each provider listed under `providers` whose options are all set is,
+// when at least two are, probed alone as well (host.pin, core/sandbox/contract.ts), with a status of its own under `provider:<id>`.
 import jsonata from 'jsonata';
+import { isOptionSet } from './availability.js';
 
 export interface CanarySample {
   /** '' for an operation-wide sample; a platform name otherwise. */
@@ -22,12 +29,20 @@ export interface CanarySample {
   assert: string[];
 }
 
+export interface CanaryProvider {
+  id: string;
+  /** The operation's options that must all be set for the provider to be used (its credentials). */
+  options: string[];
+}
+
 export interface CanaryConfig {
   intervalMs: number;
   failuresToDown: number;
   successesToRecover: number;
   schema: boolean;
   samples: CanarySample[];
+  /** The plugin's own providers, each probed pinned to it when configured; [] when none are listed. */
+  providers: CanaryProvider[];
 }
 
 const PLATFORM = '^[a-z][a-z0-9_]{0,31}$';
@@ -43,6 +58,17 @@ export const CANARY_META = {
     failures_to_down: { type: 'integer', minimum: 1, maximum: 20 },
     successes_to_recover: { type: 'integer', minimum: 1, maximum: 20 },
     schema: { type: 'boolean' },
+    providers: {
+      type: 'object',
+      maxProperties: 10,
+      propertyNames: { pattern: PLATFORM },
+      additionalProperties: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 10,
+        items: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+      },
+    },
     samples: {
       type: 'array',
       minItems: 1,
@@ -67,15 +93,21 @@ export interface RawCanary {
   successes_to_recover?: number;
   schema?: boolean;
   samples: Array<{ platform?: string; input: Record<string, unknown>; assert?: string[] }>;
+  providers?: Record<string, string[]>;
 }
 
 export const DEFAULT_CANARY_INTERVAL_S = 1800;
 
 /**
- * The block checked beyond the meta-schema: every assertion parses as JSONata, platforms are unique. Returns the
- * config or throws an Error whose message starts with the JSON pointer below `canary` that is wrong.
+ * The block checked beyond the meta-schema: every assertion parses as JSONata, platforms are unique, a provider
+ * names only options the operation has (`options`: their names). Returns the config or throws an Error whose
+ * message starts with the JSON pointer below `canary` that is wrong.
  */
-export function parseCanary(raw: RawCanary): CanaryConfig {
+export function parseCanary(raw: RawCanary, options: readonly string[] = []): CanaryConfig {
+  for (const [id, names] of Object.entries(raw.providers ?? {})) {
+    const unknown = names.find((n) => !options.includes(n));
+    if (unknown !== undefined) throw new Error(`/providers/${id}: "${unknown}" is not one of the operation's options`);
+  }
   const seen = new Set<string>();
   const samples = raw.samples.map((s, i): CanarySample => {
     const platform = s.platform ?? '';
@@ -97,5 +129,31 @@ export function parseCanary(raw: RawCanary): CanaryConfig {
     successesToRecover: raw.successes_to_recover ?? 1,
     schema: raw.schema ?? true,
     samples,
+    providers: Object.entries(raw.providers ?? {}).map(([id, options]) => ({ id, options })),
   };
 }
+
+type WithCanary = { options: Record<string, unknown>; canary: CanaryConfig | null };
+
+/** The providers of `canary.providers` whose options are all set (with ${ENV} substituted). */
+export function usableProviders(op: WithCanary): string[] {
+  return (op.canary?.providers ?? [])
+    .filter((p) => p.options.every((o) => isOptionSet(op.options[o])))
+    .map((p) => p.id);
+}
+
+/**
+ * The providers probed alone: the usable ones when there are at least two. With one, the failover probe already
+ * asks exactly it, and a pinned probe would only pay for the same query twice.
+ */
+export function probedProviders(op: WithCanary): string[] {
+  const usable = usableProviders(op);
+  return usable.length > 1 ? usable : [];
+}
+
+/**
+ * The status key (the second key of operation_status) of one of the plugin's own providers: `provider:<id>`, or
+ * `<platform>|provider:<id>` for a sample with a platform (as `upstream:<id>` is for a configured upstream).
+ */
+export const providerSubject = (platform: string, id: string): string =>
+  platform ? `${platform}|provider:${id}` : `provider:${id}`;

@@ -144,7 +144,7 @@ function responseOf(file: string, raw: RawFile, op: RawOperation, at: string): R
 function canaryOf(file: string, raw: RawFile, op: RawOperation, at: string): CanaryConfig | null {
   if (!op.canary) return null;
   try {
-    return parseCanary(op.canary);
+    return parseCanary(op.canary, Object.keys(op.options ?? {}));
   } catch (err) {
     const [pointer, ...rest] = (err as Error).message.split(': ');
     throw new ConfigError(`${where(file, raw, `${at}/canary${pointer}`)}: ${rest.join(': ')}`);

@@ -17,6 +17,7 @@ export interface RawUpstream {
   enabled?: boolean;
   cache_key?: string;
   cache_ttl?: number;
+  not_found_ttl?: number;
   request: {
     method?: string;
     url: string;
@@ -65,6 +66,8 @@ export interface UpstreamConfig {
   /** `cache_key` (JSONata over { input }) and its TTL: answers kept per key in the shared state's cache. */
   cacheKey: string | null;
   cacheTtlS: number;
+  /** `not_found_ttl`: how long a NOT_FOUND for a key is kept (default a day, never longer than `cache_ttl`). */
+  notFoundTtlS: number;
   /** `host.options` of an attempt: { upstream: spec }, built once per load. */
   options: { upstream: UpstreamSpec };
 }
@@ -126,6 +129,8 @@ export function toUpstream(raw: RawUpstream, at: string, env: NodeJS.ProcessEnv)
     if (v === undefined || v === '') missing.push(n);
     else values[n] = v;
   }
+  if (raw.not_found_ttl !== undefined && !raw.cache_key)
+    throw new UpstreamConfigError(`${at}/not_found_ttl`, 'needs cache_key: NOT_FOUND answers are kept per key');
   let costMicro: number;
   try {
     costMicro = toMicro(raw.cost_per_call ?? 0);
@@ -162,6 +167,7 @@ export function toUpstream(raw: RawUpstream, at: string, env: NodeJS.ProcessEnv)
     coolDownS: raw.circuit?.cool_down_s ?? 30,
     cacheKey: raw.cache_key ?? null,
     cacheTtlS: raw.cache_ttl ?? 7 * 86_400,
+    notFoundTtlS: raw.not_found_ttl ?? Math.min(86_400, raw.cache_ttl ?? 86_400),
     options: { upstream: { key, ...body } },
   };
 }

@@ -52,6 +52,8 @@ export const upstreamsMetaSchema = {
       cache_key: expression,
       /** Seconds such an answer is kept (default 7 days). */
       cache_ttl: { type: 'integer', minimum: 1, maximum: 366 * 86_400 },
+      /** Seconds a NOT_FOUND for a key is kept (default a day): unknown keys are not asked again meanwhile. */
+      not_found_ttl: { type: 'integer', minimum: 1, maximum: 366 * 86_400 },
       request: {
         type: 'object',
         additionalProperties: false,

@@ -32,6 +32,8 @@ export function buildOpenApi(registry: Registry, version: string): Json {
     }
   }
   add(BALANCE_PATH, 'GET', BALANCE_OPENAPI);
+  // The same answer by POST (core/app.ts), for clients that only post.
+  add(BALANCE_PATH, 'POST', { ...BALANCE_OPENAPI, operationId: 'balanceByKeyPost' });
   add('/status.json', 'GET', STATUS_OPENAPI);
   for (const e of CONSOLE_ENDPOINTS) add(toOpenApiPath(e.path).path, e.method, consoleOperation(e));
   return {

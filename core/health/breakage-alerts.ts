@@ -4,6 +4,7 @@
 // that runs the canaries.
 import type { Kysely } from 'kysely';
 import type { Logger } from '../kernel/logger.js';
+import { activeAdminEmails } from '../notify/alerts/admin-recipients.js';
 import type { SendMail } from '../notify/alerts/balance-alerts.js';
 import type { Webhooks } from '../notify/webhooks/webhooks.js';
 import type { Database } from '../store/schema.js';
@@ -54,16 +55,10 @@ export async function sendBreakageAlerts(
     last_success_at: n.state.lastSuccessAt === null ? null : new Date(n.state.lastSuccessAt).toISOString(),
   };
   await deps.webhooks.emit(event, data, null);
-  const admins = await deps.db
-    .selectFrom('users')
-    .select('email')
-    .where('role', '=', 'admin')
-    .where('status', '=', 'active')
-    .execute();
   const mail = breakageMail(n, deps.publicUrl);
-  for (const a of admins) {
-    const sent = await deps.sendMail({ to: a.email, ...mail }).catch(() => ({ ok: false }));
-    if (!sent.ok) deps.logger.warn('breakage mail failed', { operation: n.operation, to: a.email });
+  for (const to of await activeAdminEmails(deps.db)) {
+    const sent = await deps.sendMail({ to, ...mail }).catch(() => ({ ok: false }));
+    if (!sent.ok) deps.logger.warn('breakage mail failed', { operation: n.operation, to });
   }
   deps.logger.warn('operation state changed', {
     operation: n.operation,

@@ -3,8 +3,8 @@
 // the call log. Passive first: a sample is probed only when it is due (core/health/status-machine.ts) and no live
 // success of its operation and platform came in meanwhile; a live success counts instead of a probe. In a cluster
 // one process holds the canary lease and runs them; the timer is unref'd and only `serve` starts it. An operation
-// with configured upstreams also has a status per upstream, which moves it in and out of rotation
-// (core/health/upstream-canary.ts).
+// with configured upstreams also has a status per upstream, which moves it in and out of rotation, and one whose
+// plugin fails over between providers of its own a status per provider (core/health/upstream-canary.ts).
 import { randomBytes } from 'node:crypto';
 import { newRequestId } from '../accounts/secrets.js';
 import type { CanaryConfig, CanarySample } from '../config/canary-config.js';
@@ -74,7 +74,7 @@ export function createCanaryRunner(s: Services, o: RunnerOptions = {}): CanaryRu
     return key;
   };
 
-  /** `platform` filters on the status key: a platform, or an upstream's (`upstream:<id>`). */
+  /** `platform` filters on the status key: a platform, an upstream's (`upstream:<id>`) or a provider's. */
   const subjects = (code?: string, platform?: string): Probe[] =>
     s.registry.current
       .list()
@@ -82,7 +82,12 @@ export function createCanaryRunner(s: Services, o: RunnerOptions = {}): CanaryRu
       .flatMap((op) => probesOf(op, op.canary!))
       .filter((x) => platform === undefined || x.subject === platform);
 
-  async function probe(op: Operation, cfg: CanaryConfig, sample: CanarySample, upstream: string | undefined) {
+  async function probe(
+    op: Operation,
+    cfg: CanaryConfig,
+    sample: CanarySample,
+    pin: Pick<Probe, 'upstream' | 'provider'>,
+  ) {
     const { secret } = await systemKey();
     const started = process.hrtime.bigint();
     const call = newCall(
@@ -100,7 +105,8 @@ export function createCanaryRunner(s: Services, o: RunnerOptions = {}): CanaryRu
       s,
     );
     call.canary = true;
-    call.pinUpstream = upstream;
+    call.pinUpstream = pin.upstream;
+    call.pinProvider = pin.provider;
     const answer = await runCall(call, s);
     const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
     let env: Envelope;
@@ -147,7 +153,7 @@ export function createCanaryRunner(s: Services, o: RunnerOptions = {}): CanaryRu
     const now = clock();
     const known = new Map((await readStatuses(db)).map((r) => [`${r.operation}\u0000${r.platform}`, r]));
     const reports: ProbeReport[] = [];
-    for (const { op, cfg, sample, subject, upstream } of subjects(code, platform)) {
+    for (const { op, cfg, sample, subject, upstream, provider } of subjects(code, platform)) {
       const row: SubjectRow = known.get(`${op.code}\u0000${subject}`) ?? {
         ...initialState(now),
         operation: op.code,
@@ -162,7 +168,7 @@ export function createCanaryRunner(s: Services, o: RunnerOptions = {}): CanaryRu
           continue;
         }
       }
-      const { verdict, requestId, durationMs } = await probe(op, cfg, sample, upstream);
+      const { verdict, requestId, durationMs } = await probe(op, cfg, sample, { upstream, provider });
       const obs: Observation = {
         ok: verdict.ok,
         class: verdict.class,

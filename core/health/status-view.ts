@@ -2,6 +2,9 @@
 // worst of its platforms, or degraded when only some are down: one platform's outage is not the operation's),
 // since when, the last success and the last failure's class and field, its platforms, and bars over 24 h, 7 d and
 // 30 d from the stored results. The failure detail stays in the admin history: it may name upstream internals.
+// A provider of the plugin's own (`canary.providers`) that fails makes the operation degraded, never down: the
+// plugin's failover still serves customers from the others (the failover probe says whether it does).
+import { probedProviders, providerSubject } from '../config/canary-config.js';
 import type { OperationsConfig } from '../config/operations-config.js';
 import type { HealthState } from '../store/schema-health.js';
 import type { BucketRow, SubjectRow } from './status-store.js';
@@ -83,6 +86,21 @@ export function combine(states: HealthState[]): HealthState {
   return 'ok';
 }
 
+/** The operation's view with its providers' statuses folded in: one in trouble makes an ok operation degraded. */
+function withProviders(view: SubjectView, providers: SubjectRow[]): SubjectView {
+  const troubled = providers.filter((r) => r.state === 'degraded' || r.state === 'down');
+  if (troubled.length === 0 || view.state === 'down') return view;
+  const latest = troubled.reduce((a, r) => ((r.lastFailureAt ?? 0) > (a.lastFailureAt ?? 0) ? r : a));
+  const newer = latest.lastFailureAt !== null && iso(latest.lastFailureAt)! > (view.last_failure_at ?? '');
+  return {
+    ...view,
+    state: 'degraded',
+    ...(newer
+      ? { last_failure_at: iso(latest.lastFailureAt), last_class: latest.lastClass, last_field: latest.lastField }
+      : {}),
+  };
+}
+
 function barsOf(rows: BucketRow[], code: string, now: number): Record<WindowName, Bar[]> {
   const out = {} as Record<WindowName, Bar[]>;
   for (const [name, w] of Object.entries(WINDOWS) as Array<[WindowName, (typeof WINDOWS)[WindowName]]>) {
@@ -142,6 +160,13 @@ export function buildReport(
         last_field: lastFailure?.lastField ?? null,
       };
     }
+    const providerKeys = probedProviders(op).flatMap((id) =>
+      op.canary!.samples.map((x) => providerSubject(x.platform, id)),
+    );
+    view = withProviders(
+      view,
+      mine.filter((r) => providerKeys.includes(r.platform)),
+    );
     operations.push({
       code: op.code,
       name: { zh: op.text.zh.name, en: op.text.en.name },

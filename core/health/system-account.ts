@@ -1,12 +1,14 @@
 // The account canaries call as: a user no one can log in to (its password hash is not a hash), with one API key
 // whose secret only the process running canaries knows. Each runner start makes a fresh key and retires the
 // others, so no secret is ever stored. Its calls are free (price.ts) and its rows are marked canary, so the
-// account never shows in usage, revenue or plan quotas; admins see it in the user list under this address.
+// account never shows in usage, revenue, plan quotas, the admin user list or its count (accounts/system-users.ts).
 import type { Kysely } from 'kysely';
 import { createApiKey, deleteApiKey } from '../accounts/api-keys.js';
+import { CANARY_EMAIL } from '../accounts/system-users.js';
 import type { Database } from '../store/schema.js';
 
-export const CANARY_EMAIL = 'canary@tollgate.invalid';
+export { CANARY_EMAIL };
+
 const NO_PASSWORD = '!canary-no-login';
 
 export interface SystemKey {

@@ -3,7 +3,9 @@
 // probes pinned to it and from the live calls it served. The status drives the rotation: an upstream whose status
 // is down is taken out (markDown) until its next probe, whatever its circuit says; a probe that brings it back to
 // ok puts it back at once (markUp), so a fixed upstream is not left waiting for a cool-down.
-import type { CanaryConfig, CanarySample } from '../config/canary-config.js';
+// The plugin's own providers (operations.yaml `canary.providers`, kuaid's) get a status each the same way, from
+// probes pinned to them (host.pin); it only shows and alerts: the plugin's failover is its own.
+import { type CanaryConfig, type CanarySample, probedProviders, providerSubject } from '../config/canary-config.js';
 import type { Operation } from '../registry/registry.js';
 import { type UpstreamHealth, upstreamOfSubject, upstreamSubject } from '../state/upstream-health.js';
 import type { Change } from './status-machine.js';
@@ -13,18 +15,25 @@ export interface Probe {
   op: Operation;
   cfg: CanaryConfig;
   sample: CanarySample;
-  /** The status key: the sample's platform, or an upstream's (upstreamSubject). */
+  /** The status key: the sample's platform, or an upstream's (upstreamSubject) or provider's (providerSubject). */
   subject: string;
   /** The upstream the probe is pinned to, else undefined. */
   upstream?: string;
+  /** The plugin's own provider the probe is pinned to, else undefined. */
+  provider?: string;
 }
 
-/** Every probe of an operation with canaries: each sample, and each sample once per configured upstream. */
+/**
+ * Every probe of an operation with canaries: each sample, and each sample once per configured upstream and once
+ * per configured provider of its plugin.
+ */
 export function probesOf(op: Operation, cfg: CanaryConfig): Probe[] {
   const usable = (op.upstreams ?? []).filter((u) => u.missing.length === 0);
+  const providers = probedProviders(op);
   return cfg.samples.flatMap((sample) => [
     { op, cfg, sample, subject: sample.platform },
     ...usable.map((u) => ({ op, cfg, sample, subject: upstreamSubject(sample.platform, u.id), upstream: u.id })),
+    ...providers.map((id) => ({ op, cfg, sample, subject: providerSubject(sample.platform, id), provider: id })),
   ]);
 }
 

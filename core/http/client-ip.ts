@@ -4,6 +4,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { Context, Next } from 'koa';
 import type { TrustProxy } from '../config/edge-env.js';
+import { requestIp } from './api-edge.js';
 
 /** '::ffff:1.2.3.4' (an IPv4 client on a dual-stack socket) and '1.2.3.4' are one client. */
 export function normalizeIp(ip: string): string {
@@ -60,7 +61,7 @@ export function compileClientIp(trust: TrustProxy): ClientIpResolver {
     if (!forwardedFor || !trusted(addr, 0)) return addr;
     const entries = forwardedFor.split(',');
     for (let hop = 1, i = entries.length - 1; i >= 0; hop++, i--) {
-      const next = entryAddress(entries[i]!);
+      const next = entryAddress(entries[i] ?? '');
       if (next === null) return addr;
       addr = next;
       if (!trusted(addr, hop)) return addr;
@@ -72,8 +73,7 @@ export function compileClientIp(trust: TrustProxy): ClientIpResolver {
 /** First thing after the request id: every later reader of the IP (Koa's ctx.ip included) sees the same value. */
 export function clientIpMiddleware(resolve: ClientIpResolver) {
   return (ctx: Context, next: Next): Promise<void> => {
-    const xff = ctx.req.headers['x-forwarded-for'];
-    ctx.request.ip = resolve(ctx.req.socket.remoteAddress ?? '', Array.isArray(xff) ? xff.join(',') : xff);
+    ctx.request.ip = requestIp(ctx.req, resolve);
     return next();
   };
 }

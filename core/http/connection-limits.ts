@@ -50,7 +50,7 @@ export function defaultPerIpCap(trust: TrustProxy): number {
 function ipv6Groups(address: string): string[] | null {
   const addr = normalizeIp(address);
   if (isIP(addr) !== 6) return null;
-  const [head = '', tail] = addr.toLowerCase().split('%')[0]!.split('::') as [string, string | undefined];
+  const [head = '', tail] = (addr.toLowerCase().split('%')[0] ?? '').split('::') as [string, string | undefined];
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   // An embedded IPv4 tail (::ffff:0:1.2.3.4) is two groups; only the first four groups matter here anyway.

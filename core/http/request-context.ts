@@ -1,20 +1,11 @@
-// First middleware of every request: a request id (X-Request-Id), the start time, security headers, and the
-// one error shape for anything that escapes a handler (no internals leak; the request id is the thread).
+// First middleware of every Koa request: a request id (X-Request-Id), the start time, security headers, and the
+// one error shape for anything that escapes a handler (no internals leak; the request id is the thread). Each of
+// these is the /api edge's (api-edge.ts), so the lean entry and Koa answer alike.
 import type { Context, Next } from 'koa';
-import { newRequestId } from '../accounts/secrets.js';
 import type { Logger } from '../kernel/logger.js';
-import { callerLocale } from './envelope.js';
+import { edgeRequestId, failureText, JSON_TYPE, SECURITY_HEADERS } from './api-edge.js';
 import { DETAILS } from './error-details.js';
-import { ApiError, type Detail, ERROR_CATALOGUE, type ErrorCode, localizedMessage } from './errors.js';
-
-/** On every answer, the lean /api entry's too (core/pipeline/lean-entry.ts). */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-};
+import { ApiError, type Detail, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
 
 function codeForStatus(status: number): ErrorCode {
   if (status === 413) return 'PAYLOAD_TOO_LARGE';
@@ -35,14 +26,16 @@ function unrouted(ctx: Context): ApiError {
 
 export function requestContext(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    ctx.state.requestId = newRequestId();
+    ctx.state.requestId = edgeRequestId();
     ctx.state.startedNs = process.hrtime.bigint();
     ctx.set('X-Request-Id', ctx.state.requestId as string);
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) ctx.set(k, v);
     try {
       await next();
-      // Nothing answered (no route, or the router only set 405/501 and Allow): still the JSON envelope.
-      if (ctx.body == null && (ctx.status === 404 || ctx.status === 405 || ctx.status === 501)) throw unrouted(ctx);
+      // Nothing answered (no route, or the router only set 405/501 and Allow): still the JSON envelope. An /api
+      // answer written by the edge itself (ctx.respond false) is answered.
+      if (ctx.respond !== false && ctx.body == null && (ctx.status === 404 || ctx.status === 405 || ctx.status === 501))
+        throw unrouted(ctx);
     } catch (err) {
       const e = err as Error & { status?: number; expose?: boolean };
       let code: ErrorCode;
@@ -64,15 +57,9 @@ export function requestContext(logger: Logger) {
           });
         status = ERROR_CATALOGUE[code].status;
       }
-      const text = localizedMessage(code, message, callerLocale(ctx.get('accept-language')));
       ctx.status = status;
-      ctx.type = 'application/json; charset=utf-8';
-      ctx.body = JSON.stringify({
-        success: false,
-        error: { code, message: text },
-        deducted: 0,
-        request_id: ctx.state.requestId,
-      });
+      ctx.type = JSON_TYPE;
+      ctx.body = failureText(code, message, ctx.state.requestId as string, ctx.get('accept-language'));
     }
   };
 }

@@ -10,7 +10,7 @@ import type { KeyIdentity } from '../accounts/api-keys.js';
 import { callerLocale } from '../http/envelope.js';
 import { ApiError, type Denial, ERROR_TEXT, localizedMessage, statusOf } from '../http/errors.js';
 import { authenticate } from '../pipeline/authenticate.js';
-import { beginCall } from '../pipeline/begin-call.js';
+import { beginCall } from '../pipeline/koa-door.js';
 import type { Operation } from '../registry/registry.js';
 import type { Services } from '../services.js';
 import { isDatabaseUnavailable } from '../store/database-errors.js';

@@ -6,8 +6,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'koa';
 import { callerLocale } from '../http/envelope.js';
 import { ERROR_TEXT, type ErrorCode, type TextLocale } from '../http/errors.js';
-import { beginCall } from '../pipeline/begin-call.js';
 import { runCall } from '../pipeline/index.js';
+import { beginCall } from '../pipeline/koa-door.js';
 import { answerHeader } from '../pipeline/respond.js';
 import type { Services } from '../services.js';
 

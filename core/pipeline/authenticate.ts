@@ -9,7 +9,7 @@ import { after } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
 
-function keyFrom(call: Parameters<Stage>[0]): string | undefined {
+function keyFrom(call: ApiCall): string | undefined {
   const header = call.headers['x-api-key'];
   if (typeof header === 'string' && header) return header.trim();
   const q = call.query.api_key;
@@ -38,7 +38,7 @@ function ipAllowed(ip: string, cidrs: string[]): boolean {
   return list.check(addr, isIP(addr) === 6 ? 'ipv6' : 'ipv4');
 }
 
-export const authenticate: Stage = (call, s) => {
+export const authenticate: Stage<ApiCall, { identity: KeyIdentity }> = (call, s) => {
   const secret = keyFrom(call);
   if (!secret) return keyless(call, s, deny('MISSING_API_KEY'));
   if (!/^sk_[A-Za-z0-9_-]{20,100}$/.test(secret)) return keyless(call, s, deny('INVALID_API_KEY', DETAILS.keyFormat()));

@@ -7,15 +7,16 @@ import type { Context } from 'koa';
 import { balanceOf } from '../billing/ledger.js';
 import { spentToday } from '../billing/spend-cap.js';
 import { activeSubscription } from '../billing/subscriptions.js';
+import { answerOnKoa } from '../http/api-edge.js';
 import { DETAILS } from '../http/error-details.js';
 import { deny } from '../http/errors.js';
 import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
 import { isDatabaseUnavailable } from '../store/database-errors.js';
 import { authenticate } from './authenticate.js';
-import { beginCall } from './begin-call.js';
 import type { ApiCall } from './call.js';
-import { respond, writeAnswer } from './respond.js';
+import { beginCall } from './koa-door.js';
+import { respond } from './respond.js';
 
 export const BALANCE_PATH = '/api/_balance';
 /** Per key: 5 requests a second, bursts of 20. */
@@ -33,17 +34,17 @@ export async function handleBalanceByKey(ctx: Context, s: Services): Promise<voi
     s.logger.error('balance request failed', { request_id: call.requestId, reason: (err as Error).message });
     call.identity = undefined; // no second database read for `remaining`
     const denial = deny('UNAVAILABLE', 'The billing database is unavailable right now. Retry shortly.', 5);
-    writeAnswer(ctx, await respond(call, s, denial));
+    answerOnKoa(ctx, await respond(call, s, denial), s.logger);
   }
 }
 
 async function answerBalance(ctx: Context, s: Services, call: ApiCall): Promise<void> {
   const denied = await authenticate(call, s);
-  if (denied) {
-    writeAnswer(ctx, await respond(call, s, denied));
+  const key = call.identity;
+  if (denied || key === undefined) {
+    answerOnKoa(ctx, await respond(call, s, denied ?? deny('INVALID_API_KEY')), s.logger);
     return;
   }
-  const key = call.identity!;
   const budget = await s.state.takeToken(`balance:key:${key.keyId}`, BUDGET.perSecond, BUDGET.burst);
   if (!budget.allowed) {
     const answer = await respond(
@@ -51,7 +52,7 @@ async function answerBalance(ctx: Context, s: Services, call: ApiCall): Promise<
       s,
       deny('RATE_LIMITED', DETAILS.balanceRequests(), Math.max(1, Math.ceil(budget.retryAfterSeconds))),
     );
-    writeAnswer(ctx, answer);
+    answerOnKoa(ctx, answer, s.logger);
     return;
   }
   const now = Date.now();
@@ -92,6 +93,7 @@ async function answerBalance(ctx: Context, s: Services, call: ApiCall): Promise<
     },
   };
   call.dataJson = JSON.stringify(data);
-  call.balanceAfter = money.balance;
-  writeAnswer(ctx, await respond(call, s, undefined));
+  // Nothing was captured: the balance just read is what `remaining` says.
+  call.captured = { charged: 0, balanceAfter: money.balance, bodyOut: undefined, logged: false };
+  answerOnKoa(ctx, await respond(call, s, undefined), s.logger);
 }

@@ -1,9 +1,7 @@
-// Stage: request id and the call's starting state, from what the request says (the Koa route and the lean entry
-// for body-less calls, core/pipeline/lean-entry.ts, both describe it the same way).
-import type { Context } from 'koa';
-import { clientIpOf } from '../http/client-ip.js';
+// The call's starting state, from what the request says: both doors (the lean entry, lean-entry.ts, and the Koa
+// route, koa-door.ts), the MCP endpoint and the canaries describe it the same way.
 import type { Services } from '../services.js';
-import type { ApiCall } from './call.js';
+import { type ApiCall, NOT_CAPTURED } from './call.js';
 
 /** The facts of the request a call starts from: the first fields of the call itself. */
 export type CallRequest = Pick<
@@ -36,43 +34,12 @@ export function newCall(r: CallRequest, s: Services): ApiCall {
     cacheKey: undefined,
     cached: false,
     hold: undefined,
-    charged: 0,
-    balanceAfter: undefined,
     dataJson: undefined,
-    bodyOut: undefined,
-    logged: undefined,
+    captured: NOT_CAPTURED,
     cacheTtl: undefined,
     pluginMs: undefined,
     reservations: [],
     headersOut: {},
     canary: false,
   };
-}
-
-/** A body is announced by Content-Length > 0 or by Transfer-Encoding (chunked uploads have no length). */
-function bodyKindOf(ctx: Context): ApiCall['bodyKind'] {
-  if (ctx.method !== 'POST' || (!ctx.request.length && ctx.req.headers['transfer-encoding'] === undefined))
-    return 'none';
-  if (ctx.is('application/json', '+json')) return 'json';
-  if (ctx.is('application/x-www-form-urlencoded')) return 'form';
-  return 'unsupported';
-}
-
-/** A call from a Koa request (after the body parser). */
-export function beginCall(ctx: Context, s: Services): ApiCall {
-  const kind = bodyKindOf(ctx);
-  return newCall(
-    {
-      requestId: ctx.state.requestId as string,
-      startedNs: ctx.state.startedNs as bigint,
-      method: ctx.method,
-      path: ctx.path,
-      ip: clientIpOf(ctx),
-      headers: ctx.headers,
-      query: ctx.query as Record<string, unknown>,
-      body: kind === 'json' || kind === 'form' ? (ctx.request as { body?: unknown }).body : undefined,
-      bodyKind: kind,
-    },
-    s,
-  );
 }

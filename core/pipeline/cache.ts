@@ -3,20 +3,35 @@
 // are never cached.
 // Entries are the result's JSON text, so a hit is sent as stored without parsing it. The cache is read before the
 // price is decided: a hit that the caller's plan makes free then reserves no quota at all (price.ts).
+// On Redis a call costs two round trips: the cache is read with the admission (admit.ts), and a fresh result goes
+// to the shared tier with the release of the call's slot (concurrency-slot.ts); this process serves it at once.
 import { keyOf } from '../kernel/canonical.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
-import type { ApiCall, Stage } from './call.js';
+import type { ApiCall, Stage, Validated } from './call.js';
+import { slotOf } from './concurrency-slot.js';
 
-export const readCache: Stage = (call, s) => {
-  const op = call.operation!;
+/** Sets the call's cache key; returns it when the result may be read from the cache. */
+export function cacheKeyToRead(call: Validated): string | undefined {
+  const op = call.operation;
   call.cacheKey = `c:${op.code}:${keyOf(op.optionsHash, call.input)}`;
   // A canary must reach the upstream: a cached answer proves nothing about it.
-  if (op.cacheTtl === 0 || call.canary) return undefined;
-  return after(s.state.cacheGet(call.cacheKey), (hit) => {
-    if (hit === undefined) return undefined;
-    call.dataJson = hit;
-    call.cached = true;
+  return op.cacheTtl === 0 || call.canary ? undefined : call.cacheKey;
+}
+
+/** The call is answered with a cached result. */
+export function takeHit(call: ApiCall, hit: string): void {
+  call.dataJson = hit;
+  call.cached = true;
+}
+
+/** The cache was read with the admission (admit.ts); only a call admitted without its key reads it here. */
+export const readCache: Stage<Validated, { cacheKey: string }> = (call, s) => {
+  if (call.cacheKey !== undefined) return undefined;
+  const key = cacheKeyToRead(call);
+  if (key === undefined) return undefined;
+  return after(s.state.cacheGet(key), (hit) => {
+    if (hit !== undefined) takeHit(call, hit);
     return undefined;
   });
 };
@@ -40,7 +55,10 @@ function writeCache(call: ApiCall, s: Services, key: string, json: string, ttl: 
     return undefined;
   };
   try {
-    const written = s.state.cacheSet(key, json, ttl);
+    // The shared tier gets it with the slot's release (one round trip for both); this process has it at once.
+    const slot = slotOf(call);
+    if (slot) slot.cache = { key, value: json, ttlSeconds: ttl };
+    const written = slot ? s.state.cacheSetHere(key, json, ttl) : s.state.cacheSet(key, json, ttl);
     return written instanceof Promise ? written.then(() => undefined, failed) : undefined;
   } catch (e) {
     return failed(e);

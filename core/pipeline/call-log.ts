@@ -10,7 +10,7 @@ import type { Denial, ErrorCode } from '../http/errors.js';
 import { classifyFailure } from '../sandbox/failure-class.js';
 import type { Services } from '../services.js';
 import type { CallLogRow } from '../store/call-log-writer.js';
-import type { ApiCall } from './call.js';
+import type { AfterStage, ApiCall } from './call.js';
 
 const round2 = (ms: number): number => Math.round(ms * 100) / 100;
 
@@ -21,7 +21,14 @@ function failureClass(call: ApiCall, denial: Denial | undefined): string | null 
   return classifyFailure(denial.code, typeof m === 'string' || m === undefined ? m : m.en);
 }
 
-export function callLogRow(call: ApiCall, status: number, denial: Denial | undefined, now = Date.now()): CallLogRow {
+/** `charged`: what the row says was paid; capture writes its row before its value is on the call. */
+export function callLogRow(
+  call: ApiCall,
+  status: number,
+  denial: Denial | undefined,
+  now = Date.now(),
+  charged = call.captured.charged,
+): CallLogRow {
   const replay = !!call.idempotency?.replay;
   return {
     request_id: call.requestId,
@@ -30,9 +37,9 @@ export function callLogRow(call: ApiCall, status: number, denial: Denial | undef
     operation: call.operation?.code ?? null,
     status,
     error_code: replay ? null : (denial?.code ?? null),
-    charged: call.charged,
+    charged,
     cached: call.cached ? 1 : 0,
-    free_reason: replay ? 'idempotent_replay' : call.charged === 0 && !denial ? call.freeReason : null,
+    free_reason: replay ? 'idempotent_replay' : charged === 0 && !denial ? call.freeReason : null,
     duration_ms: round2(Number(process.hrtime.bigint() - call.startedNs) / 1e6),
     plugin_ms: call.pluginMs === undefined ? null : round2(call.pluginMs),
     ip: call.ip,
@@ -73,10 +80,13 @@ function countRefused(call: ApiCall, s: Services, status: number, code: ErrorCod
   });
 }
 
-export function logCall(call: ApiCall, s: Services, status: number, denial: Denial | undefined): void {
+/** After-charge stage: the call's row (or its count), last. */
+export const logCallStage: AfterStage = (call, s, end) => logCall(call, s, end.status, end.denial);
+
+function logCall(call: ApiCall, s: Services, status: number, denial: Denial | undefined): void {
   const durationMs = Number(process.hrtime.bigint() - call.startedNs) / 1e6;
   if (denial !== undefined && COUNTED.has(denial.code)) countRefused(call, s, status, denial.code);
-  else if (call.logged) s.callLog.touchKey(call.identity?.keyId ?? null, Date.now());
+  else if (call.captured.logged) s.callLog.touchKey(call.identity?.keyId ?? null, Date.now());
   else s.callLog.add(callLogRow(call, status, denial));
   if (call.canary) return;
   // A fresh answer (not a cache hit) proves the upstream works now.
@@ -88,6 +98,6 @@ export function logCall(call: ApiCall, s: Services, status: number, denial: Deni
     denial?.code ?? 'OK',
     !!call.cached,
     durationMs / 1000,
-    call.charged,
+    call.captured.charged,
   );
 }

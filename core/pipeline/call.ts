@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { KeyIdentity } from '../accounts/api-keys.js';
 import type { CallHold } from '../billing/money.js';
 import type { PlanGrant } from '../billing/plans.js';
+import type { ApiAnswer } from '../http/api-edge.js';
 import type { Denial } from '../http/errors.js';
 import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { Operation, Registry } from '../registry/registry.js';
@@ -37,14 +38,10 @@ export interface ApiCall {
   cached: boolean;
   /** The price reserved before the plugin runs (billing/money.ts): a row on PostgreSQL, in memory on SQLite. */
   hold?: CallHold;
-  charged: number;
-  balanceAfter?: number;
   /** The result as JSON text, serialised once (run-plugin or the cache) and reused for the body and the cache. */
   dataJson?: string;
-  /** The success body, when it had to be fixed inside the capture transaction (stored for an idempotent replay). */
-  bodyOut?: string;
-  /** The call-log row was written with the charge (same transaction), so the buffered writer must skip it. */
-  logged?: boolean;
+  /** What capture returned (settle.ts); NOT_CAPTURED until then, and for every call it did not charge or log. */
+  captured: Captured;
   /** Cache TTL for this result (plugin's override or the operation's), seconds. */
   cacheTtl?: number;
   pluginMs?: number;
@@ -56,6 +53,11 @@ export interface ApiCall {
    * of rotation, and the circuit is left to the canary's status.
    */
   pinUpstream?: string;
+  /**
+   * The same for one of the plugin's own providers (operations.yaml `canary.providers`): passed to the plugin as
+   * host.pin, which then tries that provider alone instead of failing over.
+   */
+  pinProvider?: string;
   /** charge_when said false for the answer this call's run made (a cache hit decides from the text). */
   chargeFree?: boolean;
   /** The run's answer as an object, only while charge_when looks at it (run-plugin.ts). */
@@ -70,11 +72,59 @@ export interface ApiCall {
   canary: boolean;
 }
 
+/** What capture (settle.ts) did: the one value it returns instead of setting flags on the call. */
+export interface Captured {
+  /** micro-TOKEN the call paid (0 when free or failed). */
+  readonly charged: number;
+  /** The balance after the charge, when the capture (or a read, balance-by-key.ts) knows it. */
+  readonly balanceAfter: number | undefined;
+  /** The success body, when it had to be fixed inside the capture transaction (stored for an idempotent replay). */
+  readonly bodyOut: string | undefined;
+  /** The call-log row was written with the charge (same transaction), so the buffered writer must skip it. */
+  readonly logged: boolean;
+}
+
+/** Shared by every call not (yet) captured: nothing to allocate per call. */
+export const NOT_CAPTURED: Captured = Object.freeze({
+  charged: 0,
+  balanceAfter: undefined,
+  bodyOut: undefined,
+  logged: false,
+});
+
+// What each stage establishes, as types: a later stage states what it needs and reads it without a check or a
+// `!`. BEFORE_CHARGE (index.ts) is checked at compile time to run them in an order that provides it (Ordered).
+
+/** After authenticate: the caller's key. */
+export type Authenticated = ApiCall & { identity: KeyIdentity };
+/** After resolveOperation: the operation called. */
+export type Resolved = Authenticated & { operation: Operation };
+/** After validateInput: the input, validated by the operation's schema. */
+export type Validated = Resolved & { input: Record<string, unknown> };
+/** After readCache: the result's cache key (also its single flight's). */
+export type Keyed = Validated & { cacheKey: string };
+
 /**
  * A stage either lets the call go on (undefined) or ends it with a Denial. One with nothing to wait for answers
- * directly, without a promise (runStages, index.ts, awaits only promises).
+ * directly, without a promise (runStages, index.ts, awaits only promises). `Needs`: what it reads, established by
+ * the stages before it; `Adds`: what it establishes for the stages after it (a type only, never set at run time).
  */
-export type Stage = (call: ApiCall, services: Services) => MaybePromise<Denial | undefined>;
+export interface Stage<Needs extends ApiCall = ApiCall, Adds = unknown> {
+  (call: Needs, services: Services): MaybePromise<Denial | undefined>;
+  readonly establishes?: Adds;
+}
+
+/**
+ * What a list of stages has established once it ran, from `Have` on; a stage whose needs the stages before it did not
+ * provide makes it `{ misplaced: Stage }` instead, which nothing accepts (a compile error at the list).
+ */
+export type Ordered<L extends readonly unknown[], Have> = L extends readonly [infer First, ...infer Rest]
+  ? First extends Stage<infer Needs, infer Adds>
+    ? [Have] extends [Needs]
+      ? Ordered<Rest, Have & Adds>
+      : { misplaced: First }
+    : never
+  : Have;
 
 /** How a call ended, as its reservations see it when they are settled (reservations.ts). */
 export interface Outcome {
@@ -86,6 +136,20 @@ export interface Outcome {
   status?: number;
   body?: string;
 }
+
+/**
+ * How a call ended, carried through the after-charge stages (index.ts): one object per call. The reservations see
+ * it as their Outcome; `status`, `body` and `answer` are there once respond has run.
+ */
+export interface CallEnd extends Outcome {
+  denial: Denial | undefined;
+  status: number;
+  body: string;
+  answer: ApiAnswer | undefined;
+}
+
+/** A stage of the after-charge phase: runs for every call, refused or not, and never refuses. */
+export type AfterStage = (call: ApiCall, services: Services, end: CallEnd) => MaybePromise<void>;
 
 export interface Reservation {
   /** For the log when settling fails. */

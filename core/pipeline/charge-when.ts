@@ -1,8 +1,6 @@
 // Stage: an operation's `charge_when` (operations.yaml, JSONata over the answer's `data`). A success is charged by
 // default; when the expression says false (nothing was found, no location) the answer is sent free: the money
 // hold goes back and no ledger row is written. Operations without it, and calls already free, do no work here.
-import { releaseHold } from '../billing/holds.js';
-import { memoryHoldsOf } from '../billing/memory-holds.js';
 import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Stage } from './call.js';
@@ -47,8 +45,8 @@ function makeFree(call: ApiCall, s: Services): MaybePromise<undefined> {
   if (held) {
     // The hold's reservation entry finds nothing left to settle (hold.ts).
     call.hold = undefined;
-    if (held.memory) memoryHoldsOf(s.store.db).release(held.memory);
-    else return releaseHold(s.store.db, held.id).then(() => undefined);
+    const given = s.money.giveBack(held);
+    if (given instanceof Promise) return given.then(() => undefined);
   }
   return undefined;
 }

@@ -7,25 +7,22 @@
 import type { Operation } from '../registry/registry.js';
 import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
 import type { Services } from '../services.js';
-import type { ApiCall } from './call.js';
+import type { Validated } from './call.js';
+import { sandboxRequest } from './sandbox-request.js';
 import { runUpstreams } from './upstreams.js';
 
-export async function runWithFallback(call: ApiCall, s: Services): Promise<SharedRun> {
-  const op = call.operation as Operation;
-  const { outcome } = await s.sandbox.run({
-    plugin: op.plugin,
-    operation: op.code,
-    input: call.input!,
-    options: op.options,
-    timeoutMs: op.timeoutMs,
-    requestId: call.requestId,
-    logKey: call.identity ? `key:${call.identity.keyId}` : undefined,
-  });
+export async function runWithFallback(
+  call: Validated,
+  s: Services,
+  fallbackRule: NonNullable<Operation['fallbackRule']>,
+): Promise<SharedRun> {
+  const op = call.operation;
+  const { outcome } = await s.sandbox.run(sandboxRequest(call));
   if (!outcome.ok) return { failure: outcome };
   const own = outcome.data;
   let ask = false;
   try {
-    ask = await op.fallbackRule!(own);
+    ask = await fallbackRule(own);
   } catch (err) {
     s.logger.warn('fallback_when failed: the plugin answer is sent', {
       request_id: call.requestId,

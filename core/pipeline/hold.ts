@@ -7,17 +7,18 @@ import { type Denial, deny } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
-import type { ApiCall, Stage } from './call.js';
+import type { ApiCall, Resolved, Stage } from './call.js';
 import { reserve } from './reservations.js';
 
 /** Free calls and cache hits hold nothing: for them the stage is over without a promise. */
-export const hold: Stage = (call, s) => (call.price === 0 || call.cached ? undefined : placeMoneyHold(call, s));
+export const hold: Stage<Resolved> = (call, s) =>
+  call.price === 0 || call.cached ? undefined : placeMoneyHold(call, s);
 
-function placeMoneyHold(call: ApiCall, s: Services): MaybePromise<Denial | undefined> {
+function placeMoneyHold(call: Resolved, s: Services): MaybePromise<Denial | undefined> {
   // Grace (HOLD_GRACE_MS) beyond the deadline before a leftover hold counts as abandoned by a dead process; the
-  // hold sweeper of every process releases it then (core/billing/holds.ts).
-  const expiresAt = Date.now() + call.operation!.timeoutMs + s.settings.holdGraceMs;
-  return after(s.money.place(call.identity!.userId, call.price, call.requestId, expiresAt), (placed) => {
+  // hold sweeper of every process gives it back then (core/billing/holds.ts).
+  const expiresAt = Date.now() + call.operation.timeoutMs + s.settings.holdGraceMs;
+  return after(s.money.place(call.identity.userId, call.price, call.requestId, expiresAt), (placed) => {
     if (!placed) return insufficient(call.price);
     call.hold = placed;
     reserve(call, moneyHold(call, s));
@@ -31,7 +32,7 @@ function moneyHold(call: ApiCall, s: Services) {
     if (!call.hold) return;
     const placed = call.hold;
     call.hold = undefined;
-    return s.money.release(placed);
+    return s.money.giveBack(placed);
   };
   return { name: 'money hold', keep: giveBack, giveBack };
 }

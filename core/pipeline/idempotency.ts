@@ -13,17 +13,17 @@ import { type Denial, deny } from '../http/errors.js';
 import { hashOf } from '../kernel/canonical.js';
 import type { Services } from '../services.js';
 import type { Database } from '../store/schema.js';
-import type { ApiCall, Stage } from './call.js';
+import type { Stage, Validated } from './call.js';
 import { reserve } from './reservations.js';
 
 export const DONE_TTL_MS = 24 * 3600 * 1000;
 
-async function tryClaim(s: Services, call: ApiCall, key: string, hash: string, leaseMs: number): Promise<boolean> {
+async function tryClaim(s: Services, call: Validated, key: string, hash: string, leaseMs: number): Promise<boolean> {
   const now = Date.now();
   const res = await s.store.db
     .insertInto('idempotency')
     .values({
-      user_id: call.identity!.userId,
+      user_id: call.identity.userId,
       idem_key: key,
       request_hash: hash,
       state: 'pending',
@@ -39,12 +39,12 @@ async function tryClaim(s: Services, call: ApiCall, key: string, hash: string, l
 }
 
 /** Take over a pending claim whose lease ran out (its call died); exactly one retry wins. */
-async function takeOver(s: Services, call: ApiCall, key: string, hash: string, leaseMs: number): Promise<boolean> {
+async function takeOver(s: Services, call: Validated, key: string, hash: string, leaseMs: number): Promise<boolean> {
   const now = Date.now();
   const res = await s.store.db
     .updateTable('idempotency')
     .set({ request_hash: hash, owner: call.requestId, created_at: now, expires_at: now + leaseMs })
-    .where('user_id', '=', call.identity!.userId)
+    .where('user_id', '=', call.identity.userId)
     .where('idem_key', '=', key)
     .where('state', '=', 'pending')
     .where('expires_at', '<=', now)
@@ -53,7 +53,7 @@ async function takeOver(s: Services, call: ApiCall, key: string, hash: string, l
 }
 
 /** The claim is this call's until settled: a success's answer is stored, a failure's claim is dropped. */
-function claimed(call: ApiCall, s: Services, key: string, hash: string): undefined {
+function claimed(call: Validated, s: Services, key: string, hash: string): undefined {
   call.idempotency = { key, hash };
   const finish = (o: { status?: number; body?: string }): Promise<void> =>
     finishIdempotency(call, s, o.status ?? 500, o.body ?? '');
@@ -62,17 +62,17 @@ function claimed(call: ApiCall, s: Services, key: string, hash: string): undefin
 }
 
 /** Most calls carry no Idempotency-Key: for them the stage is over without a promise. */
-export const beginIdempotency: Stage = (call, s) => {
+export const beginIdempotency: Stage<Validated> = (call, s) => {
   const raw = call.headers['idempotency-key'];
   return raw === undefined ? undefined : claimOrReplay(call, s, raw);
 };
 
-async function claimOrReplay(call: ApiCall, s: Services, raw: string | string[]): Promise<Denial | undefined> {
+async function claimOrReplay(call: Validated, s: Services, raw: string | string[]): Promise<Denial | undefined> {
   const key = String(raw).trim();
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) return deny('INVALID_INPUT', DETAILS.idempotencyKeyFormat());
-  const userId = call.identity!.userId;
-  const hash = hashOf(call.method, call.operation!.code, call.input);
-  const leaseMs = call.operation!.timeoutMs + s.settings.holdGraceMs;
+  const userId = call.identity.userId;
+  const hash = hashOf(call.method, call.operation.code, call.input);
+  const leaseMs = call.operation.timeoutMs + s.settings.holdGraceMs;
   if (await tryClaim(s, call, key, hash, leaseMs)) return claimed(call, s, key, hash);
   const row = await s.store.db
     .selectFrom('idempotency')
@@ -112,10 +112,10 @@ async function claimOrReplay(call: ApiCall, s: Services, raw: string | string[])
  * After the response is built: store an uncharged success (a charged one was stored with its charge), forget a
  * failure so it can be retried. Both only while this call still owns the claim.
  */
-async function finishIdempotency(call: ApiCall, s: Services, status: number, body: string): Promise<void> {
+async function finishIdempotency(call: Validated, s: Services, status: number, body: string): Promise<void> {
   const idem = call.idempotency;
-  if (!idem || idem.replay || call.bodyOut !== undefined) return;
-  const userId = call.identity!.userId;
+  if (!idem || idem.replay || call.captured.bodyOut !== undefined) return;
+  const userId = call.identity.userId;
   if (status < 300) {
     await s.store.db
       .updateTable('idempotency')

@@ -1,11 +1,12 @@
 // The order of an /api call, written here and only here:
 //   request id -> authenticate -> resolve operation -> validate input -> idempotency -> admit (rate, concurrency)
 //   -> cache read -> price (free cache hit / plan quota / per call) -> hold -> run plugin -> charge_when
-//   -> cache write -> capture
-//   -> settle reservations (kept on success, given back otherwise) -> respond (envelope)
-//   -> settle what needs the answer (the idempotency claim) -> call log
+//   -> cache write                                                               (BEFORE_CHARGE)
+//   -> capture (the charge)
+//   -> settle reservations (kept on success, given back otherwise) -> quota headers -> respond (envelope)
+//   -> settle what needs the answer (the idempotency claim) -> call log                (AFTER_CHARGE)
 // Stages return a Denial to stop the call; exceptions are bugs or infrastructure faults and become 500.
-import type { Context } from 'koa';
+import type { ApiAnswer } from '../http/api-edge.js';
 import { DETAILS } from '../http/error-details.js';
 import { type Denial, deny } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
@@ -13,22 +14,26 @@ import type { Services } from '../services.js';
 import { isDatabaseUnavailable } from '../store/database-errors.js';
 import { admit } from './admit.js';
 import { authenticate } from './authenticate.js';
-import { beginCall } from './begin-call.js';
 import { cacheResult, readCache } from './cache.js';
-import type { ApiCall, Stage } from './call.js';
-import { logCall } from './call-log.js';
+import type { AfterStage, ApiCall, CallEnd, Captured, Ordered, Stage } from './call.js';
+import { logCallStage } from './call-log.js';
 import { chargeWhen } from './charge-when.js';
 import { hold } from './hold.js';
 import { beginIdempotency } from './idempotency.js';
 import { price } from './price.js';
-import { settleReservations } from './reservations.js';
+import { addQuotaHeaders } from './quota-headers.js';
+import { settleOnAnswer, settleOnOutcome } from './reservations.js';
 import { resolveOperation } from './resolve-operation.js';
-import { type ApiAnswer, respond, writeAnswer } from './respond.js';
+import { respondStage } from './respond.js';
 import { runPlugin } from './run-plugin.js';
 import { capture } from './settle.js';
 import { validateInput } from './validate-input.js';
 
-const BEFORE_SETTLE: Stage[] = [
+/**
+ * Up to the charge: a stage may refuse (a Denial ends the call), and a replay skips the rest. Each stage's needs
+ * are checked at compile time against what the stages before it establish (Ordered, call.ts).
+ */
+const BEFORE_CHARGE = [
   authenticate,
   resolveOperation,
   validateInput,
@@ -40,24 +45,49 @@ const BEFORE_SETTLE: Stage[] = [
   runPlugin,
   chargeWhen,
   cacheResult,
+] as const;
+
+/** What the call is once every stage before the charge ran: what capture takes. */
+type ReadyToCharge = Ordered<typeof BEFORE_CHARGE, ApiCall>;
+
+/** The list as the runner calls it: its order was checked above, so each stage gets a call that has what it needs. */
+const RUN_BEFORE_CHARGE = BEFORE_CHARGE as readonly Stage<never>[] as readonly Stage[];
+
+/** After the charge (capture) or a refusal: every call, in this order; none of these refuses. */
+const AFTER_CHARGE: AfterStage[] = [
+  // Kept on success, given back otherwise: no hold, quota or slot outlives the call.
+  settleOnOutcome,
+  addQuotaHeaders,
+  respondStage,
+  // What is left settles with the answer (the idempotency claim stores it).
+  settleOnAnswer,
+  logCallStage,
 ];
 
 /** The stages from `from` on; without a promise while none of them needs to wait. */
 function runStages(call: ApiCall, s: Services, from = 0): MaybePromise<Denial | undefined> {
-  for (let i = from; i < BEFORE_SETTLE.length; i++) {
-    const result = BEFORE_SETTLE[i](call, s);
+  for (let i = from; i < RUN_BEFORE_CHARGE.length; i++) {
+    const result = RUN_BEFORE_CHARGE[i](call, s);
     if (result instanceof Promise) {
       return result.then((denial) => denial ?? (call.idempotency?.replay ? undefined : runStages(call, s, i + 1)));
     }
     if (result) return result;
     if (call.idempotency?.replay) return undefined;
   }
-  return capture(call, s);
+  return charge(call as ReadyToCharge, s);
 }
 
-/** The Koa route of /api/{code}: calls with a body (the lean entry, lean-entry.ts, answers the others). */
-export async function handleApiCall(ctx: Context, s: Services): Promise<void> {
-  writeAnswer(ctx, await runCall(beginCall(ctx, s), s));
+/** Capture, and what it returned onto the call (respond, the reservations and the call log read it). */
+function charge(call: ReadyToCharge, s: Services): MaybePromise<Denial | undefined> {
+  const captured = capture(call, s);
+  if (captured instanceof Promise) return captured.then((c) => recordCapture(call, c));
+  return recordCapture(call, captured);
+}
+
+function recordCapture(call: ApiCall, captured: Denial | Captured): Denial | undefined {
+  if ('code' in captured) return captured;
+  call.captured = captured;
+  return undefined;
 }
 
 /**
@@ -86,39 +116,22 @@ function failed(call: ApiCall, s: Services, err: unknown): Denial {
   return isDatabaseUnavailable(err) ? deny('UNAVAILABLE', DETAILS.billingDown(), 5) : deny('INTERNAL');
 }
 
+/** The call's end: its outcome, then each after-charge stage in order. */
 function finish(call: ApiCall, s: Services, denial: Denial | undefined): MaybePromise<ApiAnswer> {
-  const outcome = { ok: !denial, charged: call.charged };
-  // Whatever happened, no hold, quota or slot outlives the call.
-  const settled = call.reservations.length > 0 ? settleReservations(call, s, outcome) : undefined;
-  return after(settled, () =>
-    after(addQuotaHeaders(call, s), () =>
-      after(respond(call, s, denial), (answer) => {
-        // What is left settles with the answer (settleReservations took the others above).
-        const last =
-          call.reservations.length > 0
-            ? settleReservations(call, s, { ...outcome, status: answer.status, body: answer.body }, true)
-            : undefined;
-        return after(last, () => {
-          logCall(call, s, answer.status, denial);
-          if (denial) answer.denial = denial;
-          return answer;
-        });
-      }),
-    ),
-  );
+  const end: CallEnd = { ok: !denial, charged: call.captured.charged, denial, status: 0, body: '', answer: undefined };
+  return after(runAfterStages(call, s, end, 0), () => answered(end));
 }
 
-/** The plan's quota headers; an answer goes out without them rather than not at all. */
-function addQuotaHeaders(call: ApiCall, s: Services): MaybePromise<void> {
-  if (!call.identity) return undefined;
-  const failure = (err: unknown): void =>
-    s.logger.error('quota headers failed', { request_id: call.requestId, reason: (err as Error).message });
-  try {
-    const headers = s.plans.quotaHeaders(call.identity.userId);
-    if (headers instanceof Promise) return headers.then((h) => void Object.assign(call.headersOut, h), failure);
-    Object.assign(call.headersOut, headers);
-  } catch (err) {
-    failure(err);
+/** The after-charge stages from `from` on; without a promise while none of them needs to wait. */
+function runAfterStages(call: ApiCall, s: Services, end: CallEnd, from: number): MaybePromise<void> {
+  for (let i = from; i < AFTER_CHARGE.length; i++) {
+    const done = AFTER_CHARGE[i](call, s, end);
+    if (done instanceof Promise) return done.then(() => runAfterStages(call, s, end, i + 1));
   }
   return undefined;
+}
+
+function answered(end: CallEnd): ApiAnswer {
+  if (end.answer === undefined) throw new Error('respond is missing from AFTER_CHARGE');
+  return end.answer;
 }

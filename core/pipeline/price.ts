@@ -12,7 +12,7 @@ import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
 import { StateUnavailableError } from '../state/shared-state.js';
-import type { ApiCall, Stage } from './call.js';
+import type { Resolved, Stage } from './call.js';
 import { reserve } from './reservations.js';
 
 export const COUNTERS_UNAVAILABLE: Denial = deny('UNAVAILABLE', DETAILS.countersDown(), 5);
@@ -20,7 +20,7 @@ export const COUNTERS_UNAVAILABLE: Denial = deny('UNAVAILABLE', DETAILS.counters
 /** A canary costs nothing and takes no plan quota: the system account is not a customer. */
 const CANARY_FREE = 'canary';
 
-export const price: Stage = (call, s) => {
+export const price: Stage<Resolved> = (call, s) => {
   if (call.canary) {
     call.price = 0;
     call.freeReason = CANARY_FREE;
@@ -31,7 +31,7 @@ export const price: Stage = (call, s) => {
     throw err;
   };
   try {
-    const priced = after(s.plans.quote(call.identity!.userId, call.operation!, call.cached), (quote) =>
+    const priced = after(s.plans.quote(call.identity.userId, call.operation, call.cached), (quote) =>
       recordQuote(call, s, quote),
     );
     return priced instanceof Promise ? priced.catch(unavailable) : priced;
@@ -41,27 +41,27 @@ export const price: Stage = (call, s) => {
 };
 
 /** The quote on the call, its plan grant among the reservations, and the spending cap's share reserved. */
-function recordQuote(call: ApiCall, s: Services, quote: Quote): MaybePromise<Denial | undefined> {
+function recordQuote(call: Resolved, s: Services, quote: Quote): MaybePromise<Denial | undefined> {
   call.price = quote.price;
   call.freeReason = quote.freeReason;
   call.planGrant = quote.planGrant;
   const grant = quote.planGrant;
-  if (grant) reserve(call, { name: 'plan quota', keep: () => grant.commit(), giveBack: () => grant.release() });
-  const cap = call.identity!.dailySpendCap;
+  if (grant) reserve(call, { name: 'plan quota', keep: () => grant.keep(), giveBack: () => grant.giveBack() });
+  const cap = call.identity.dailySpendCap;
   if (cap === null || call.price === 0) return undefined;
   return reserveCap(call, s, cap);
 }
 
-async function reserveCap(call: ApiCall, s: Services, cap: number): Promise<Denial | undefined> {
-  const reservation = await reserveSpend(s.store.db, s.state, call.identity!, cap, call.price);
+async function reserveCap(call: Resolved, s: Services, cap: number): Promise<Denial | undefined> {
+  const reservation = await reserveSpend(s.store.db, s.state, call.identity, cap, call.price);
   if (!reservation) {
     return deny('INSUFFICIENT_BALANCE', DETAILS.dailyCap(toToken(cap)));
   }
   // A charged call keeps exactly what it paid; a failed call and a free cache hit (charged 0) give it all back.
   reserve(call, {
     name: 'spending cap',
-    keep: (o) => reservation.settle(o.charged),
-    giveBack: () => reservation.settle(0),
+    keep: (o) => reservation.keep(o.charged),
+    giveBack: () => reservation.giveBack(),
   });
   return undefined;
 }

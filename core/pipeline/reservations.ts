@@ -9,11 +9,19 @@
 
 import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { Services } from '../services.js';
-import type { ApiCall, Outcome, Reservation } from './call.js';
+import type { AfterStage, ApiCall, Outcome, Reservation } from './call.js';
 
 export function reserve(call: ApiCall, r: Reservation): void {
   call.reservations.push(r);
 }
+
+/** After-charge stage: the entries that settle on the outcome, before the answer is built. */
+export const settleOnOutcome: AfterStage = (call, s, end) =>
+  call.reservations.length > 0 ? settleReservations(call, s, end) : undefined;
+
+/** After-charge stage: the entries that need the answer (the idempotency claim stores it). */
+export const settleOnAnswer: AfterStage = (call, s, end) =>
+  call.reservations.length > 0 ? settleReservations(call, s, end, true) : undefined;
 
 /**
  * Settle the entries of one moment, newest first. A failure to settle one is logged and does not stop the

@@ -2,17 +2,18 @@
 
 import { DETAILS } from '../http/error-details.js';
 import { deny } from '../http/errors.js';
-import type { Stage } from './call.js';
+import type { Operation } from '../registry/registry.js';
+import type { ApiCall, Authenticated, Stage } from './call.js';
 
 /** `routes:` aliases are declared for GET; POST on the same path is the same call with a body (long share text). */
-function matchAlias(call: Parameters<Stage>[0]) {
+function matchAlias(call: ApiCall) {
   return (
     call.registry.matchAlias(call.method, call.path) ??
     (call.method === 'POST' ? call.registry.matchAlias('GET', call.path) : undefined)
   );
 }
 
-export const resolveOperation: Stage = (call) => {
+export const resolveOperation: Stage<Authenticated, { operation: Operation }> = (call) => {
   try {
     const alias = matchAlias(call);
     if (alias) {
@@ -30,7 +31,7 @@ export const resolveOperation: Stage = (call) => {
     if (err instanceof URIError) return deny('INVALID_INPUT', DETAILS.badPercent());
     throw err;
   }
-  const allowed = call.identity?.allowedCodes;
+  const allowed = call.identity.allowedCodes;
   if (allowed && allowed.length > 0 && !allowed.includes(call.operation.code)) {
     return deny('OPERATION_NOT_ALLOWED', DETAILS.operationNotAllowed(call.operation.code));
   }

@@ -1,12 +1,12 @@
-// Stage: the only place that decides status, headers and body of an /api call. The answer is a plain value: the
-// Koa route (writeAnswer) and the lean entry for body-less calls (core/pipeline/lean-entry.ts) both send it as is.
-import type { Context } from 'koa';
+// Stage: the only place that decides status, headers and body of an /api call. The answer is a plain value: both
+// doors send it as is through the /api edge's writer (http/api-edge.ts).
+import type { ApiAnswer } from '../http/api-edge.js';
 import { callerLocale, failureBody } from '../http/envelope.js';
 import { type Denial, statusOf } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
-import type { ApiCall } from './call.js';
+import type { AfterStage, ApiCall } from './call.js';
 
 /**
  * Refusals of the key itself: a disabled, expired or wrong-IP key (or one that may not call this operation) must
@@ -17,7 +17,7 @@ const KEY_REFUSALS = new Set<string>(['KEY_DISABLED', 'KEY_EXPIRED', 'IP_NOT_ALL
 /** The balance for `remaining`; on SQLite usually known at once (no promise). */
 function remainingOf(call: ApiCall, s: Services, denial?: Denial): MaybePromise<number | undefined> {
   if (denial && KEY_REFUSALS.has(denial.code)) return undefined;
-  if (call.balanceAfter !== undefined) return call.balanceAfter;
+  if (call.captured.balanceAfter !== undefined) return call.captured.balanceAfter;
   if (!call.identity) return undefined;
   // The answer must go out even when the database is what failed; `remaining` is then simply absent.
   const absent = (): undefined => undefined;
@@ -34,26 +34,11 @@ function remainingOf(call: ApiCall, s: Services, denial?: Denial): MaybePromise<
  * The success envelope (same fields and order as successBody) around the result's JSON text, which was
  * serialised once before capture: the bytes are spliced in, never parsed and serialised again.
  */
-export function successText(call: ApiCall, remainingMicro: number): string {
+export function successText(call: ApiCall, chargedMicro: number, remainingMicro: number): string {
   return (
-    `{"success":true,"data":${call.dataJson ?? 'null'},"deducted":${toToken(call.charged)},` +
+    `{"success":true,"data":${call.dataJson ?? 'null'},"deducted":${toToken(chargedMicro)},` +
     `"remaining":${toToken(remainingMicro)},"cached":${call.cached},"request_id":${JSON.stringify(call.requestId)}}`
   );
-}
-
-/**
- * What an /api call answers: the envelope and the headers that belong to this call (not the edge's own), as one
- * flat list name, value, name, value... — the form Node's writeHead takes without building an object per answer.
- */
-export interface ApiAnswer {
-  status: number;
-  headers: string[];
-  body: string;
-  /**
-   * The refusal behind a failed answer, with the plugin's own detail: the body carries only what the caller may read
-   * in its language, while a canary classifies the failure from the whole detail (core/health/canary-runner.ts).
-   */
-  denial?: Denial;
 }
 
 /** One header of an answer, or undefined. */
@@ -61,8 +46,6 @@ export function answerHeader(answer: ApiAnswer, name: string): string | undefine
   for (let i = 0; i < answer.headers.length; i += 2) if (answer.headers[i] === name) return answer.headers[i + 1];
   return undefined;
 }
-
-export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function respond(call: ApiCall, s: Services, denial: Denial | undefined): MaybePromise<ApiAnswer> {
   if (call.idempotency?.replay) {
@@ -81,9 +64,21 @@ export function respond(call: ApiCall, s: Services, denial: Denial | undefined):
       );
     });
   }
-  if (call.bodyOut !== undefined) return answerOf(call, 200, call.bodyOut, []);
-  return after(remainingOf(call, s), (remaining) => answerOf(call, 200, successText(call, remaining ?? 0), []));
+  const { bodyOut, charged } = call.captured;
+  if (bodyOut !== undefined) return answerOf(call, 200, bodyOut, []);
+  return after(remainingOf(call, s), (remaining) =>
+    answerOf(call, 200, successText(call, charged, remaining ?? 0), []),
+  );
 }
+
+/** After-charge stage: the answer, onto the call's end (status and body for the entries settled after it). */
+export const respondStage: AfterStage = (call, s, end) =>
+  after(respond(call, s, end.denial), (answer) => {
+    if (end.denial) answer.denial = end.denial;
+    end.answer = answer;
+    end.status = answer.status;
+    end.body = answer.body;
+  });
 
 /** The answer: its status and body, with the headers every answer of a call carries after `headers`. */
 function answerOf(call: ApiCall, status: number, body: string, headers: string[]): ApiAnswer {
@@ -104,12 +99,4 @@ function answerOf(call: ApiCall, status: number, body: string, headers: string[]
   if (call.cached) timing += ', cache;desc="hit"';
   headers.push('Server-Timing', timing, 'Cache-Control', 'no-store');
   return { status, headers, body };
-}
-
-/** The answer onto a Koa response (the console's Koa routes that answer in the /api envelope). */
-export function writeAnswer(ctx: Context, answer: ApiAnswer): void {
-  for (let i = 0; i < answer.headers.length; i += 2) ctx.set(answer.headers[i], answer.headers[i + 1]);
-  ctx.status = answer.status;
-  ctx.type = JSON_TYPE;
-  ctx.body = answer.body;
 }

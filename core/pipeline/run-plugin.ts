@@ -2,21 +2,26 @@
 // outcome; a failure outcome becomes a Denial with the plugin's public message. A success is serialised here,
 // before capture: a result that cannot be sent (not JSON, or above MAX_RESULT_BYTES) is a failure, never billed.
 import { type Denial, deny, type ErrorCode } from '../http/errors.js';
+import type { ChargeRule } from '../registry/charge-rule.js';
 import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
 import type { Services } from '../services.js';
-import type { ApiCall, Stage } from './call.js';
+import type { Keyed, Stage } from './call.js';
 import { chargeRuleFailed } from './charge-when.js';
 import { runWithFallback } from './fallback.js';
+import { sandboxRequest } from './sandbox-request.js';
 import { runUpstreams } from './upstreams.js';
 
 /** A cache hit runs no plugin: for it the stage is over without a promise. */
-export const runPlugin: Stage = (call, s) => (call.cached ? undefined : run(call, s));
+export const runPlugin: Stage<Keyed> = (call, s) => (call.cached ? undefined : run(call, s));
 
-async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
-  const op = call.operation!;
+async function run(call: Keyed, s: Services): Promise<Denial | undefined> {
+  const op = call.operation;
   const started = process.hrtime.bigint();
-  // A probe of one upstream must not share a customer's run (which may be served by another).
-  const flight = call.pinUpstream === undefined ? call.cacheKey! : `${call.cacheKey}\u0000upstream:${call.pinUpstream}`;
+  // A probe of one upstream or provider must not share a customer's run (which may be served by another).
+  const pinned = call.pinUpstream !== undefined || call.pinProvider !== undefined;
+  const flight = pinned
+    ? `${call.cacheKey}\u0000upstream:${call.pinUpstream ?? ''}\u0000provider:${call.pinProvider ?? ''}`
+    : call.cacheKey;
   const shared = await s.flights.run(flight, () => runShared(call, s));
   call.pluginMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (shared.upstream !== undefined) {
@@ -52,17 +57,22 @@ async function run(call: ApiCall, s: Services): Promise<Denial | undefined> {
 }
 
 /** The run every call of one single flight shares, its result serialised once for all of them. */
-function runShared(call: ApiCall, s: Services): Promise<SharedRun> {
-  const op = call.operation!;
-  const run = op.fallbackRule ? runWithFallback(call, s) : op.upstreams ? runUpstreams(call, s) : runOne(call, s);
+function runShared(call: Keyed, s: Services): Promise<SharedRun> {
+  const op = call.operation;
+  const run = op.fallbackRule
+    ? runWithFallback(call, s, op.fallbackRule)
+    : op.upstreams
+      ? runUpstreams(call, s)
+      : runOne(call, s);
   // Without charge_when no promise more than before.
-  return op.chargeRule ? run.then((r) => ('result' in r && 'json' in r.result ? withChargeRule(call, s, r) : r)) : run;
+  const rule = op.chargeRule;
+  return rule ? run.then((r) => ('result' in r && 'json' in r.result ? withChargeRule(call, s, r, rule) : r)) : run;
 }
 
 /** charge_when on the answer as an object (a cache hit's is read from its text, charge-when.ts). */
-async function withChargeRule(call: ApiCall, s: Services, run: SharedRun): Promise<SharedRun> {
+async function withChargeRule(call: Keyed, s: Services, run: SharedRun, rule: ChargeRule): Promise<SharedRun> {
   try {
-    return { ...run, free: !(await call.operation!.chargeRule!(call.sharedData)) };
+    return { ...run, free: !(await rule(call.sharedData)) };
   } catch (err) {
     chargeRuleFailed(call, s, err);
     return run;
@@ -71,18 +81,9 @@ async function withChargeRule(call: ApiCall, s: Services, run: SharedRun): Promi
   }
 }
 
-async function runOne(call: ApiCall, s: Services): Promise<SharedRun> {
-  const op = call.operation!;
-  const { outcome } = await s.sandbox.run({
-    plugin: op.plugin,
-    operation: op.code,
-    input: call.input!,
-    options: op.options,
-    timeoutMs: op.timeoutMs,
-    requestId: call.requestId,
-    // host.log is rate-limited per API key (core/sandbox/log-budget.ts).
-    logKey: call.identity ? `key:${call.identity.keyId}` : undefined,
-  });
+async function runOne(call: Keyed, s: Services): Promise<SharedRun> {
+  const op = call.operation;
+  const { outcome } = await s.sandbox.run(sandboxRequest(call));
   if (!outcome.ok) return { failure: outcome };
   if (op.chargeRule) call.sharedData = outcome.data;
   return { result: serialiseResult(outcome.data, s.settings.maxResultBytes), cacheTtl: outcome.cache_ttl };

@@ -4,14 +4,19 @@
 // control, quota, bad credential) moves on while the operation's deadline lasts, any other answer (NOT_FOUND,
 // INVALID_INPUT) is final. The mapped `data` must match the operation's `response`, else the attempt failed.
 // A canary's probe pinned to one upstream tries only it, whatever its circuit says, and leaves the circuit alone:
-// its result moves the upstream's canary status, which takes it out of rotation and back (upstream-canary.ts).
+// its result moves the upstream's canary status, which takes it out of rotation and back (upstream-canary.ts); only
+// an error rule's `disable_s` (a refused credential) counts from a probe too, and is announced once.
+// With `cache_key`, a success is kept per key for `cache_ttl` and a NOT_FOUND for `not_found_ttl`: both are
+// answered again from the cache without asking anybody.
 import jsonata, { type Expression } from 'jsonata';
 import type { UpstreamConfig } from '../config/upstream-config.js';
+import { sendUpstreamDisabledAlerts } from '../notify/alerts/upstream-disabled.js';
 import type { Operation } from '../registry/registry.js';
+import type { PluginFailure } from '../sandbox/contract.js';
 import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
 import type { Services } from '../services.js';
 import { type UpstreamHealth, upstreamHealthOf } from '../state/upstream-health.js';
-import type { ApiCall } from './call.js';
+import type { Validated } from './call.js';
 
 type Failure = Extract<SharedRun, { failure: unknown }>;
 
@@ -23,8 +28,8 @@ export function attemptOrder(list: readonly UpstreamConfig[], random: () => numb
   const tiers = new Map<number, UpstreamConfig[]>();
   for (const u of list) if (u.missing.length === 0) tiers.set(u.priority, [...(tiers.get(u.priority) ?? []), u]);
   const out: UpstreamConfig[] = [];
-  for (const p of [...tiers.keys()].sort((a, b) => a - b)) {
-    const pool = [...tiers.get(p)!];
+  for (const [, tier] of [...tiers].sort(([a], [b]) => a - b)) {
+    const pool = [...tier];
     while (pool.length) {
       const total = pool.reduce((n, u) => n + u.weight, 0);
       let i = 0;
@@ -56,6 +61,18 @@ async function upstreamCacheKey(op: Operation, u: UpstreamConfig, input: unknown
   return `upc:${op.code}:${u.options.upstream.key}:${typeof v === 'string' ? v : JSON.stringify(v)}`;
 }
 
+/**
+ * A kept NOT_FOUND is a JSON array (a kept success is the mapped object; `result` must be an object, so the two
+ * never mix): [code, message, message_zh].
+ */
+const keptNotFound = (f: PluginFailure): string => JSON.stringify([f.code, f.message, f.message_zh ?? null]);
+function fromKept(kept: string): { data: unknown } | { failure: Failure['failure'] } {
+  const v: unknown = JSON.parse(kept);
+  if (!Array.isArray(v)) return { data: v };
+  const [code, message, zh] = v as [string, string, string | null];
+  return { failure: { ok: false, code: code as 'NOT_FOUND', message, ...(zh ? { message_zh: zh } : {}) } };
+}
+
 const unavailable = (): Failure => ({
   failure: {
     ok: false,
@@ -70,17 +87,20 @@ const untouched: UpstreamHealth = {
   admit: async () => true,
   succeeded: async () => undefined,
   failed: async () => false,
+  disable: async () => false,
   markDown: async () => undefined,
   markUp: async () => undefined,
   down: async () => null,
+  noteError: async () => undefined,
+  lastError: async () => null,
 };
 
 /**
  * `base`: the operation's own plugin answered first (fallback.ts); each upstream's mapping is laid over it, and
  * the merge is what must match `response`.
  */
-export async function runUpstreams(call: ApiCall, s: Services, base?: Record<string, unknown>): Promise<SharedRun> {
-  const op = call.operation as Operation;
+export async function runUpstreams(call: Validated, s: Services, base?: Record<string, unknown>): Promise<SharedRun> {
+  const op = call.operation;
   const pinned = call.pinUpstream;
   const health = pinned === undefined ? upstreamHealthOf(s.state) : untouched;
   const deadline = Date.now() + op.timeoutMs;
@@ -99,7 +119,9 @@ export async function runUpstreams(call: ApiCall, s: Services, base?: Record<str
     const kept = cacheKey === null || pinned !== undefined ? undefined : await s.state.cacheGet(cacheKey);
     if (kept !== undefined) {
       // Asked before for this key: no call, no cost, no upstream in the call log.
-      const data = merge(JSON.parse(kept));
+      const k = fromKept(kept);
+      if ('failure' in k) return { failure: k.failure };
+      const data = merge(k.data);
       if ((op.responseCheck?.(data) ?? null) === null) return answer(data, undefined);
     }
     const left = deadline - Date.now();
@@ -108,12 +130,12 @@ export async function runUpstreams(call: ApiCall, s: Services, base?: Record<str
     const { outcome } = await s.sandbox.run({
       plugin: base ? 'http' : op.plugin,
       operation: op.code,
-      input: call.input!,
+      input: call.input,
       options: u.options,
       allowHosts: u.hosts,
       timeoutMs: Math.min(left, u.timeoutMs ?? left),
       requestId: call.requestId,
-      logKey: call.identity ? `key:${call.identity.keyId}` : undefined,
+      logKey: `key:${call.identity.keyId}`,
     });
     const log = { request_id: call.requestId, operation: op.code, upstream: u.id };
     if (outcome.ok) {
@@ -135,37 +157,45 @@ export async function runUpstreams(call: ApiCall, s: Services, base?: Record<str
         upstream: u.id,
       };
       await health.failed(op.code, u.id, u.failures, u.coolDownS, `changed shape: ${bad}`);
+      void health.noteError(op.code, u.id, 'UPSTREAM_FAILED');
       continue;
     }
     if (outcome.code === 'INTERNAL') return { failure: outcome, upstream: u.id };
     if (CALLER_CODES.has(outcome.code)) {
       void health.succeeded(op.code, u.id);
+      if (outcome.code === 'NOT_FOUND' && cacheKey !== null && pinned === undefined)
+        await s.state.cacheSet(cacheKey, keptNotFound(outcome), u.notFoundTtlS);
       return { failure: outcome, upstream: u.id };
     }
-    if (outcome.disable_s) {
-      // An alert for the operator: a credential or quota needs a person.
-      s.logger.error('upstream disabled', {
-        ...log,
-        code: outcome.code,
-        seconds: outcome.disable_s,
-        reason: outcome.message,
-      });
-      await health.markDown(op.code, u.id, outcome.disable_s, outcome.message);
-      const event = {
-        operation: op.code,
-        upstream: u.id,
-        code: outcome.code,
-        seconds: outcome.disable_s,
-        reason: outcome.message,
-      };
-      s.webhooks
-        .emit('upstream.disabled', event, null)
-        .catch((err: Error) => s.logger.warn('upstream.disabled webhook not queued', { ...log, reason: err.message }));
-    } else if (await health.failed(op.code, u.id, u.failures, u.coolDownS, outcome.message)) {
+    void health.noteError(op.code, u.id, outcome.code);
+    if (outcome.disable_s) await disableUpstream(s, op.code, u.id, outcome, outcome.disable_s, log);
+    else if (await health.failed(op.code, u.id, u.failures, u.coolDownS, outcome.message)) {
       s.logger.warn('upstream circuit opened', { ...log, cool_down_s: u.coolDownS, reason: outcome.message });
     }
     last = { failure: outcome, upstream: u.id };
     if (outcome.next === false) return last;
   }
   return last ?? unavailable();
+}
+
+/**
+ * An error rule's `disable_s`: out of rotation, logged each time; the operator is alerted (webhook and mail) only
+ * by the call that disabled it, across processes, whether a customer's call or a canary's probe met the rule.
+ */
+async function disableUpstream(
+  s: Services,
+  operation: string,
+  upstream: string,
+  outcome: PluginFailure,
+  seconds: number,
+  log: Record<string, unknown>,
+): Promise<void> {
+  s.logger.error('upstream disabled', { ...log, code: outcome.code, seconds, reason: outcome.message });
+  const until = Date.now() + seconds * 1000;
+  if (!(await upstreamHealthOf(s.state).disable(operation, upstream, seconds, outcome.message))) return;
+  const notice = { operation, upstream, code: outcome.code, reason: outcome.message, seconds, until };
+  const deps = { db: s.store.db, webhooks: s.webhooks, sendMail: s.mailer.send.bind(s.mailer), logger: s.logger };
+  sendUpstreamDisabledAlerts(deps, notice).catch((err: Error) =>
+    s.logger.warn('upstream disabled alert failed', { ...log, reason: err.message }),
+  );
 }

@@ -3,7 +3,7 @@
 
 import { DETAILS } from '../http/error-details.js';
 import { deny } from '../http/errors.js';
-import type { Stage } from './call.js';
+import type { Resolved, Stage } from './call.js';
 
 /** An own property, whatever its name: plain assignment of "__proto__" would set the object's prototype instead. */
 function put(target: Record<string, unknown>, name: string, value: unknown): void {
@@ -22,7 +22,7 @@ function withoutKey(source: unknown): Record<string, unknown> {
   return out;
 }
 
-export const validateInput: Stage = (call) => {
+export const validateInput: Stage<Resolved, { input: Record<string, unknown> }> = (call) => {
   if (call.bodyKind === 'unsupported') {
     return deny('UNSUPPORTED_MEDIA_TYPE', DETAILS.apiBodyType());
   }
@@ -38,8 +38,8 @@ export const validateInput: Stage = (call) => {
     if (Object.hasOwn(input, name)) return deny('INVALID_INPUT', DETAILS.paramTwice(name, 'path'));
     put(input, name, value);
   }
-  const problem = call.operation!.validator.validate(input, call.bodyKind === 'json' ? 'json' : 'strings');
-  if (problem) return deny('INVALID_INPUT', DETAILS.invalidParams(call.operation!.code, problem));
+  const problem = call.operation.validator.validate(input, call.bodyKind === 'json' ? 'json' : 'strings');
+  if (problem) return deny('INVALID_INPUT', DETAILS.invalidParams(call.operation.code, problem));
   call.input = input;
   return undefined;
 };

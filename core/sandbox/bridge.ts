@@ -250,8 +250,9 @@ const hardenIntrinsics = () => {
 hardenIntrinsics();
 const unwrapFetch = (r) => { if (typeof r.error === 'string') throw new Error(r.error); return r; };
 const unwrapAsset = (r) => { if (typeof r === 'string') throw new Error(r); return r; };
-const invoke = async function invoke(callId, input, options, operation) {
+const invoke = async function invoke(callId, input, options, operation, pin) {
   const host = Object.freeze({
+    ...(typeof pin === 'string' ? { pin } : {}),
     fetch: (url, init) => hostFetch.apply(undefined, [callId, String(url), plainInit(init)], FETCH_OPTS).then(unwrapFetch),
     log: (level, message, fields) => { hostLog(callId, String(level), String(message), plainFields(fields)); },
     options: deepFreeze(options),
@@ -275,7 +276,7 @@ const settled = (p) => p.then((value) => [true, value], (e) => {
 });
 const start = (calls) => {
   const results = calls.map(() => [false]);
-  const all = Promise.all(calls.map((c, i) => settled(invoke(c[0], c[1], c[2], c[3])).then((r) => { results[i] = r; })));
+  const all = Promise.all(calls.map((c, i) => settled(invoke(c[0], c[1], c[2], c[3], c[4])).then((r) => { results[i] = r; })));
   return { results, all };
 };
 const many = (calls) => {

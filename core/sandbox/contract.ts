@@ -71,6 +71,12 @@ export interface Host {
   readonly options: Readonly<Record<string, unknown>>;
   /** The code of the operation this call runs for (one plugin can serve several codes). */
   readonly operation: string;
+  /**
+   * Set only on a canary's probe of one of the plugin's own providers (operations.yaml `canary.providers`): the
+   * provider id to try alone, without failing over to the others, so a broken provider behind a working one is
+   * seen. A customer's call never has it.
+   */
+  readonly pin?: string;
   /** Read a data file declared in plugin.json `assets` (bytes). Cache it in module scope: the context is reused. */
   asset(name: string): Promise<ArrayBuffer>;
   /** Whether an asset is available (an optional, option-driven asset may be absent). */

@@ -20,7 +20,7 @@ import { atTurnEnd } from '../kernel/turn-end.js';
 import type { ThreadActivity } from './thread-activity.js';
 
 /** What one call passes to the isolate's `invoke` (core/sandbox/bridge.ts). */
-export type CallArgs = [callId: number, input: unknown, options: unknown, operation: string];
+export type CallArgs = [callId: number, input: unknown, options: unknown, operation: string, pin: string | null];
 
 /** Per call: its value, or the Error it rejected with (as text), or nothing the batch can pass on. */
 export type ManyResult = [ok: true, value: unknown] | [ok: false, error?: { message: string; stack: string }];

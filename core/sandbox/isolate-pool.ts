@@ -47,6 +47,8 @@ export interface PoolCall {
   requestId: string;
   input: Record<string, unknown>;
   options: Record<string, unknown>;
+  /** host.pin: the one provider of the plugin's own a canary probe tries (contract.ts). */
+  pin?: string;
   /** The operation's hosts, for a plugin whose manifest says hosts_from_operation. */
   allowHosts?: readonly string[];
   deadlineMs: number;
@@ -292,7 +294,7 @@ export class IsolatePool {
       const remaining = Math.max(1, Math.ceil(call.deadlineAt - Date.now()));
       const timer = setTimeout(onDeadline, remaining);
 
-      const args: CallArgs = [state.id, call.input, call.options, call.operation];
+      const args: CallArgs = [state.id, call.input, call.options, call.operation, call.pin ?? null];
       const alone = (): Promise<unknown> =>
         entry.invoke.apply(undefined, args, {
           arguments: { copy: true },

@@ -8,7 +8,13 @@ import { holdUntilExit, letGo } from './exit-guard.js';
 import type { BatchEntry } from './isolate-batch.js';
 import { ThreadActivity } from './thread-activity.js';
 
-export type InvokeFn = (callId: number, input: unknown, options: unknown, operation: string) => Promise<unknown>;
+export type InvokeFn = (
+  callId: number,
+  input: unknown,
+  options: unknown,
+  operation: string,
+  pin: string | null,
+) => Promise<unknown>;
 
 /** The isolate's entry points: one call, or several at once on its thread or on the host's (isolate-batch.ts). */
 export interface Entry extends BatchEntry {

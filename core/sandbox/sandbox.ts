@@ -24,6 +24,8 @@ export interface RunRequest {
   operation: string;
   input: Record<string, unknown>;
   options: Record<string, unknown>;
+  /** A canary's probe of one of the plugin's own providers (host.pin, contract.ts); never set for a customer. */
+  pin?: string;
   /** Hosts the call may reach, for a plugin whose manifest says hosts_from_operation (ignored otherwise). */
   allowHosts?: readonly string[];
   timeoutMs: number;
@@ -161,6 +163,7 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
         requestId: req.requestId,
         input: req.input,
         options: req.options,
+        pin: req.pin,
         allowHosts: req.allowHosts,
         deadlineMs,
         deadlineAt: Date.now() + deadlineMs,

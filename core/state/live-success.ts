@@ -1,8 +1,9 @@
 // When a customer's call of an operation with canaries last succeeded (a fresh answer, not a cache hit), per
 // platform where the canary has platforms. Kept in the shared state, so in a cluster the one process that runs the
 // canaries sees every worker's traffic; written at most every WRITE_EVERY_MS per subject and process, so a busy
-// operation costs one cache write every few seconds, not one per call.
-import type { CanaryConfig } from '../config/canary-config.js';
+// operation costs one cache write every few seconds, not one per call. A configured upstream that served the call
+// is credited too, and so is the plugin's own provider the answer names in its `provider` field (kuaid's).
+import { type CanaryConfig, providerSubject } from '../config/canary-config.js';
 import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { SharedState } from './shared-state.js';
 import { upstreamSubject } from './upstream-health.js';
@@ -22,6 +23,8 @@ const WRITE_EVERY_MS = 5_000;
 const KEEP_SECONDS = 2 * 86_400;
 // Results put `platform` first (jiexi does); a plain scan of the text avoids parsing a large answer.
 const PLATFORM_FIELD = /"platform":"([a-z][a-z0-9_]{0,31})"/;
+// A key of the answer's (inside a string value the quotes would be escaped); kuaid puts `provider` last.
+const PROVIDER_FIELD = /"provider":"([a-z][a-z0-9_]{0,31})"/;
 
 const keyOf = (code: string, platform: string): string => `h:live:${code}:${platform}`;
 
@@ -49,6 +52,11 @@ export function createLiveSuccess(state: SharedState, clock: () => number = Date
       const now = clock();
       write(keyOf(op.code, platform), now);
       if (upstream !== undefined) write(keyOf(op.code, upstreamSubject(platform, upstream)), now);
+      if (canary.providers.length > 0 && dataJson) {
+        const provider = PROVIDER_FIELD.exec(dataJson)?.[1];
+        if (provider && canary.providers.some((p) => p.id === provider))
+          write(keyOf(op.code, providerSubject(platform, provider)), now);
+      }
     },
     last(code, platform) {
       const toTime = (v: string | undefined): number | null => (v === undefined ? null : Number(v) || null);

@@ -48,9 +48,10 @@ export function createMemoryState(cacheEntries = 10_000): SharedState {
     takeToken(key, rate, burst) {
       return take(key, rate, burst);
     },
-    admit(key, rate, burst, scope, limit, ttlMs) {
+    admit(key, rate, burst, scope, limit, ttlMs, cacheKey) {
       const decision = take(key, rate, burst);
-      return { rate: decision, slot: decision.allowed ? acquire(scope, limit, ttlMs) : null };
+      const slot = decision.allowed ? acquire(scope, limit, ttlMs) : null;
+      return { rate: decision, slot, cached: slot && cacheKey !== undefined ? cache.get(cacheKey) : undefined };
     },
     acquireSlot(scope, limit, ttlMs) {
       return acquire(scope, limit, ttlMs);
@@ -78,6 +79,9 @@ export function createMemoryState(cacheEntries = 10_000): SharedState {
       return cache.get(key);
     },
     cacheSet(key, value, ttlSeconds) {
+      cache.set(key, value, { ttl: ttlSeconds * 1000 });
+    },
+    cacheSetHere(key, value, ttlSeconds) {
       cache.set(key, value, { ttl: ttlSeconds * 1000 });
     },
     async publishRevocation(userId) {

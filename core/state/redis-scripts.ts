@@ -1,7 +1,8 @@
 // The Lua scripts of the Redis state. Each runs atomically inside Redis, and each reads the clock with TIME,
-// so every gateway process measures buckets and slot expiry against one clock, whatever its own drift.
+// so every gateway process measures buckets and slot expiry against one clock, whatever its own drift. Also how
+// they are sent: alone, or in a pipeline with the command that shares their round trip.
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -76,6 +77,8 @@ return v
 
 export type ScriptRunner = (keys: string[], args: Array<string | number>) => Promise<unknown>;
 
+const isNoScript = (err: unknown): boolean => !!(err as Error | null)?.message?.startsWith('NOSCRIPT');
+
 /** EVALSHA, loading the script once on NOSCRIPT (after a Redis restart or on first use). */
 export function scriptRunner(redis: Redis, lua: string): ScriptRunner {
   const sha = createHash('sha1').update(lua).digest('hex');
@@ -83,8 +86,46 @@ export function scriptRunner(redis: Redis, lua: string): ScriptRunner {
     try {
       return await redis.evalsha(sha, keys.length, ...keys, ...args);
     } catch (err) {
-      if (!(err as Error).message.startsWith('NOSCRIPT')) throw err;
+      if (!isNoScript(err)) throw err;
       return redis.eval(lua, keys.length, ...keys, ...args);
     }
+  };
+}
+
+/**
+ * The replies of a pipeline (written to Redis in one piece: one round trip), or the first error in it: ioredis
+ * resolves a pipeline whose commands failed (a timeout, a lost connection) with the errors in place.
+ */
+export async function execAll(pipeline: ChainableCommander): Promise<unknown[]> {
+  const replies = (await pipeline.exec()) ?? [];
+  const failed = replies.find(([err]) => err);
+  if (failed) throw failed[0];
+  return replies.map(([, reply]) => reply);
+}
+
+/** A script and a GET in one pipeline: the script's reply and the value (null when absent). */
+export type ScriptWithGet = (
+  keys: string[],
+  args: Array<string | number>,
+  getKey: string,
+) => Promise<[unknown, unknown]>;
+
+/**
+ * EVALSHA and GET in one round trip. On NOSCRIPT (first use, or after a Redis restart) the GET's answer is kept and
+ * the script runs again on its own with EVAL, which loads it.
+ */
+export function scriptWithGet(redis: Redis, lua: string): ScriptWithGet {
+  const sha = createHash('sha1').update(lua).digest('hex');
+  return async (keys, args, getKey) => {
+    const replies = (await redis
+      .pipeline()
+      .evalsha(sha, keys.length, ...keys, ...args)
+      .get(getKey)
+      .exec()) ?? [[new Error('pipeline not run'), null]];
+    const [[scriptErr, reply], [getErr, value] = [null, null]] = replies;
+    if (getErr) throw getErr;
+    if (!scriptErr) return [reply, value];
+    if (!isNoScript(scriptErr)) throw scriptErr;
+    return [await redis.eval(lua, keys.length, ...keys, ...args), value];
   };
 }

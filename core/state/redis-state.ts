@@ -15,8 +15,17 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '../kernel/logger.js';
 import type { MaybePromise } from '../kernel/maybe-promise.js';
 import { createMemoryState } from './memory-state.js';
-import { ACQUIRE_SLOT, ADMIT, INCR, RENEW_SLOTS, scriptRunner, TAKE_TOKEN } from './redis-scripts.js';
-import { type SharedState, type StateHealth, StateUnavailableError } from './shared-state.js';
+import {
+  ACQUIRE_SLOT,
+  ADMIT,
+  execAll,
+  INCR,
+  RENEW_SLOTS,
+  scriptRunner,
+  scriptWithGet,
+  TAKE_TOKEN,
+} from './redis-scripts.js';
+import { type CacheEntry, type SharedState, type StateHealth, StateUnavailableError } from './shared-state.js';
 import { createSlotLeases } from './slot-leases.js';
 import { takeFromBucket } from './token-bucket.js';
 
@@ -63,6 +72,7 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
   const take = scriptRunner(redis, TAKE_TOKEN);
   const acquire = scriptRunner(redis, ACQUIRE_SLOT);
   const admitScript = scriptRunner(redis, ADMIT);
+  const admitAndRead = scriptWithGet(redis, ADMIT);
   const incrScript = scriptRunner(redis, INCR);
   const leases = createSlotLeases(scriptRunner(redis, RENEW_SLOTS), opts.slotLeaseMs, () => redis.status === 'ready');
 
@@ -159,28 +169,55 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
     return `r:${token}`;
   };
 
+  /** An entry in this process's tier (the front). */
+  const setHere = (key: string, value: string, ttlSeconds: number): void =>
+    void front.set(key, value, { ttl: Math.min(frontMs, ttlSeconds * 1000) });
+  /** An entry in the shared tier, or the fallback while Redis is down. */
+  const shareEntry = ({ key, value, ttlSeconds }: CacheEntry): Promise<void> =>
+    run(
+      async () => void (await redis.set(k(key), value, 'EX', ttlSeconds)),
+      () => fallback.cacheSet(key, value, ttlSeconds),
+    );
+
   return {
     takeToken: (bucket, rate, burst) =>
       run(
         async () => decide(await take([k(bucket)], [rate, burst]), rate, burst),
         () => fallback.takeToken(bucket, rate, burst),
       ),
-    admit: (bucket, rate, burst, scope, limit, ttlMs) =>
-      run(
+    admit: (bucket, rate, burst, scope, limit, ttlMs, cacheKey) => {
+      // This process's tier first: a near hit asks Redis for the token and the slot only.
+      const near = cacheKey === undefined ? undefined : front.get(cacheKey);
+      const read = near === undefined ? cacheKey : undefined;
+      return run(
         async () => {
           const slot = newSlot(scope, ttlMs);
-          const [before, acquired] = (await admitScript(
-            [k(bucket), slot.key],
-            [rate, burst, limit, slot.lease, slot.token],
-          )) as [string, number];
+          const keys = [k(bucket), slot.key];
+          const args = [rate, burst, limit, slot.lease, slot.token];
+          // The cache GET rides in the same pipeline as the script: one round trip (a GET of a rate-limited call
+          // is wasted, which is cheaper than a second round trip for every admitted one).
+          const [reply, value] =
+            read === undefined ? [await admitScript(keys, args), null] : await admitAndRead(keys, args, k(read));
+          const [before, acquired] = reply as [string, number];
+          if (read !== undefined && typeof value === 'string') front.set(read, value);
           // The script takes a slot only when the bucket had a token: the rule `decide` applies too.
-          return { rate: decide(before, rate, burst), slot: acquired === 1 ? granted(slot, ttlMs) : null };
+          const taken = acquired === 1 ? granted(slot, ttlMs) : null;
+          return {
+            rate: decide(before, rate, burst),
+            slot: taken,
+            cached: near ?? (value as string | null) ?? undefined,
+          };
         },
         async () => {
-          const admission = await fallback.admit(bucket, rate, burst, scope, limit, ttlMs);
-          return { rate: admission.rate, slot: admission.slot && `m:${admission.slot}` };
+          const admission = await fallback.admit(bucket, rate, burst, scope, limit, ttlMs, read);
+          return {
+            rate: admission.rate,
+            slot: admission.slot && `m:${admission.slot}`,
+            cached: near ?? admission.cached,
+          };
         },
-      ),
+      );
+    },
     acquireSlot: (scope, limit, ttlMs) =>
       run(
         async () => {
@@ -193,13 +230,26 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
           return token && `m:${token}`;
         },
       ),
-    async releaseSlot(scope, token) {
-      if (token.startsWith('m:')) return fallback.releaseSlot(scope, token.slice(2));
+    async releaseSlot(scope, token, cache) {
+      if (token.startsWith('m:')) {
+        // Taken during an outage: the entry reaches whichever tier answers now.
+        await fallback.releaseSlot(scope, token.slice(2));
+        if (cache) await shareEntry(cache);
+        return;
+      }
       const key = k(`slot:${scope}`);
       leases.drop(key, token.slice(2));
       // If Redis is unreachable (or the breaker is open) the slot simply expires with its lease.
-      if (outage) return;
-      await redis.zrem(key, token.slice(2)).catch((err: Error) => markDown(err.message));
+      if (outage) {
+        if (cache) fallback.cacheSet(cache.key, cache.value, cache.ttlSeconds);
+        return;
+      }
+      const release = redis.pipeline();
+      if (cache) release.set(k(cache.key), cache.value, 'EX', cache.ttlSeconds);
+      await execAll(release.zrem(key, token.slice(2))).catch((err: Error) => {
+        if (isReplyError(err)) throw err;
+        markDown(err.message);
+      });
     },
     incr: (key, by, ttlSeconds) => run(async () => Number(await incrScript([k(key)], [by, ttlSeconds])), unavailable),
     async giveBack(key, by, ttlSeconds) {
@@ -241,11 +291,13 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
       );
     },
     async cacheSet(key, value, ttlSeconds) {
-      front.set(key, value, { ttl: Math.min(frontMs, ttlSeconds * 1000) });
-      await run(
-        async () => void (await redis.set(k(key), value, 'EX', ttlSeconds)),
-        () => fallback.cacheSet(key, value, ttlSeconds),
-      );
+      setHere(key, value, ttlSeconds);
+      await shareEntry({ key, value, ttlSeconds });
+    },
+    cacheSetHere(key, value, ttlSeconds) {
+      setHere(key, value, ttlSeconds);
+      // During an outage the fallback is the shared tier of this process: written now, as cacheSet would.
+      if (outage) fallback.cacheSet(key, value, ttlSeconds);
     },
     async publishRevocation(userId) {
       // This process at once; the others through the channel (or, while Redis is down, their 1 s key cache TTL).

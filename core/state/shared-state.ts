@@ -37,6 +37,15 @@ export class StateUnavailableError extends Error {
 export interface Admission {
   rate: RateDecision;
   slot: string | null;
+  /** The cache entry under the `cacheKey` admit was given, read with the admission; undefined when there is none. */
+  cached?: string;
+}
+
+/** A result for the shared cache tier that travels with a slot's release (SharedState.releaseSlot). */
+export interface CacheEntry {
+  key: string;
+  value: string;
+  ttlSeconds: number;
 }
 
 /**
@@ -46,8 +55,8 @@ export interface Admission {
 export interface SharedState {
   takeToken(bucket: string, ratePerSecond: number, burst: number): MaybePromise<RateDecision>;
   /**
-   * takeToken, then (only when it allowed the call) acquireSlot: one round trip on Redis instead of two, for every
-   * /api call (core/pipeline/admit.ts).
+   * takeToken, then (only when it allowed the call) acquireSlot, and with a `cacheKey` the cache entry under it
+   * (cacheGet): one round trip on Redis instead of three, for every /api call (core/pipeline/admit.ts).
    */
   admit(
     bucket: string,
@@ -56,10 +65,15 @@ export interface SharedState {
     scope: string,
     limit: number,
     ttlMs: number,
+    cacheKey?: string,
   ): MaybePromise<Admission>;
   /** Take one of `limit` slots; the slot frees itself after ttlMs if its holder dies. */
   acquireSlot(scope: string, limit: number, ttlMs: number): MaybePromise<string | null>;
-  releaseSlot(scope: string, token: string): MaybePromise<void>;
+  /**
+   * Free a slot. A `cache` entry given here (one cacheSetHere wrote for this process) goes to the shared tier in the
+   * same round trip on Redis; the memory state has no other tier and ignores it.
+   */
+  releaseSlot(scope: string, token: string, cache?: CacheEntry): MaybePromise<void>;
   /** Atomically add to a counter (created with the TTL) and return the new value. Counters (incr, get,
    *  initCounter) never fall back per process: they throw StateUnavailableError while the backend is down. */
   incr(key: string, by: number, ttlSeconds: number): MaybePromise<number>;
@@ -74,6 +88,11 @@ export interface SharedState {
   initCounter(key: string, value: number, ttlSeconds: number): MaybePromise<void>;
   cacheGet(key: string): MaybePromise<string | undefined>;
   cacheSet(key: string, value: string, ttlSeconds: number): MaybePromise<void>;
+  /**
+   * cacheSet for this process at once, without a round trip: the shared tier gets the entry with the release of
+   * the call's slot (releaseSlot's `cache`). In memory it is cacheSet.
+   */
+  cacheSetHere(key: string, value: string, ttlSeconds: number): MaybePromise<void>;
   /** Tell every process that a user's keys or tokens changed (disable, delete). */
   publishRevocation(userId: number): Promise<void>;
   onRevocation(listener: (userId: number) => void): void;

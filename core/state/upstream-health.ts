@@ -1,14 +1,25 @@
 // Health of configured upstreams (operations.yaml `upstreams:`), shared by every gateway process through the
 // state layer (memory, or Redis like the rate limits): consecutive failures open a circuit for a cool-down, after
 // which one call is let through as a trial; a success closes it. A bad credential or a used-up quota takes an
-// upstream out for the time its rule says (`markDown`), which canaries may also call. The state never fails a
-// call: while Redis is unreachable every upstream counts as healthy.
+// upstream out for the time its rule says (`disable`, which tells whether this was the change into disabled, so the
+// operator is alerted once across processes); canaries take one out with `markDown`. The last error of each is kept
+// for the admin page. The state never fails a call: while Redis is unreachable every upstream counts as healthy.
 import type { SharedState } from './shared-state.js';
+
+/** Why an upstream is out: its circuit opened, an error rule disabled it, or its canary status is down. */
+export type DownKind = 'circuit' | 'disabled' | 'canary';
 
 export interface DownState {
   /** Epoch ms the upstream is out until. */
   until: number;
   reason: string;
+  kind: DownKind;
+}
+
+/** The last failure an upstream gave a customer's call: its code and when (epoch ms). */
+export interface LastError {
+  code: string;
+  at: number;
 }
 
 export interface UpstreamHealth {
@@ -18,12 +29,20 @@ export interface UpstreamHealth {
   succeeded(op: string, id: string): Promise<void>;
   /** A failure that may be the upstream's: `threshold` in a row open the circuit for `coolDownS`. */
   failed(op: string, id: string, threshold: number, coolDownS: number, reason: string): Promise<boolean>;
-  /** Out of rotation for `seconds` (credential or quota error, or a canary that failed). */
+  /**
+   * Out of rotation for `seconds` by an error rule (credential or quota). True only for the call that disabled
+   * it: repeats while disabled, from any process or a canary's probe, are false, so the alert goes out once.
+   */
+  disable(op: string, id: string, seconds: number, reason: string): Promise<boolean>;
+  /** Out of rotation for `seconds`: a canary that failed. */
   markDown(op: string, id: string, seconds: number, reason: string): Promise<void>;
   /** Back in rotation at once (a canary passed, or the operator fixed the credential). */
   markUp(op: string, id: string): Promise<void>;
   /** The current state, for the admin page and the tests; null when it is in rotation. */
   down(op: string, id: string): Promise<DownState | null>;
+  /** Keep the code of a failure, for the admin page. */
+  noteError(op: string, id: string, code: string): Promise<void>;
+  lastError(op: string, id: string): Promise<LastError | null>;
 }
 
 /**
@@ -42,6 +61,8 @@ export function upstreamOfSubject(subject: string): string | null {
 const KEY = (op: string, id: string): string => `upstream:${op}:${id}`;
 /** Long enough to outlive any cool-down; the counters only need to live while failures keep coming. */
 const FAIL_TTL_S = 3600;
+/** How long the admin page shows an upstream's last error. */
+const LAST_ERROR_TTL_S = 7 * 86_400;
 
 export function createUpstreamHealth(state: SharedState, now: () => number = Date.now): UpstreamHealth {
   const readDown = async (op: string, id: string): Promise<DownState | null> => {
@@ -49,16 +70,16 @@ export function createUpstreamHealth(state: SharedState, now: () => number = Dat
       const raw = await state.cacheGet(`${KEY(op, id)}:down`);
       if (!raw) return null;
       const d = JSON.parse(raw) as DownState;
-      return typeof d.until === 'number' ? d : null;
+      return typeof d.until === 'number' ? { ...d, kind: d.kind ?? 'circuit' } : null;
     } catch {
       return null;
     }
   };
-  const writeDown = async (op: string, id: string, seconds: number, reason: string): Promise<void> => {
+  const writeDown = async (op: string, id: string, seconds: number, reason: string, kind: DownKind): Promise<void> => {
     const until = now() + seconds * 1000;
     try {
       // Kept past `until` so the trial after the cool-down can be claimed once; cleared by a success.
-      await state.cacheSet(`${KEY(op, id)}:down`, JSON.stringify({ until, reason }), seconds + FAIL_TTL_S);
+      await state.cacheSet(`${KEY(op, id)}:down`, JSON.stringify({ until, reason, kind }), seconds + FAIL_TTL_S);
     } catch {
       // unreachable state: the upstream stays in rotation
     }
@@ -70,6 +91,19 @@ export function createUpstreamHealth(state: SharedState, now: () => number = Dat
       if (fails) await state.incr(`${KEY(op, id)}:fails`, -fails, FAIL_TTL_S);
     } catch {
       // nothing to clear while the state is unreachable
+    }
+  };
+  /** This process's memory of the disables it announced, for while the shared state is unreachable. */
+  const announcedHere = new Map<string, number>();
+  const firstDisable = async (op: string, id: string, seconds: number): Promise<boolean> => {
+    try {
+      // Set-if-absent that expires with the disable: the first process to count 1 announces it.
+      return (await state.incr(`${KEY(op, id)}:disabled`, 1, seconds)) === 1;
+    } catch {
+      const until = announcedHere.get(KEY(op, id)) ?? 0;
+      if (now() < until) return false;
+      announcedHere.set(KEY(op, id), now() + seconds * 1000);
+      return true;
     }
   };
   return {
@@ -93,14 +127,46 @@ export function createUpstreamHealth(state: SharedState, now: () => number = Dat
         return false;
       }
       if (n < threshold) return false;
-      await writeDown(op, id, coolDownS, reason);
+      await writeDown(op, id, coolDownS, reason, 'circuit');
       return true;
     },
-    markDown: (op, id, seconds, reason) => writeDown(op, id, seconds, reason),
-    markUp: (op, id) => clear(op, id),
+    async disable(op, id, seconds, reason) {
+      // A repeat while disabled (a canary's probe) neither extends it nor is news: the mark and the announcement
+      // run out together.
+      if (!(await firstDisable(op, id, seconds))) return false;
+      await writeDown(op, id, seconds, reason, 'disabled');
+      return true;
+    },
+    markDown: (op, id, seconds, reason) => writeDown(op, id, seconds, reason, 'canary'),
+    async markUp(op, id) {
+      await clear(op, id);
+      announcedHere.delete(KEY(op, id));
+      try {
+        // Back in rotation before the disable ran out: the next disable is news again.
+        const n = await state.get(`${KEY(op, id)}:disabled`);
+        if (n) await state.incr(`${KEY(op, id)}:disabled`, -n, 1);
+      } catch {
+        // nothing to clear while the state is unreachable
+      }
+    },
     async down(op, id) {
       const d = await readDown(op, id);
       return d && now() < d.until ? d : null;
+    },
+    async noteError(op, id, code) {
+      try {
+        await state.cacheSet(`${KEY(op, id)}:last`, JSON.stringify({ code, at: now() }), LAST_ERROR_TTL_S);
+      } catch {
+        // only the admin page misses it
+      }
+    },
+    async lastError(op, id) {
+      try {
+        const raw = await state.cacheGet(`${KEY(op, id)}:last`);
+        return raw ? (JSON.parse(raw) as LastError) : null;
+      } catch {
+        return null;
+      }
     },
   };
 }

@@ -1,8 +1,27 @@
 // An upstream spec compiled: every JSONata expression and {{ }} template part parsed once per spec key (a config
 // version) and kept in module scope, since the isolate's context lives across calls. Never per call.
 import jsonata from 'jsonata';
+import { type Direct, direct, MISS } from './fast-path.js';
 
-export type Expression = jsonata.Expression;
+/** A compiled JSONata expression; its plain cases answered directly, without JSONata's evaluator (fast-path.ts). */
+export class Expression {
+  private readonly jsonata: jsonata.Expression;
+  private readonly direct: Direct | null;
+
+  constructor(source: string) {
+    this.jsonata = jsonata(source);
+    this.direct = direct(this.jsonata.ast() as Parameters<typeof direct>[0]);
+  }
+
+  /** JSONata's value of the expression (a promise when JSONata itself had to evaluate it). */
+  evaluate(ctx: unknown, bindings: Record<string, unknown>): unknown {
+    if (this.direct) {
+      const v = this.direct(ctx);
+      if (v !== MISS) return v;
+    }
+    return this.jsonata.evaluate(ctx, bindings);
+  }
+}
 
 /** Literal text (with ${NAME} secrets already filled in) and compiled {{ }} parts; `whole` when it is one part. */
 export class Template {
@@ -74,7 +93,7 @@ export function compileTemplate(text: string, env: Record<string, string>): Temp
     const close = rest.indexOf('}}', open + 2);
     if (close < 0) break;
     if (open > 0) parts.push(literal(rest.slice(0, open)));
-    parts.push(jsonata(rest.slice(open + 2, close).trim()));
+    parts.push(new Expression(rest.slice(open + 2, close).trim()));
     rest = rest.slice(close + 2);
   }
   if (rest) parts.push(literal(rest));
@@ -104,14 +123,14 @@ export function compileSpec(spec: UpstreamSpec): Compiled {
     id: spec.id,
     method: r.method,
     url: compileTemplate(r.url, env),
-    lets: Object.entries(r.let ?? {}).map(([k, src]) => [k, jsonata(src)]),
+    lets: Object.entries(r.let ?? {}).map(([k, src]) => [k, new Expression(src)]),
     query: pairs(r.query, env),
     headers: pairs(r.headers, env),
     form: r.form ? pairs(r.form, env) : null,
     json: r.json === undefined ? undefined : compileJson(r.json, env),
-    success: jsonata(spec.success ?? DEFAULT_SUCCESS),
-    result: jsonata(spec.result),
-    errors: spec.errors.map((e) => ({ ...e, when: jsonata(e.when) })),
+    success: new Expression(spec.success ?? DEFAULT_SUCCESS),
+    result: new Expression(spec.result),
+    errors: spec.errors.map((e) => ({ ...e, when: new Expression(e.when) })),
     env,
   };
 }

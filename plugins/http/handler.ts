@@ -46,9 +46,14 @@ function parseBody(res: HostFetchResponse): unknown {
 /** JSONata's sequences and undefined entries made plain JSON (what the gateway validates and sends). */
 const plain = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
-async function answer(c: Compiled, res: HostFetchResponse, input: unknown, host: Host): Promise<Outcome> {
+async function answer(
+  c: Compiled,
+  res: HostFetchResponse,
+  input: unknown,
+  host: Host,
+  b: Record<string, unknown>,
+): Promise<Outcome> {
   const ctx = { status: res.status, headers: res.headers, body: parseBody(res), input };
-  const b = functionsFor(host);
   for (const [i, rule] of c.errors.entries()) {
     if (!(await rule.when.evaluate(ctx, b))) continue;
     host.log('info', 'upstream error rule matched', { upstream: c.id, rule: i, status: res.status });
@@ -64,7 +69,9 @@ async function answer(c: Compiled, res: HostFetchResponse, input: unknown, host:
       true,
     );
   }
-  const data = plain(await c.result.evaluate(ctx, b));
+  // A direct answer (compile.ts) is already plain: built from the parsed body, no sequences, no undefined values.
+  const raw = c.result.evaluate(ctx, b);
+  const data = raw instanceof Promise ? plain(await raw) : raw;
   if (data === undefined || data === null || typeof data !== 'object' || Array.isArray(data)) {
     host.log('warn', 'upstream result mapping gave no object', { upstream: c.id });
     return fail('UPSTREAM_FAILED', 'upstream answer changed shape', '上游返回的数据格式已变化', true);
@@ -77,9 +84,10 @@ export const plugin: OperationPlugin<Record<string, unknown>, unknown> = {
     const spec = host.options.upstream as UpstreamSpec | undefined;
     if (!spec) return fail('UNAVAILABLE', 'this operation has no upstream configured', '该接口未配置上游', false);
     const c = compiledFor(spec);
+    const functions = functionsFor(host);
     let req: Awaited<ReturnType<typeof buildRequest>>;
     try {
-      req = await buildRequest(c, input, functionsFor(host));
+      req = await buildRequest(c, input, functions);
     } catch (err) {
       if (err instanceof RequestError)
         return fail('INVALID_INPUT', err.message, `参数无法放入上游请求：${err.message}`, false);
@@ -97,7 +105,7 @@ export const plugin: OperationPlugin<Record<string, unknown>, unknown> = {
         : fail('UPSTREAM_FAILED', 'the upstream could not be reached', '无法连接上游', true);
     }
     try {
-      return await answer(c, res, input, host);
+      return await answer(c, res, input, host, functions);
     } catch (err) {
       host.log('warn', 'upstream answer could not be read', {
         upstream: c.id,

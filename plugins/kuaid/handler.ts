@@ -11,7 +11,7 @@ import {
 } from './detect.js';
 import { type KuaidInput, parseInput, unknownComMessage } from './input.js';
 import { candidateOut, type KuaidDetectData, type KuaidTrackData } from './normalise.js';
-import { type KuaidConfig, missingCredentialsMessage, readConfig } from './options.js';
+import { KNOWN_PROVIDERS, type KuaidConfig, missingCredentialsMessage, readConfig } from './options.js';
 import { kdniaoProvider } from './providers/kdniao.js';
 import { kuaidi100Autonumber, kuaidi100Provider } from './providers/kuaidi100.js';
 import type { Provider } from './providers/types.js';
@@ -27,10 +27,15 @@ const AUTONUMBER_TIMEOUT_MS = 2000;
 /** Below this top confidence the rules are not sure enough to skip a second opinion (when one is configured). */
 const SURE = 0.85;
 
-function buildProviders(config: KuaidConfig): Provider[] {
+/**
+ * The configured providers in the operator's order; a canary's probe pinned to one (host.pin) gets only that one,
+ * so its failure is not hidden by the next provider's answer.
+ */
+function buildProviders(config: KuaidConfig, pin: string | undefined): Provider[] {
   const { kuaidi100: k, kdniao: d, requestTimeoutMs: ms } = config;
   const out: Provider[] = [];
-  for (const id of config.providers) {
+  const ids = pin === undefined ? config.providers : KNOWN_PROVIDERS.filter((id) => id === pin);
+  for (const id of ids) {
     if (id === 'kuaidi100' && k.customer && k.key)
       out.push(kuaidi100Provider({ customer: k.customer, key: k.key }, ms));
     if (id === 'kdniao' && d.businessId && d.apiKey) {
@@ -57,11 +62,14 @@ function detectAnswer(no: string, candidates: RankedCourier[]): KuaidDetectData 
 async function run(input: KuaidInput, host: Host): Promise<PluginOutcome<KuaidOutput>> {
   const config = readConfig(host.options);
   if (config.ignored.length) host.log('warn', 'kuaid ignored unknown option values', { ignored: config.ignored });
-  const providers = config.mode === 'track' ? buildProviders(config) : [];
+  const pin = host.pin;
+  const providers = config.mode === 'track' ? buildProviders(config, pin) : [];
   // Configuration first: an unconfigured operation says so whatever the input. The gateway normally refuses it
   // before billing (operations.yaml `requires:`); this is the backstop when `providers` leaves out the configured
   // one. Which variables to set is for the operator's log, never for the caller.
   if (config.mode === 'track' && providers.length === 0) {
+    if (pin !== undefined)
+      return { ok: false, code: 'UNAVAILABLE', message: `parcel provider ${pin} is not configured` };
     host.log('warn', 'kuaid is not configured', { fix: missingCredentialsMessage(config) });
     return { ok: false, code: 'UNAVAILABLE', message: NOT_CONFIGURED };
   }
@@ -77,7 +85,9 @@ async function run(input: KuaidInput, host: Host): Promise<PluginOutcome<KuaidOu
   let candidates: RankedCourier[] = courier ? [certain(courier)] : detectCouriers(no).candidates;
   const key = config.kuaidi100.key;
   const unsure = candidates.length === 0 || candidates[0].confidence < SURE;
-  if (!courier && config.mode === 'track' && config.autonumber && key && unsure) {
+  // A probe pinned to another provider asks Kuaidi100 nothing.
+  const mayAsk = pin === undefined || pin === 'kuaidi100';
+  if (!courier && config.mode === 'track' && config.autonumber && key && unsure && mayAsk) {
     const opinion = await kuaidi100Autonumber(no, key, host, Math.min(AUTONUMBER_TIMEOUT_MS, config.requestTimeoutMs));
     candidates = mergeOpinion(candidates, opinion);
   }

@@ -16,7 +16,7 @@ export interface KuaidConfig {
   ignored: string[];
 }
 
-const KNOWN_PROVIDERS: readonly ProviderId[] = ['kuaidi100', 'kdniao'];
+export const KNOWN_PROVIDERS: readonly ProviderId[] = ['kuaidi100', 'kdniao'];
 const DEFAULT_REQUEST_TIMEOUT_MS = 3500;
 
 function secret(v: unknown): string | null {

@@ -39,9 +39,12 @@ function noRecordMessage(no: string, courier: Courier, others: Courier[]): TwoLa
   };
 }
 
-/** The negative-cache key: the same number asked of the same couriers (and phone) by the same operation. */
+/**
+ * The negative-cache key: the same number asked of the same couriers (and phone) by the same operation, and of the
+ * same provider for a canary's pinned probe (which must reach that provider, not read another's answer).
+ */
 function noRecordKey(host: Host, plan: TrackPlan, askable: Courier[]): string {
-  return [host.operation, plan.no, askable.map((c) => c.code).join(','), plan.phone ?? ''].join('|');
+  return [host.operation, plan.no, askable.map((c) => c.code).join(','), plan.phone ?? '', host.pin ?? ''].join('|');
 }
 
 export async function runTrack(

@@ -1,5 +1,5 @@
 // Request ids: unique, and ordered by the clock (they key the ledger and call-log rows a billed call writes, and
-// time-ordered keys keep each commit's index entries on a few pages; issue 14).
+// time-ordered keys keep each commit's index entries on a few pages).
 import t from 'tap';
 import { newRequestId } from '../../core/accounts/secrets.js';
 

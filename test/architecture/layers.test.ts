@@ -30,10 +30,10 @@ const LAYERS: string[][] = [
   ['bin', 'cli', 'build', '(root)'], // composition: compose, app, main, cluster, the CLI and its launcher
 ];
 
-/** Upward imports not yet removed, each as `from -> to`: none left (issue 14); keep it that way. */
+/** Upward imports not yet removed, each as `from -> to`: none left; keep it that way. */
 const KNOWN_UPWARD = new Set<string>([]);
 
-/** Import circles not yet untied (console files edited by issues 15 and 16 at the time); the list only shrinks. */
+/** Import circles not yet untied (console files edited in parallel at the time); the list only shrinks. */
 const KNOWN_CYCLES: string[][] = [];
 
 const rank = new Map<string, number>();

@@ -34,7 +34,7 @@ t.test(
     t.ok(second, 'what is left can still be reserved');
     t.equal(await holdRows(), 0, 'no hold row');
     t.same(await h.balance(u.userId), { balance: 30_000, held: 0 }, 'nothing moved in the database');
-    holds.release(first!);
+    holds.giveBack(first!);
     t.ok(await holds.place(u.userId, 20_000), 'a released reservation is available again');
   },
 );

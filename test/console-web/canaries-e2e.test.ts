@@ -1,8 +1,9 @@
 // The operator's canary view and the customer's status dots, in Debian's Chromium, in Chinese and English on a
 // desktop (1280x800) and a phone (390x844): real canary runs (nock for two configured upstreams; the first fails
 // twice and is down) feed the admin overview's card (each subject's state, since, last success, last failure's
-// class, and the recent results) and a dot per operation in the docs and the debugger, read from /status.json.
-import { mkdirSync } from 'node:fs';
+// class, and the recent results), the configured upstreams card (alpha demoted by its canary, beta in rotation),
+// the margin card's CSV download, and a dot per operation in the docs and the debugger, read from /status.json.
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import nock from 'nock';
 import type { Browser, Page } from 'playwright-core';
@@ -95,6 +96,32 @@ if (haveChromium(t, 'canary console view')) {
         );
         await page.locator('[data-testid=canary-status-table]').scrollIntoViewIfNeeded();
         await shot(page, 'admin');
+
+        // Each configured upstream: alpha out of rotation by its canary (until when), beta in rotation.
+        const upstreams = await page.$$eval('[data-testid=admin-upstreams] tbody tr', (trs) =>
+          trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')),
+        );
+        const demoted = d['admin.upstreamDemoted'].split('{until}')[0];
+        t.same(
+          upstreams.map((r) => [r[0], r[1], r[2].startsWith(demoted) ? demoted : r[2], r[3], r[5]]),
+          [
+            ['item', 'alpha', demoted, '—', '1 / 1'],
+            ['item', 'beta', d['admin.upstreamOk'], '—', '2 / 1'],
+          ],
+          'state, last error and order of each upstream',
+        );
+        t.match(upstreams[0][4], /^0\.001/, 'cost per call');
+        t.ok(await page.isVisible(`text=${d['admin.upstreamsTitle']}`));
+        await page.locator('[data-testid=admin-upstreams]').scrollIntoViewIfNeeded();
+        await shot(page, 'admin-upstreams');
+
+        // The margin card's CSV: the days chosen, the canary cost apart.
+        const [file] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=margin-csv]')]);
+        t.equal(file.suggestedFilename(), 'margin-30d.csv');
+        t.match(
+          readFileSync((await file.path())!, 'utf8'),
+          /^day,operation,upstream,calls,revenue,cost,canary_cost,margin\n/,
+        );
 
         await page.goto(`${base}/console/docs`);
         const dot = await page.waitForSelector('[data-testid=status-dot-item]');

@@ -1,4 +1,4 @@
-// Sign-in that survives tabs and restarts (issue 17 item 4), in Debian's Chromium: "remember me" shares the
+// Sign-in that survives tabs and restarts, in Debian's Chromium: "remember me" shares the
 // sign-in with every tab and a restarted browser, a browser-session sign-in reaches new tabs but not a restart,
 // signing out (or an expiry) in one tab signs every tab out, "sign out everywhere" ends another device's
 // session, the debugger's key is remembered per browser, a form's message lands in view on a 390 px phone, and

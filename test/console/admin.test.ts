@@ -1,6 +1,7 @@
 // Admin routes: refused to anonymous (401) and non-admins (403) on the server; users, grants, stats.
 import t from 'tap';
 import { CONSOLE_ENDPOINTS } from '../../core/console/api/console-endpoints.js';
+import { CANARY_EMAIL, ensureSystemKey } from '../../core/health/system-account.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { admin, consoleUser } from './support.js';
 
@@ -168,4 +169,25 @@ t.test('stats: calls, successes, revenue and top operations per day', async (t) 
     ],
   });
   await fresh.assertReconciled();
+});
+
+t.test("the canaries' system account is not a customer: left out of the user list and the users count", async (t) => {
+  const u = await h.user('1');
+  const system = await ensureSystemKey(h.services.store.db);
+  const everyone = await h.services.store.db.selectFrom('users').select('id').orderBy('id').execute();
+  const customers = everyone.map((r) => Number(r.id)).filter((id) => id !== system.userId);
+  const list = await h.client.get('/console/api/admin/users?limit=500', a.headers);
+  t.equal(list.status, 200);
+  t.same(
+    list.body.users.map((x: { id: number }) => x.id),
+    customers,
+  );
+  t.ok(customers.includes(u.userId) && customers.includes(a.userId));
+  const search = await h.client.get('/console/api/admin/users?q=canary', a.headers);
+  t.same(search.body.users, []);
+  const stats = await h.client.get('/console/api/admin/stats', a.headers);
+  t.equal(stats.body.users, customers.length);
+  // Its own id still opens it, for an admin following a canary row of the call log.
+  const one = await h.client.get(`/console/api/admin/users/${system.userId}`, a.headers);
+  t.equal(one.body.user.email, CANARY_EMAIL);
 });

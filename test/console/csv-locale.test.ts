@@ -1,4 +1,4 @@
-// CSV exports a spreadsheet reads right (issue 17 item 5): a UTF-8 BOM, times in the reader's time zone
+// CSV exports a spreadsheet reads right: a UTF-8 BOM, times in the reader's time zone
 // (?tz=, default Asia/Shanghai), header labels in the UI language (?lang=, else Accept-Language, else Chinese).
 // The streaming limits of calls.csv are in test/security/accounts-csv-export.test.ts.
 import t from 'tap';

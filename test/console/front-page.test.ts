@@ -1,4 +1,4 @@
-// The public front page at / (issue 17 item 6): server-rendered HTML with the price list, plans and packages
+// The public front page at /: server-rendered HTML with the price list, plans and packages
 // from operations.yaml in Chinese or English (?lang=, Accept-Language), a try-it curl, links to the docs and the
 // console; a strict CSP that allows only its own inline stylesheet by hash; HEAD, ETag/304; rebuilt when the
 // config reloads and not before.

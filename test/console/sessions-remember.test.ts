@@ -1,4 +1,4 @@
-// Console sessions that survive tabs and restarts (issue 17 item 4): "remember me" asks for a long-lived token
+// Console sessions that survive tabs and restarts: "remember me" asks for a long-lived token
 // (USER_TOKEN_REMEMBER_HOURS), without it the token lives USER_TOKEN_TTL_HOURS; an expired token is refused; and
 // "sign out everywhere" ends every session of the user, this one included, and nobody else's.
 import t from 'tap';

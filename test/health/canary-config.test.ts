@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import t from 'tap';
+import { probedProviders, usableProviders } from '../../core/config/canary-config.js';
 import { parseOperationsConfig } from '../../core/config/operations-loader.js';
 import { judge } from '../../core/health/canary-check.js';
 import { classifyFailure } from '../../core/sandbox/failure-class.js';
@@ -60,7 +61,38 @@ t.test('a bad canary block is named by file, code and pointer', async (t) => {
     successesToRecover: 1,
     schema: true,
     samples: [{ platform: '', input: { a: 1 }, assert: [] }],
+    providers: [],
   });
+});
+
+t.test('canary providers: options of the operation, probed alone when all are set and two or more are', async (t) => {
+  t.throws(
+    () =>
+      parseOperationsConfig(
+        '/x/ops.yaml',
+        withCanary('samples: [{ input: {} }]\nproviders: { one: [greeting, nope] }'),
+      ),
+    {
+      message:
+        'ops.yaml: operation "echo" at /operations/0/canary/providers/one: "nope" is not one of the operation\'s options',
+    },
+  );
+  const yaml = withCanary('samples: [{ input: {} }]\nproviders: { one: [greeting], two: [greeting, secret] }');
+  const parsed = parseOperationsConfig('/x/ops.yaml', yaml, {});
+  const echo = parsed.operations[0];
+  t.same(echo.canary!.providers, [
+    { id: 'one', options: ['greeting'] },
+    { id: 'two', options: ['greeting', 'secret'] },
+  ]);
+  t.same(usableProviders(echo), ['one'], 'TEST_SECRET is not set: two is not usable');
+  t.same(probedProviders(echo), [], 'one alone: the failover probe asks just it');
+  const full = parseOperationsConfig('/x/ops.yaml', yaml, { TEST_SECRET: 's' }).operations[0];
+  t.same(usableProviders(full), ['one', 'two']);
+  t.same(probedProviders(full), ['one', 'two']);
+  t.same(
+    op('kuaid').canary!.providers.map((p) => p.id),
+    ['kuaidi100', 'kdniao'],
+  );
 });
 
 t.test('failure classes from plugin failures', async (t) => {

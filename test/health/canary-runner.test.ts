@@ -12,7 +12,7 @@ import { CANARY_EMAIL } from '../../core/health/system-account.js';
 import type { TestApp } from '../helpers/create-test-app.js';
 import { slowReply } from '../plugins/jiexi/_helpers.js';
 import { K100 } from '../plugins/kuaid/support.js';
-import { biliGood, canaryApp, mails, webhookEvents, XHS_VIDEO, xhsNote } from './support.js';
+import { biliGood, canaryApp, mails, webhookEvents, XHS_SAMPLE, XHS_VIDEO, xhsNote } from './support.js';
 
 nock.disableNetConnect();
 let h: TestApp;
@@ -155,7 +155,7 @@ t.test('live failures carry the same classes in the call log; a customer 404 is 
   const u = await h.user('1');
   const call = (url: string) => h.client.get(`/api/jiexi?url=${encodeURIComponent(url)}`, { 'X-API-Key': u.key });
   xhsNote(461, '<html>captcha</html>');
-  t.equal((await call('http://xhslink.com/a/zGL52ubtpJ20')).status, 502);
+  t.equal((await call(XHS_SAMPLE)).status, 502);
   nock('https://xhslink.com')
     .get('/a/Gone0001')
     .reply(302, '', { Location: 'https://www.xiaohongshu.com/404?error_code=-510000' });

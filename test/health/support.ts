@@ -1,5 +1,6 @@
 // Shared by the canary tests: the real operations.yaml in a test app, an admin to mail, an operator webhook
-// endpoint for the operation.* events, and nock replies for the Xiaohongshu and Bilibili samples of jiexi.
+// endpoint for the operation.* events, and nock replies for the Xiaohongshu and Bilibili samples of jiexi (the
+// links of operations.yaml; the recorded pages are of other posts, so their ids are rewritten to the samples').
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import nock from 'nock';
@@ -8,8 +9,10 @@ import { createTestApp, type TestApp, testPasswordHash } from '../helpers/create
 import { fixture } from '../plugins/jiexi/_helpers.js';
 
 export const XHS = 'https://www.xiaohongshu.com';
-export const NOTE_ID = '66b1c2d3000000001203e4f5';
-export const XHS_VIDEO = fixture('xhs-video.html');
+/** The Xiaohongshu canary sample of operations.yaml: a note page link with its xsec_token. */
+export const NOTE_ID = '691e68a8000000001e02bcda';
+export const XHS_SAMPLE = `${XHS}/discovery/item/${NOTE_ID}?source=webshare&xhsshare=pc_web&xsec_token=CBunzr4Cq8N7jbcXqpWDxGn11k7XwVIJ59KOvkRS_Qabw=&xsec_source=pc_share`;
+export const XHS_VIDEO = fixture('xhs-video.html').replaceAll('66b1c2d3000000001203e4f5', NOTE_ID);
 
 /** The default config, with jiexi's deadline shortened so a timeout test does not wait 10 s. */
 export async function canaryApp(settings: Record<string, unknown> = {}): Promise<TestApp> {
@@ -33,22 +36,19 @@ export async function canaryApp(settings: Record<string, unknown> = {}): Promise
   return h;
 }
 
-/** The canary's short link redirects to the note page, which answers `status` with `body`. */
+/** The canary's note page answers `status` with `body`. */
 export function xhsNote(status: number, body: string | (() => Promise<[number, string]>)): void {
-  nock('https://xhslink.com')
-    .get('/a/zGL52ubtpJ20')
-    .reply(302, '', { Location: `${XHS}/discovery/item/${NOTE_ID}?xsec_token=T1` });
   const page = nock(XHS).get(`/discovery/item/${NOTE_ID}`).query(true);
   if (typeof body === 'function') page.reply(body);
   else page.reply(status, body);
 }
 
-const BV = 'BV1oM4y1G7LW';
+/** The Bilibili canary sample of operations.yaml (www.bilibili.com/video/<BV>): no short link to resolve. */
+const BV = 'BV13x41117TL';
 export function biliGood(): void {
-  const location = `https://www.bilibili.com/video/${BV}?p=1`;
-  nock('https://b23.tv').get('/aB3dE5f').reply(302, '', { Location: location });
   const api = nock('https://api.bilibili.com');
-  api.get('/x/web-interface/view').query({ bvid: BV }).reply(200, fixture('bili-view.json'));
+  const view = fixture('bili-view.json').replaceAll('BV1oM4y1G7LW', BV);
+  api.get('/x/web-interface/view').query({ bvid: BV }).reply(200, view);
   api.get('/x/player/playurl').query(true).reply(200, fixture('bili-playurl.json'));
 }
 

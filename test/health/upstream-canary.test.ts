@@ -9,6 +9,7 @@ import { createCanaryRunner } from '../../core/health/canary-runner.js';
 import { readStatuses } from '../../core/health/status-store.js';
 import { CANARY_EMAIL } from '../../core/health/system-account.js';
 import { upstreamHealthOf } from '../../core/state/upstream-health.js';
+import { admin } from '../console/support.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { ok, ITEM_YAML as YAML } from './upstream-support.js';
 
@@ -57,6 +58,18 @@ t.test('each upstream has a status; down leaves the rotation, a pass restores it
   t.match(down, { reason: /^canary: UPSTREAM_FAILED/ });
   // Out until the next probe (10 min after a second failure) and a minute's margin.
   t.ok(down!.until > Date.now() + 600_000 && down!.until <= Date.now() + 661_000);
+  const a = await admin(h);
+  const listed = await h.client.get('/console/api/admin/operations', a.headers);
+  t.same(
+    listed.body.operations
+      .find((o: { code: string }) => o.code === 'item')
+      .upstreams.map((u: Record<string, unknown>) => [u.id, u.state, u.until, u.cost_per_call, u.priority, u.weight]),
+    [
+      ['alpha', 'demoted', new Date(down!.until).toISOString(), 0.001, 1, 1],
+      ['beta', 'ok', null, 0.001, 2, 1],
+    ],
+    'the admin sees alpha demoted by its canary',
+  );
 
   // The next customer call goes straight to beta: alpha's interceptor is never used.
   const u = await h.user('1');
@@ -92,4 +105,21 @@ t.test('each upstream has a status; down leaves the rotation, a pass restores it
   t.equal(log.length, 6);
   t.ok(log.every((row) => row.charged === 0 && row.canary === 1));
   t.same(log.map((row) => row.upstream).sort(), ['alpha', 'alpha', 'alpha', 'alpha', 'alpha', 'beta']);
+
+  // The margin report sells no canary call: the customers' two calls count; the probes' upstream cost (three that
+  // alpha answered, one beta) is shown apart and comes off the margin.
+  const margin = await h.client.get('/console/api/admin/margin?days=1', a.headers);
+  t.equal(margin.status, 200);
+  t.same(
+    margin.body.rows.map((r: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'day')),
+    ),
+    [
+      { operation: 'item', upstream: 'alpha', calls: 1, revenue: 0.01, cost: 0.001, canary_cost: 0.003, margin: 0.006 },
+      { operation: 'item', upstream: 'beta', calls: 1, revenue: 0.01, cost: 0.001, canary_cost: 0.001, margin: 0.008 },
+    ],
+  );
+  const csv = await h.client.get('/console/api/admin/margin?days=1&format=csv', a.headers);
+  t.match(csv.text, /^day,operation,upstream,calls,revenue,cost,canary_cost,margin\n/);
+  t.match(csv.text, /,item,alpha,1,0\.01,0\.001,0\.003,0\.006\n[^\n]*,item,beta,1,0\.01,0\.001,0\.001,0\.008\n$/);
 });

@@ -3,6 +3,7 @@
 const upstream = (id: string, priority: number) => `
       - id: ${id}
         priority: ${priority}
+        cost_per_call: 0.001
         timeout_ms: 500
         circuit: { failures: 5, cool_down_s: 60 }
         request:

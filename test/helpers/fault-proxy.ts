@@ -29,6 +29,8 @@ export interface FaultProxy {
   freezeOpen(): void;
   /** Connections accepted so far (shows a client really went through the proxy). */
   readonly accepted: number;
+  /** Sees every chunk a client sends, as it arrives (a test counts round trips with it). */
+  watch(listener: (chunk: Buffer) => void): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function startFaultProxy(
   let mode: FaultMode = initial;
   let accepted = 0;
   const pairs = new Set<Pair>();
+  const watchers: Array<(chunk: Buffer) => void> = [];
 
   const end = (p: Pair): void => {
     pairs.delete(p);
@@ -73,6 +76,7 @@ export async function startFaultProxy(
     const p: Pair = { client, upstream: null, toUpstream: [], toClient: [], frozen: false };
     pairs.add(p);
     client.on('data', (b: Buffer) => {
+      for (const w of watchers) w(b);
       if (p.frozen) return;
       if (mode === 'pass' && p.upstream?.readyState === 'open') p.upstream.write(b);
       else p.toUpstream.push(b);
@@ -97,6 +101,9 @@ export async function startFaultProxy(
     },
     get accepted() {
       return accepted;
+    },
+    watch(listener) {
+      watchers.push(listener);
     },
     setMode(next) {
       mode = next;

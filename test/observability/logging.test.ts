@@ -1,4 +1,4 @@
-// Issue 18 item 1: one JSON log shape everywhere, credentials redacted (the gateway's fields and a plugin's
+// One JSON log shape everywhere, credentials redacted (the gateway's fields and a plugin's
 // host.log fields at any depth), level by LOG_LEVEL, asynchronous JSON for production, pretty for a terminal.
 
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Issue 18 item 2: /metrics through prom-client. Every metric has HELP and TYPE; calls are timed in seconds with
+// /metrics through prom-client. Every metric has HELP and TYPE; calls are timed in seconds with
 // operation/outcome/code/cache labels; money charged is counted in micro-TOKEN; the runtime's own metrics (event
 // loop, heap, GC) are there. The access rules (METRICS_TOKEN, METRICS_LISTEN) are in test/security/edge-metrics.
 

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import type Koa from 'koa';
 import nock from 'nock';
 import t from 'tap';
-import { parseQuery } from '../../core/pipeline/lean-entry.js';
+import { parseQuery } from '../../core/http/api-edge.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { startClient, type TestClient } from '../helpers/http.js';
 

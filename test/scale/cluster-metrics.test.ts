@@ -1,4 +1,4 @@
-// Issue 18 item 2 under `npm run cluster`: calls land on both workers (checked by which worker process owns each
+// Metrics under `npm run cluster`: calls land on both workers (checked by which worker process owns each
 // connection), and the primary's /metrics (METRICS_LISTEN) is their sum; so is the main port's /metrics
 // (METRICS_TOKEN), which a worker answers by asking the primary. Also: the primary logs in the gateway's shape.
 

@@ -109,6 +109,26 @@ if (!hasServer) {
     t.ok(await b.acquireSlot('inflight:adm', 1, 60_000), 'an admitted slot is released like any other');
   });
 
+  t.test('admit reads the cache with the admission; a release carries an entry to the shared tier', async (t) => {
+    await a.cacheSet('c:adm', '{"v":2}', 60);
+    t.match(await b.admit('rl:c', 100, 100, 'inflight:c', 5, 60_000, 'c:adm'), { slot: /^r:/, cached: '{"v":2}' });
+    t.match(await b.admit('rl:c', 100, 100, 'inflight:c', 5, 60_000, 'c:none'), { slot: /^r:/, cached: undefined });
+    const held = await a.admit('rl:c', 100, 100, 'inflight:c1', 1, 60_000, 'c:fresh');
+    t.equal(held.cached, undefined);
+    await a.cacheSetHere('c:fresh', '{"v":3}', 60);
+    t.equal(await a.cacheGet('c:fresh'), '{"v":3}', 'this process has it at once');
+    t.equal(await b.cacheGet('c:fresh'), undefined, 'the shared tier not yet');
+    await a.releaseSlot('inflight:c1', held.slot!, { key: 'c:fresh', value: '{"v":3}', ttlSeconds: 60 });
+    t.equal(await b.cacheGet('c:fresh'), '{"v":3}', 'the release shared it');
+    t.ok(await b.acquireSlot('inflight:c1', 1, 60_000), 'and freed the slot');
+    const denied = await a.admit('rl:none', 1, 1, 'inflight:c2', 1, 60_000);
+    t.ok(denied.rate.allowed);
+    t.match(await a.admit('rl:none', 1, 1, 'inflight:c2', 1, 60_000, 'c:adm'), {
+      rate: { allowed: false },
+      slot: null,
+    });
+  });
+
   t.test('counters and cache', async (t) => {
     await a.initCounter('q:1', 7, 60);
     await b.initCounter('q:1', 0, 60);
@@ -140,8 +160,13 @@ if (!hasServer) {
     const admitted = await a.admit('rl:down', 10, 10, 'inflight:down-admit', 1, 60_000);
     t.match(admitted, { rate: { allowed: true }, slot: /^m:/ }, 'admit answers from memory too');
     t.match(await a.admit('rl:down', 10, 10, 'inflight:down-admit', 1, 60_000), { slot: null });
-    await a.releaseSlot('inflight:down-admit', admitted.slot!);
+    await a.releaseSlot('inflight:down-admit', admitted.slot!, { key: 'c:down', value: 'kept', ttlSeconds: 60 });
     t.match(await a.admit('rl:down', 10, 10, 'inflight:down-admit', 1, 60_000), { slot: /^m:/ }, 'and frees');
+    t.match(
+      await a.admit('rl:down', 10, 10, 'inflight:down-cache', 1, 60_000, 'c:down'),
+      { slot: /^m:/, cached: 'kept' },
+      'the cache answers from memory too',
+    );
     // Counters guard money (spend caps, plan quotas): no per-process count that processes could overshoot together.
     await t.rejects(
       async () => a.incr('q:down', 1, 60),

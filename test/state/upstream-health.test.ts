@@ -23,7 +23,7 @@ t.test(
     t.equal(await h.failed('op', 'a', 3, 10, 'HTTP 500'), false);
     t.equal(await h.failed('op', 'a', 3, 10, 'HTTP 500'), true);
     t.equal(await h.admit('op', 'a'), false);
-    t.same(await h.down('op', 'a'), { until: now + 10_000, reason: 'HTTP 500' });
+    t.same(await h.down('op', 'a'), { until: now + 10_000, reason: 'HTTP 500', kind: 'circuit' });
     t.equal(await h.admit('op', 'b'), true, 'other upstreams are not affected');
     now += 10_001;
     t.equal(await h.admit('op', 'a'), true, 'the trial');
@@ -46,6 +46,20 @@ t.test('memory: markDown and markUp', async (t) => {
   t.match(await h.down('op', 'a'), { reason: 'credential refused' });
   await h.markUp('op', 'a');
   t.equal(await h.admit('op', 'a'), true);
+});
+
+t.test('memory: disable says true only on the change into disabled; markUp makes the next one news', async (t) => {
+  const h = createUpstreamHealth(createMemoryState());
+  t.equal(await h.disable('op', 'a', 600, 'bad key'), true);
+  t.equal(await h.disable('op', 'a', 600, 'bad key'), false, 'again while disabled: no news');
+  t.match(await h.down('op', 'a'), { reason: 'bad key', kind: 'disabled' });
+  t.equal(await h.disable('op', 'b', 600, 'bad key'), true, 'another upstream is news');
+  await h.markUp('op', 'a');
+  t.equal(await h.down('op', 'a'), null);
+  t.equal(await h.disable('op', 'a', 600, 'quota'), true);
+  await h.noteError('op', 'a', 'UPSTREAM_TIMEOUT');
+  t.match(await h.lastError('op', 'a'), { code: 'UPSTREAM_TIMEOUT', at: Number });
+  t.equal(await h.lastError('op', 'c'), null);
 });
 
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 10));

@@ -3,6 +3,7 @@
 // as the pages read them.
 import type { SessionUser } from './session.js';
 
+export type { UpstreamStatus } from '../../core/console/contract/catalogue.js';
 export type { ApiKey, KeyLimits, Package, Plan } from '../../core/console/contract/components.js';
 
 import type { Reply } from '../../core/console/contract/index.js';

@@ -1,19 +1,14 @@
 // Account-security endpoints (passwords, email verification, 2FA, sessions, admin mail tools) as data for the
 // OpenAPI document; spread into CONSOLE_ENDPOINTS (console-endpoints.ts).
-import type { ConsoleEndpoint } from './endpoint-schemas.js';
+import { type ConsoleEndpoint, NEW_PASSWORD } from './endpoint-schemas.js';
 
 type Schema = Record<string, unknown>;
 /** A string the handler reads with reqString: not blank. */
 const str = { type: 'string', minLength: 1, pattern: '\\S' };
 /** The same, at most `maxLength` characters (the handler's limit). */
 const text = (maxLength: number) => ({ ...str, maxLength });
-const password = {
-  type: 'string',
-  minLength: 8,
-  maxLength: 200,
-  description: '8-200 characters, letters and digits',
-  'x-error': { minLength: 'Weak password: password must be at least 8 characters.' },
-};
+/** A new password: the one schema of sign-up, reset and change (letters and digits, 8-200 characters). */
+const password = NEW_PASSWORD;
 const code = { ...text(20), description: '6-digit TOTP code or a recovery code (xxxxx-xxxxx)' };
 const obj = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
   type: 'object',
@@ -35,6 +30,7 @@ const email = obj(
 export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
   {
     id: 'login2fa',
+    errors: ['INVALID_TOKEN', 'WRONG_2FA_CODE'],
     method: 'POST',
     path: '/console/api/login/2fa',
     summary: 'Second login step when 2FA is on: the challenge from /login and a code',
@@ -50,6 +46,7 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'changePassword',
+    errors: ['WRONG_PASSWORD'],
     method: 'POST',
     path: '/console/api/me/password',
     summary: 'Change the password (current one required); every other session is signed out',
@@ -67,6 +64,7 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'resetPassword',
+    errors: ['INVALID_TOKEN'],
     method: 'POST',
     path: '/console/api/password/reset',
     summary: 'Set a new password with the mailed token; every session is signed out',
@@ -75,6 +73,7 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'verifyEmail',
+    errors: ['INVALID_TOKEN'],
     method: 'POST',
     path: '/console/api/email/verify',
     summary: 'Confirm the email with the mailed token (REQUIRE_EMAIL_VERIFICATION)',
@@ -107,6 +106,7 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'twoFactorSetup',
+    errors: ['WRONG_PASSWORD'],
     method: 'POST',
     path: '/console/api/me/2fa/setup',
     summary: 'Start 2FA enrolment (password required): TOTP secret, otpauth URI and its QR code (SVG)',
@@ -115,6 +115,7 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'twoFactorEnable',
+    errors: ['WRONG_2FA_CODE'],
     method: 'POST',
     path: '/console/api/me/2fa/enable',
     summary: 'Confirm enrolment with a first code; answers 10 recovery codes, shown once',
@@ -123,6 +124,7 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'twoFactorRecoveryCodes',
+    errors: ['WRONG_2FA_CODE'],
     method: 'POST',
     path: '/console/api/me/2fa/recovery-codes',
     summary: 'Replace the recovery codes (a code required)',
@@ -131,6 +133,7 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'twoFactorDisable',
+    errors: ['WRONG_PASSWORD', 'WRONG_2FA_CODE', 'TWO_FACTOR_REQUIRED'],
     method: 'POST',
     path: '/console/api/me/2fa/disable',
     summary: 'Turn 2FA off (password and a code required)',
@@ -197,6 +200,7 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'adminMailTest',
+    errors: ['MAIL_FAILED'],
     method: 'POST',
     path: '/console/api/admin/mail/test',
     summary: 'Send a test mail (502 MAIL_FAILED with the server answer when it fails)',

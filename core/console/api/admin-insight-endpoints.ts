@@ -8,6 +8,7 @@ interface Endpoint {
   summary: string;
   auth: 'admin';
   query?: Array<{ name: string; description: string; schema?: Record<string, unknown> }>;
+  produces?: 'json+csv';
 }
 
 const int = { type: 'integer' };
@@ -60,12 +61,13 @@ export const ADMIN_INSIGHT_ENDPOINTS: Endpoint[] = [
     method: 'GET',
     path: '/console/api/admin/margin',
     summary:
-      'Successful calls, revenue, upstream cost (cost_per_call of the upstream that served each call) and margin per China day, operation and upstream (TOKEN); format=csv for a CSV file',
+      "Successful calls, revenue, upstream cost (cost_per_call of the upstream that served each call), the canaries' upstream cost (canary_cost: probes are not calls sold) and margin per China day, operation and upstream (TOKEN); format=csv for a CSV file",
     auth: 'admin',
     query: [
       { name: 'days', description: '1-366, default 30', schema: { ...int, minimum: 1, maximum: 366 } },
       { name: 'format', description: 'csv for a CSV file', schema: { type: 'string', enum: ['csv'] } },
     ],
+    produces: 'json+csv',
   },
   {
     id: 'adminCancelOrder',

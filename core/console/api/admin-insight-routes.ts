@@ -58,7 +58,8 @@ export function adminInsightRoutes(router: Router, s: Services): void {
     };
   });
 
-  // Calls, revenue, upstream cost and margin per China day, operation and upstream; ?format=csv for a file.
+  // Calls, revenue, upstream cost, the canaries' upstream cost and margin per China day, operation and upstream;
+  // ?format=csv for a file.
   router.get('/console/api/admin/margin', admin, async (ctx) => {
     const days = queryInt(ctx, 'days', 1, 366, 30);
     await s.callLog.flush();
@@ -66,12 +67,13 @@ export function adminInsightRoutes(router: Router, s: Services): void {
       ...r,
       revenue: toToken(r.revenue),
       cost: toToken(r.cost),
+      canary_cost: toToken(r.canary_cost),
       margin: toToken(r.margin),
     }));
     if (ctx.query.format === 'csv') {
       const cell = (v: unknown): string =>
         v === null ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v);
-      const head = ['day', 'operation', 'upstream', 'calls', 'revenue', 'cost', 'margin'] as const;
+      const head = ['day', 'operation', 'upstream', 'calls', 'revenue', 'cost', 'canary_cost', 'margin'] as const;
       ctx.type = 'text/csv; charset=utf-8';
       ctx.set('Content-Disposition', `attachment; filename="margin-${days}d.csv"`);
       ctx.body = `${[head.join(','), ...rows.map((r) => head.map((k) => cell(r[k])).join(','))].join('\n')}\n`;

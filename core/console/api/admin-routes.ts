@@ -1,6 +1,7 @@
 // /console/api/admin/*: users, grants, orders and their confirmation, statistics. Every route needs the admin
 // role, checked here on the server (anonymous 401, non-admin 403) whatever the web console shows.
 import type Router from '@koa/router';
+import { CANARY_EMAIL } from '../../accounts/system-users.js';
 import { revokeAllUserTokens } from '../../accounts/user-tokens.js';
 import { findUserByEmail, findUserById } from '../../accounts/users.js';
 import { grantTokens, ItemGoneError } from '../../billing/grants.js';
@@ -15,7 +16,7 @@ import type { Services } from '../../services.js';
 import { emailsOf, parseSearch, searchOrders, userIdIn } from './admin-lookup.js';
 import { audit } from './audit.js';
 import { requireAdmin, userOf } from './auth.js';
-import { bodyOf, idParam, invalid, queryInt, queryOf, reqEnum, reqString, reqTokens } from './input.js';
+import { bodyOf, idParam, invalid, minorOf, queryInt, queryOf, reqEnum, reqString, reqTokens } from './input.js';
 import { settleDeps } from './payment-notify-route.js';
 import { presentPaymentOrder } from './payment-present.js';
 import { langOf, presentUserWithBalance } from './present.js';
@@ -24,15 +25,6 @@ const DAY_MS = 24 * 3600 * 1000;
 const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'expired', 'refunded', 'amount_mismatch'] as const;
 
 /** A positive amount with at most 2 decimals in the order's currency, as minor units. */
-export function minorOf(v: unknown, name: string): number {
-  if (typeof v !== 'number' && typeof v !== 'string') throw invalid(`'${name}' must be a number such as 10 or 9.99.`);
-  const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(String(v).trim());
-  const minor = m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : 0;
-  if (minor <= 0)
-    throw invalid(`'${name}' must be a positive amount with at most 2 decimals, in the order's currency.`);
-  return minor;
-}
-
 export function adminRoutes(router: Router, s: Services): void {
   const db = s.store.db;
   const admin = requireAdmin(s);
@@ -40,7 +32,8 @@ export function adminRoutes(router: Router, s: Services): void {
   router.get('/console/api/admin/users', admin, async (ctx) => {
     const search = parseSearch(queryOf(ctx, 'q'));
     const limit = queryInt(ctx, 'limit', 1, 500, 100);
-    let query = db.selectFrom('users').selectAll().orderBy('id').limit(limit);
+    // The canaries' system account is the gateway's, not a customer (its id still opens it: /admin/users/:id).
+    let query = db.selectFrom('users').selectAll().where('email', '!=', CANARY_EMAIL).orderBy('id').limit(limit);
     // An email part, or a key prefix (sk_...); a number is a user id here (there are no orders on this list).
     if (search?.kind === 'order') query = query.where('id', '=', search.id);
     else if (search) query = query.where(userIdIn(db, 'users.id', search));

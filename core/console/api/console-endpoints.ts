@@ -1,6 +1,7 @@
 // The console API as data: every /console/api route with its method, auth and body, for the OpenAPI
 // document (core/console/openapi.ts). A test checks that this list and the mounted routes agree. Routes move
 // from LEGACY_ENDPOINTS into core/console/contract/ one resource at a time; this list then shrinks away.
+import type { ErrorCode } from '../../http/errors.js';
 import { CONSOLE_ROUTES } from '../contract/index.js';
 import { ACCOUNT_ENDPOINTS } from './account-endpoints.js';
 import { ADMIN_INSIGHT_ENDPOINTS } from './admin-insight-endpoints.js';
@@ -8,6 +9,7 @@ import {
   type ConsoleEndpoint,
   callFilters,
   csvLocaleQuery,
+  currencyAmount,
   int,
   login,
   nullable,
@@ -41,6 +43,7 @@ function endpointOf(d: (typeof CONSOLE_ROUTES)[number]): ConsoleEndpoint {
     ...(query.length ? { query } : {}),
     status: Number(Object.keys(d.responses)[0] ?? 200),
     ...(d.produces ? { produces: d.produces } : {}),
+    ...(d.errors ? { errors: [...d.errors] as ErrorCode[] } : {}),
     responses: d.responses as Record<string, Schema>,
   };
 }
@@ -52,6 +55,7 @@ export const LEGACY_ENDPOINTS: ConsoleEndpoint[] = [
   ...ADMIN_INSIGHT_ENDPOINTS,
   {
     id: 'register',
+    errors: ['REGISTRATION_CLOSED', 'EMAIL_DOMAIN_NOT_ALLOWED', 'EMAIL_NOT_VERIFIED'],
     method: 'POST',
     path: '/console/api/register',
     summary:
@@ -62,6 +66,7 @@ export const LEGACY_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'login',
+    errors: ['INVALID_CREDENTIALS', 'EMAIL_NOT_VERIFIED'],
     method: 'POST',
     path: '/console/api/login',
     summary: 'Log in for a user token (429 with Retry-After while throttled)',
@@ -118,6 +123,7 @@ export const LEGACY_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'createOrder',
+    errors: ['UNAVAILABLE'],
     method: 'POST',
     path: '/console/api/orders',
     summary: 'Order a plan or package (200 with reused: true when the same open order is reopened)',
@@ -159,7 +165,14 @@ export const LEGACY_ENDPOINTS: ConsoleEndpoint[] = [
     path: '/console/api/admin/grants',
     summary: 'Grant (or deduct, negative) TOKEN',
     auth: 'admin',
-    body: obj({ email: text(254), amount: tokens, reason: text(500) }, ['email', 'amount', 'reason']),
+    body: obj(
+      {
+        email: text(254),
+        amount: { ...tokens, 'x-rule': `not 0; ${tokens['x-rule']}` },
+        reason: text(500),
+      },
+      ['email', 'amount', 'reason'],
+    ),
     status: 201,
   },
   {
@@ -176,7 +189,11 @@ export const LEGACY_ENDPOINTS: ConsoleEndpoint[] = [
     summary: 'All orders',
     auth: 'admin',
     query: [
-      { name: 'status', description: 'pending, paid, cancelled, expired, refunded or amount_mismatch' },
+      {
+        name: 'status',
+        description: 'pending, paid, cancelled, expired, refunded or amount_mismatch',
+        schema: { type: 'string', enum: ['pending', 'paid', 'cancelled', 'expired', 'refunded', 'amount_mismatch'] },
+      },
       { name: 'q', description: 'order number (#123), email contains, or key prefix (sk_...)' },
       ...pageOf(500),
     ],
@@ -188,11 +205,9 @@ export const LEGACY_ENDPOINTS: ConsoleEndpoint[] = [
     summary: 'Confirm payment and fulfil (idempotent); an amount_mismatch order needs paid_amount',
     auth: 'admin',
     body: obj({
-      paid_amount: {
-        type: ['number', 'string'],
-        description:
-          "amount_mismatch orders only: what the buyer really paid, in the order's currency, at most 2 decimals",
-      },
+      paid_amount: currencyAmount(
+        "amount_mismatch orders only: what the buyer really paid, in the order's currency, at most 2 decimals",
+      ),
     }),
   },
   {

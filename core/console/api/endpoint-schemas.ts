@@ -1,6 +1,8 @@
 // Building blocks of the console API's request schemas (console-endpoints.ts and its sibling lists): what the
 // handlers enforce, published in the OpenAPI document and checked by Ajv before each handler runs.
 
+import type { ErrorCode } from '../../http/errors.js';
+
 export type Schema = Record<string, unknown>;
 
 export interface ConsoleEndpoint {
@@ -12,9 +14,12 @@ export interface ConsoleEndpoint {
   body?: Schema;
   query?: Array<{ name: string; description: string; schema?: Schema }>;
   status?: number;
-  produces?: 'application/json' | 'text/csv';
+  /** text/csv: a CSV file; json+csv: JSON, or CSV when asked with ?format=csv. */
+  produces?: 'application/json' | 'text/csv' | 'json+csv';
   /** The success answers by status (routes defined in core/console/contract/; the rest: console-responses.ts). */
   responses?: Record<string, Schema>;
+  /** Catalogue codes this route answers beyond the console's common ones (CONSOLE_ERRORS). */
+  errors?: ErrorCode[];
 }
 
 /** A string the handler reads with reqString: not blank. */
@@ -25,7 +30,40 @@ export const text = (maxLength: number) => ({ ...str, maxLength });
 export const int = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 /** An integer query value from 1 to `max`. */
 export const upTo = (max: number): Schema => ({ type: 'integer', minimum: 1, maximum: max });
-export const tokens = { type: ['number', 'string'], description: 'TOKEN amount, at most 6 decimals' };
+/**
+ * A TOKEN amount: a JSON number, or a decimal string (surrounding spaces ignored) with at most 6 decimals, from
+ * -10^9 to 10^9 (core/kernel/money.ts toMicro). `x-rule` states what the schema cannot: the document lists it in
+ * the operation's description (core/console/openapi/console-operations.ts).
+ */
+export const tokens = {
+  type: ['number', 'string'],
+  pattern: '^\\s*-?\\d{1,10}(\\.\\d{1,6})?\\s*$',
+  minimum: -1_000_000_000,
+  maximum: 1_000_000_000,
+  description: 'TOKEN amount, at most 6 decimals',
+  'x-error': { pattern: '@tokenRange', minimum: '@tokenRange', maximum: '@tokenRange' },
+  'x-rule': 'at most 6 decimals, from -1000000000 to 1000000000',
+};
+/** A TOKEN amount above 0; `notPositive` is the route's refusal of 0 or less. */
+export const positiveTokens = (notPositive: string): Schema => ({
+  type: tokens.type,
+  pattern: '^\\s*\\d{1,10}(\\.\\d{1,6})?\\s*$',
+  exclusiveMinimum: 0,
+  maximum: tokens.maximum,
+  description: tokens.description,
+  'x-error': { pattern: '@tokenRange', maximum: '@tokenRange', exclusiveMinimum: notPositive },
+  'x-rule': 'greater than 0 and at most 1000000000, at most 6 decimals',
+});
+/** An amount in an order's currency (admin-routes.ts minorOf): above 0, at most 2 decimals. */
+const CURRENCY_ERROR = "'{field}' must be a positive amount with at most 2 decimals, in the order's currency.";
+export const currencyAmount = (description: string): Schema => ({
+  type: ['number', 'string'],
+  pattern: '^\\s*\\d{1,12}(\\.\\d{1,2})?\\s*$',
+  exclusiveMinimum: 0,
+  description,
+  'x-error': { pattern: CURRENCY_ERROR, exclusiveMinimum: CURRENCY_ERROR },
+  'x-rule': 'greater than 0, at most 2 decimals',
+});
 /** null allowed too; a type union (not oneOf) so a refusal names the field's own rule (request-validation.ts). */
 export const nullable = (s: Schema): Schema => ({ ...s, type: [...[s.type].flat(), 'null'] });
 export const obj = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
@@ -53,8 +91,13 @@ export const NEW_PASSWORD = {
   type: 'string',
   minLength: 8,
   maxLength: 200,
+  // core/accounts/passwords.ts: at least one ASCII letter and one digit, in either order.
+  pattern: '[A-Za-z][\\s\\S]*[0-9]|[0-9][\\s\\S]*[A-Za-z]',
   description: '8-200 characters, letters and digits',
-  'x-error': { minLength: 'Weak password: password must be at least 8 characters.' },
+  'x-error': {
+    minLength: 'Weak password: password must be at least 8 characters.',
+    pattern: 'Weak password: password must contain letters and digits.',
+  },
 };
 export const signUp = obj(
   { email, password: NEW_PASSWORD, locale: { enum: ['zh', 'en'], 'x-error': "'locale' must be zh or en." }, remember },
@@ -70,12 +113,27 @@ export const pageOf = (max: number) => [
   { name: 'limit', description: `page size, 1-${max}`, schema: upTo(max) },
   { name: 'before', description: 'id cursor: next_before of the previous page', schema: int },
 ];
+// Refusals worded as the handlers word them; '@isoDate' is DETAILS.isoDate(field) (request-validation.ts).
+const DATE_ERROR = '@isoDate';
+const STATUS_ERROR = "'status' must be success, error or an HTTP status such as 402.";
+const TZ_ERROR = "'tz' must be an IANA time zone such as Asia/Shanghai or Europe/London.";
+/** A time bound in a query (input.ts queryTime): epoch ms, or an ISO 8601 date or date-time that is a real date. */
+export const timeBound = {
+  type: 'string',
+  pattern: '^(\\d{10,15}|\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:?\\d{2})?)?)$',
+  'x-error': { pattern: DATE_ERROR },
+  'x-rule': 'a real calendar date',
+};
 export const callFilters = [
   { name: 'code', description: 'operation code' },
   { name: 'key_id', description: 'one API key (its id)', schema: int },
-  { name: 'status', description: 'success, error or an HTTP status' },
-  { name: 'from', description: 'ISO date/time or epoch ms (inclusive)' },
-  { name: 'to', description: 'ISO date/time or epoch ms (exclusive)' },
+  {
+    name: 'status',
+    description: 'success, error or an HTTP status',
+    schema: { type: 'string', pattern: '^(success|error|[1-5][0-9]{2})$', 'x-error': STATUS_ERROR },
+  },
+  { name: 'from', description: 'ISO date/time or epoch ms (inclusive)', schema: timeBound },
+  { name: 'to', description: 'ISO date/time or epoch ms (exclusive)', schema: timeBound },
   ...pageOf(500),
 ];
 
@@ -96,13 +154,22 @@ export const webhookEvents = {
 };
 export const newWebhook = obj(
   {
-    url: { ...text(2000), description: 'public http(s) URL; private and reserved addresses are refused' },
+    url: {
+      ...text(2000),
+      format: 'uri',
+      description: 'public http(s) URL; private and reserved addresses are refused',
+      'x-rule': 'an absolute http(s) URL without a user name, whose host resolves to public addresses only',
+    },
     kind: {
       enum: ['standard', 'wecom', 'dingtalk', 'feishu'],
       description: 'standard: Standard Webhooks signed JSON (default); the others post a chat-bot text message',
     },
     events: webhookEvents,
-    bot_secret: nullable({ ...text(200), description: 'DingTalk / Feishu bot signing secret' }),
+    bot_secret: nullable({
+      ...text(200),
+      description: 'DingTalk / Feishu bot signing secret',
+      'x-rule': 'only with kind dingtalk or feishu',
+    }),
   },
   ['url', 'events'],
 );
@@ -111,7 +178,13 @@ export const csvLocaleQuery = [
   {
     name: 'tz',
     description: 'IANA time zone of the times, e.g. Europe/London (default Asia/Shanghai)',
-    schema: { type: 'string', maxLength: 64 },
+    schema: {
+      type: 'string',
+      maxLength: 64,
+      pattern: '^[A-Za-z][A-Za-z0-9_+\\-/]*$',
+      'x-error': { pattern: TZ_ERROR },
+      'x-rule': 'a zone in the IANA time zone database',
+    },
   },
   {
     name: 'lang',
@@ -120,8 +193,8 @@ export const csvLocaleQuery = [
   },
 ];
 export const exportQuery = [
-  { name: 'from', description: 'ISO date/time or epoch ms (inclusive)' },
-  { name: 'to', description: 'ISO date/time or epoch ms (exclusive)' },
+  { name: 'from', description: 'ISO date/time or epoch ms (inclusive)', schema: timeBound },
+  { name: 'to', description: 'ISO date/time or epoch ms (exclusive)', schema: timeBound },
   { name: 'user_id', description: 'one user (orders, ledger)', schema: int },
   { name: 'limit', description: 'rows, 1-1000000', schema: upTo(1_000_000) },
   ...csvLocaleQuery,

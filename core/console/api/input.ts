@@ -57,6 +57,16 @@ export function reqTokens(b: Body, name: string): number {
   }
 }
 
+/** An amount in an order's currency (a number or decimal string, above 0, at most 2 decimals) in minor units. */
+export function minorOf(v: unknown, name: string): number {
+  if (typeof v !== 'number' && typeof v !== 'string') throw invalid(`'${name}' must be a number such as 10 or 9.99.`);
+  const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(String(v).trim());
+  const minor = m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : 0;
+  if (minor <= 0)
+    throw invalid(`'${name}' must be a positive amount with at most 2 decimals, in the order's currency.`);
+  return minor;
+}
+
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** ISO 8601 date or date-time -> epoch ms. A bare date means its start in UTC. */

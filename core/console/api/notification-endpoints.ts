@@ -1,6 +1,17 @@
 // The console routes of notifications and operator records (webhooks, admin drill-down, adjustments, audit,
 // exports) as data, for the OpenAPI document and request validation.
-import { type ConsoleEndpoint, exportQuery, int, newWebhook, obj, pageOf, text, tokens } from './endpoint-schemas.js';
+import {
+  type ConsoleEndpoint,
+  exportQuery,
+  int,
+  newWebhook,
+  obj,
+  pageOf,
+  positiveTokens,
+  text,
+} from './endpoint-schemas.js';
+
+const ADJUST_NOT_POSITIVE = "'amount' must be a positive TOKEN amount; 'kind' says whether it is a refund or a debit.";
 
 /** Notifications and operator records: webhooks, alerts, key rotation, admin drill-down, adjustments, audit, CSV. */
 export function notificationEndpoints(): ConsoleEndpoint[] {
@@ -63,11 +74,10 @@ export function notificationEndpoints(): ConsoleEndpoint[] {
       path: '/console/api/admin/users/:id/adjustments',
       summary: 'Refund or debit with a reason (never below the available balance)',
       auth: 'admin',
-      body: obj({ kind: { enum: ['refund', 'debit'] }, amount: tokens, reason: text(500) }, [
-        'kind',
-        'amount',
-        'reason',
-      ]),
+      body: obj(
+        { kind: { enum: ['refund', 'debit'] }, amount: positiveTokens(ADJUST_NOT_POSITIVE), reason: text(500) },
+        ['kind', 'amount', 'reason'],
+      ),
       status: 201,
     },
     {

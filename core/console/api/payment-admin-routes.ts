@@ -8,7 +8,7 @@ import { syncOrder } from '../../billing/payments/sweeper.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { requireAdmin, userOf } from './auth.js';
-import { bodyOf, idParam, invalid, queryInt, queryOf, reqString } from './input.js';
+import { bodyOf, idParam, invalid, minorOf, queryInt, queryOf, reqString } from './input.js';
 import { settleDeps } from './payment-notify-route.js';
 import { presentPaymentOrder } from './payment-present.js';
 import { iso, langOf } from './present.js';
@@ -84,6 +84,8 @@ export function paymentAdminRoutes(router: Router, s: Services): void {
         raw: r.raw,
         created_at: iso(r.created_at),
       })),
+      // The keyset cursor of the other paged lists: a full page may have more below its last id.
+      next_before: rows.length === limit ? Number(rows[rows.length - 1].id) : null,
     };
   });
 
@@ -104,15 +106,7 @@ export function paymentAdminRoutes(router: Router, s: Services): void {
     const id = idParam(ctx.params.id, 'order');
     const b = bodyOf(ctx, ['amount', 'reason', 'via_provider']);
     const reason = reqString(b, 'reason', 500).trim();
-    let amountMinor: number | undefined;
-    if (b.amount !== undefined) {
-      const v = b.amount;
-      if (typeof v !== 'number' && typeof v !== 'string')
-        throw invalid(`'amount' must be a number such as 10 or 9.99.`);
-      const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(String(v).trim());
-      if (!m) throw invalid(`'amount' must be a positive amount with at most 2 decimals, in the order's currency.`);
-      amountMinor = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-    }
+    const amountMinor = b.amount === undefined ? undefined : minorOf(b.amount, 'amount');
     if (b.via_provider !== undefined && typeof b.via_provider !== 'boolean')
       throw invalid(`'via_provider' must be true or false.`);
     try {

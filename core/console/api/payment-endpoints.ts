@@ -1,5 +1,5 @@
 // Payment endpoints (docs/billing.md "Payments") as data for the OpenAPI document; spread into CONSOLE_ENDPOINTS.
-import type { ConsoleEndpoint } from './endpoint-schemas.js';
+import { type ConsoleEndpoint, currencyAmount } from './endpoint-schemas.js';
 
 type Schema = Record<string, unknown>;
 /** A string the handler reads with reqString: not blank. */
@@ -22,11 +22,13 @@ export const ORDER_BODY = obj(
       ...text(32),
       type: ['string', 'null'],
       description: 'payment instance id from GET /console/api/payment-methods (default: the first)',
+      'x-rule': 'an instance id of GET /console/api/payment-methods',
     },
     channel: {
       ...text(32),
       type: ['string', 'null'],
       description: "the instance's method, e.g. alipay/wxpay for EPay, page/qr for Alipay",
+      'x-rule': "one of the instance's channels",
     },
   },
   ['kind', 'id'],
@@ -93,6 +95,7 @@ export const PAYMENT_ENDPOINTS: ConsoleEndpoint[] = [
   },
   {
     id: 'adminRefundOrder',
+    errors: ['UPSTREAM_FAILED'],
     method: 'POST',
     path: '/console/api/admin/orders/:id/refund',
     summary:
@@ -100,10 +103,7 @@ export const PAYMENT_ENDPOINTS: ConsoleEndpoint[] = [
     auth: 'admin',
     body: obj(
       {
-        amount: {
-          type: ['number', 'string'],
-          description: "in the order's currency, at most 2 decimals; default: the rest",
-        },
+        amount: currencyAmount("in the order's currency, at most 2 decimals; default: the rest"),
         reason: text(500),
         via_provider: { type: 'boolean' },
       },

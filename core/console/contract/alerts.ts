@@ -2,7 +2,7 @@
 // webhooks subscribed to balance.low (/console/api/webhooks).
 import { Alerts } from './components.js';
 import { defineRoutes } from './define.js';
-import { answer, body, nullable, ref, Type, tokens } from './schema.js';
+import { answer, body, nullable, positiveTokens, ref, Type } from './schema.js';
 
 const alerts = answer({ alerts: ref('Alerts', Alerts) });
 
@@ -20,7 +20,9 @@ export const ALERTS = defineRoutes({
     summary: 'Set the low-balance line (TOKEN), quota percentage and mail switch',
     auth: 'user',
     body: body({
-      balance_threshold: Type.Optional(nullable(tokens)),
+      balance_threshold: Type.Optional(
+        nullable(positiveTokens("'balance_threshold' must be a positive TOKEN amount, or null for no alert.")),
+      ),
       quota_percent: Type.Optional(nullable(Type.Integer({ minimum: 1, maximum: 99 }))),
       email: Type.Optional(Type.Boolean()),
     }),

@@ -1,8 +1,40 @@
 // What can be called and bought, and what a new account gets. No login needed: the docs pages and the pricing
-// page show them to visitors too. Plus the admin's view of which operations are configured.
+// page show them to visitors too. Plus the admin's view of which operations are configured, and how their
+// configured upstreams stand.
 import { Operation, Package, Plan } from './components.js';
 import { defineRoutes } from './define.js';
-import { answer, anyObject, list, rBool, ref, rStr, rTokens, Type } from './schema.js';
+import {
+  answer,
+  anyObject,
+  list,
+  oneOf,
+  orNull,
+  rBool,
+  ref,
+  rInt,
+  rStr,
+  rTime,
+  rTokens,
+  type Static,
+  Type,
+} from './schema.js';
+
+/** One configured upstream of an operation (operations.yaml `upstreams:`), core/console/api/upstream-status.ts. */
+export const UpstreamStatus = answer({
+  id: rStr,
+  state: oneOf(['ok', 'cooling_down', 'disabled', 'demoted'], {
+    description:
+      'cooling_down: its circuit opened after failures; disabled: an error rule (disable_s); demoted: its canary is down',
+  }),
+  until: orNull(rTime),
+  reason: orNull(rStr),
+  last_error: orNull(answer({ code: rStr, at: rTime })),
+  cost_per_call: rTokens,
+  priority: rInt,
+  weight: rInt,
+  missing: list(rStr),
+});
+export type UpstreamStatus = Static<typeof UpstreamStatus>;
 
 export const CATALOGUE = defineRoutes({
   operations: {
@@ -37,7 +69,7 @@ export const CATALOGUE = defineRoutes({
     method: 'GET',
     path: '/console/api/admin/operations',
     summary:
-      'Operations with availability; for an unavailable one, the settings (env variables) that would make it available',
+      'Operations with availability; for an unavailable one, the settings (env variables) that would make it available; each configured upstream with its state (ok, cooling_down, disabled, demoted by its canary), until when, its last error, cost_per_call, priority and weight',
     auth: 'admin',
     responses: {
       200: answer({
@@ -49,6 +81,7 @@ export const CATALOGUE = defineRoutes({
             plugin: rStr,
             available: rBool,
             missing: Type.Array(Type.Unknown()),
+            upstreams: list(UpstreamStatus),
           }),
         ),
       }),

@@ -24,6 +24,8 @@ export interface RouteDef {
   responses: Partial<Record<SuccessStatus, TSchema>>;
   /** text/csv: the answer is a CSV document, not JSON. */
   produces?: 'text/csv';
+  /** Catalogue codes (core/http/error-text.ts) this route answers beyond the console's common ones. */
+  errors?: readonly string[];
 }
 
 /** A group of routes keyed by operationId. */

@@ -11,17 +11,18 @@ import {
   orNull,
   params,
   pathId,
+  positiveTokens,
   ref,
   rInt,
   rStr,
   rTime,
   Type,
   text,
-  tokens,
 } from './schema.js';
 
-/** A list limit: null, or 1-100 non-empty strings (core/console/routes/key-limits.ts reads it). */
-const codeList = (name: string, item: Record<string, unknown> = {}) => {
+/** A list limit: null, or 1-100 non-empty strings (core/console/routes/key-limits.ts reads it); `rule` is what
+ * the schema cannot state (published in the operation's description). */
+const codeList = (name: string, rule: string, item: Record<string, unknown> = {}) => {
   const message = `'${name}' must be null or a list of 1 to 100 non-empty strings.`;
   return Type.Optional(
     as<string[] | null>({
@@ -30,20 +31,26 @@ const codeList = (name: string, item: Record<string, unknown> = {}) => {
       minItems: 1,
       maxItems: 100,
       'x-error': message,
+      'x-rule': rule,
     }),
   );
 };
-const optionalInt = (maximum: number) => Type.Optional(nullable(Type.Integer({ minimum: 1, maximum })));
+const optionalInt = (maximum: number, extra: Record<string, unknown> = {}) =>
+  Type.Optional(nullable(Type.Integer({ minimum: 1, maximum, ...extra })));
 
 /** The limits a key may carry; null clears one, an absent field leaves it as it is. */
 export const keyLimits = {
-  allowed_codes: codeList('allowed_codes'),
-  ip_allow: codeList('ip_allow', { description: 'IP address or CIDR block' }),
-  expires_at: Type.Optional(nullable(Type.String({ format: 'date-time' }))),
+  allowed_codes: codeList('allowed_codes', 'each an operation code of GET /console/api/operations'),
+  ip_allow: codeList('ip_allow', 'each an IPv4 or IPv6 address or CIDR block (10.0.0.0/8, 2001:db8::/32)', {
+    description: 'IP address or CIDR block',
+  }),
+  expires_at: Type.Optional(nullable(Type.String({ format: 'date-time', 'x-rule': 'in the future' }))),
   rate_limit_per_sec: optionalInt(10_000),
-  rate_limit_burst: optionalInt(100_000),
+  rate_limit_burst: optionalInt(100_000, { 'x-rule': 'at least rate_limit_per_sec when both are set' }),
   max_concurrency: optionalInt(1000),
-  daily_spend_cap: Type.Optional(nullable(tokens)),
+  daily_spend_cap: Type.Optional(
+    nullable(positiveTokens("'daily_spend_cap' must be greater than 0 (use null for no cap).")),
+  ),
 };
 export const MAX_GRACE_HOURS = 24 * 30;
 

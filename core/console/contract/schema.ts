@@ -24,11 +24,22 @@ export const oneOf = <const V extends readonly string[]>(values: V, extra: Recor
 /** null allowed too, as a type union. */
 export const nullable = <T extends TSchema>(s: T) =>
   as<Static<T> | null>({ ...s, type: [...[(s as { type?: unknown }).type].flat(), 'null'] });
-/** A TOKEN amount: a JSON number or a decimal string, at most 6 decimals (checked by the handler). */
-export const tokens = as<number | string>({
-  type: ['number', 'string'],
-  description: 'TOKEN amount, at most 6 decimals',
-});
+/**
+ * A TOKEN amount above 0: a JSON number, or a decimal string (surrounding spaces ignored) with at most 6 decimals,
+ * at most 10^9 (core/kernel/money.ts toMicro). `notPositive` is the route's refusal of 0 or less. `x-error` names
+ * the refusal per keyword ('@tokenRange': the console's range detail); `x-rule` states what the schema cannot, and
+ * the document lists it in the operation's description (core/console/openapi/console-operations.ts).
+ */
+export const positiveTokens = (notPositive: string) =>
+  as<number | string>({
+    type: ['number', 'string'],
+    pattern: '^\\s*\\d{1,10}(\\.\\d{1,6})?\\s*$',
+    exclusiveMinimum: 0,
+    maximum: 1_000_000_000,
+    description: 'TOKEN amount, at most 6 decimals',
+    'x-error': { pattern: '@tokenRange', maximum: '@tokenRange', exclusiveMinimum: notPositive },
+    'x-rule': 'greater than 0 and at most 1000000000, at most 6 decimals',
+  });
 /** A request body: the listed fields only. */
 export const body = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });
 /** Query parameters: each optional, an empty value counts as absent; unknown names are ignored. */

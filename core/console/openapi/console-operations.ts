@@ -14,8 +14,29 @@ export const PATH_ID = { type: 'integer', minimum: 1, maximum: 9_007_199_254_740
 
 const byId = (id: string): Json => ({ id: `$response.body#/${id}` });
 
-/** Links from a route's success answer to the routes that act on what it made. */
+/** Links from a route's success answer to the routes that act on what it made or listed (the first item). */
 const LINKS: Record<string, Record<string, Json>> = {
+  sessions: {
+    revokeSession: {
+      operationId: 'revokeSession',
+      parameters: byId('items/0/id'),
+      description: 'Sign out the first listed session',
+    },
+  },
+  listKeys: {
+    updateKey: { operationId: 'updateKey', parameters: byId('keys/0/id'), description: 'Change the first key' },
+  },
+  listOrders: {
+    getOrder: { operationId: 'getOrder', parameters: byId('orders/0/id'), description: 'The newest order' },
+  },
+  adminUsers: {
+    adminUser: { operationId: 'adminUser', parameters: byId('users/0/id'), description: 'The first user found' },
+    adminUserOverview: {
+      operationId: 'adminUserOverview',
+      parameters: byId('users/0/id'),
+      description: 'Their keys, calls, ledger, orders and audit',
+    },
+  },
   createKey: {
     updateKey: {
       operationId: 'updateKey',
@@ -70,16 +91,28 @@ const LINKS: Record<string, Record<string, Json>> = {
   ),
 };
 
+const CSV = { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header line' } } };
+
 function successContent(e: ConsoleEndpoint, schema: Json | undefined): Json {
-  if (e.produces === 'text/csv')
-    return { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header line' } } };
-  return { 'application/json': { schema: schema ?? { type: 'object' } } };
+  if (e.produces === 'text/csv') return CSV;
+  const json = { 'application/json': { schema: schema ?? { type: 'object' } } };
+  return e.produces === 'json+csv' ? { ...json, ...CSV } : json;
 }
 
 /** The success answers by status: the route's own (a defined route), else console-responses.ts. */
 function successes(e: ConsoleEndpoint): Array<[string, Json | undefined]> {
   if (e.responses) return Object.entries(e.responses);
   return [[String(e.status ?? 200), CONSOLE_RESPONSES[e.id]]];
+}
+
+/** The rules of the body and query fields that no schema keyword states (`x-rule`), one line per field. */
+function rulesOf(e: ConsoleEndpoint): string | undefined {
+  const fields: Array<[string, Json]> = [
+    ...(e.query ?? []).filter((q) => q.schema).map((q): [string, Json] => [q.name, q.schema as Json]),
+    ...Object.entries((e.body?.properties ?? {}) as Record<string, Json>),
+  ];
+  const lines = fields.filter(([, s]) => typeof s['x-rule'] === 'string').map(([n, s]) => `- \`${n}\`: ${s['x-rule']}`);
+  return lines.length ? `Also refused with 400 INVALID_INPUT, beyond the schemas:\n${lines.join('\n')}` : undefined;
 }
 
 export function consoleOperation(e: ConsoleEndpoint): Json {
@@ -95,9 +128,18 @@ export function consoleOperation(e: ConsoleEndpoint): Json {
     })),
   ];
   const links = LINKS[e.id];
+  const rules = rulesOf(e);
+  const codes = [
+    ...CONSOLE_ERRORS,
+    ...(e.body ? ['UNSUPPORTED_MEDIA_TYPE' as const] : []),
+    // REQUIRE_ADMIN_2FA: an admin without 2FA is refused on admin routes (core/console/api/auth.ts requireAdmin).
+    ...(e.auth === 'admin' ? ['TWO_FACTOR_REQUIRED' as const] : []),
+    ...(e.errors ?? []),
+  ];
   return {
     operationId: e.id,
     summary: e.summary,
+    ...(rules ? { description: rules } : {}),
     tags: [e.auth === 'admin' ? 'admin' : 'console'],
     security: e.auth === 'none' ? [] : [{ bearer: [] }],
     parameters,
@@ -109,7 +151,7 @@ export function consoleOperation(e: ConsoleEndpoint): Json {
           { description: 'Success', content: successContent(e, schema), ...(links ? { links } : {}) },
         ]),
       ),
-      ...errorResponses(e.body ? [...CONSOLE_ERRORS, 'UNSUPPORTED_MEDIA_TYPE'] : CONSOLE_ERRORS),
+      ...errorResponses(codes),
     },
   };
 }

@@ -36,6 +36,8 @@ export const CONSOLE_ERRORS: ErrorCode[] = [
   'TOO_MANY_ATTEMPTS',
   'TOO_MANY_REQUESTS',
   'INTERNAL',
+  // The database is unreachable (core/console/api/console-guard.ts).
+  'UNAVAILABLE',
 ];
 
 /** Error responses grouped by status, each listing its catalogue codes (codes missing from the catalogue are skipped). */

@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import type { Context } from 'koa';
 import { DETAILS } from '../../http/error-details.js';
 import { ApiError, type Detail, type Localized } from '../../http/errors.js';
+import { MAX_TOKEN } from '../../kernel/money.js';
 
 type Schema = Record<string, unknown>;
 
@@ -23,6 +24,8 @@ export function makeAjv(coerce: boolean): Ajv {
   });
   ajv.addKeyword({ keyword: 'x-error' });
   ajv.addKeyword({ keyword: 'x-not-found' });
+  // A rule no keyword states, published in the operation's description (core/console/openapi/console-operations.ts).
+  ajv.addKeyword({ keyword: 'x-rule' });
   return ajv;
 }
 
@@ -36,10 +39,17 @@ const typesOf = (s: Schema | undefined): unknown[] => (Array.isArray(s?.type) ? 
 /** The schemas' own `x-error` texts that have a Chinese twin (the rest answer Chinese callers with the code's text). */
 const KNOWN: Localized[] = [
   DETAILS.weakPassword('password must be at least 8 characters'),
+  DETAILS.weakPassword('password must contain letters and digits'),
   DETAILS.emailInvalid('at most 254 characters'),
   DETAILS.locale(),
 ];
-const known = (en: string): Detail => KNOWN.find((k) => k.en === en) ?? en;
+/** A schema's `x-error` text ({field} stands for the field's name), or '@isoDate' / '@tokenRange': that detail. */
+function known(en: string, field: string): Detail {
+  if (en === '@isoDate') return DETAILS.isoDate(field);
+  if (en === '@tokenRange') return DETAILS.tokenRange(field, MAX_TOKEN);
+  const text = en.replaceAll('{field}', field);
+  return KNOWN.find((k) => k.en === text) ?? text;
+}
 
 /** The console's wording for the first failure. */
 export function messageOf(e: ErrorObject): Detail {
@@ -52,9 +62,9 @@ export function messageOf(e: ErrorObject): Detail {
     missing ? ((parent.properties as Record<string, Schema> | undefined)?.[missing] ?? {}) : parent
   ) as Schema;
   const custom = field['x-error'];
-  if (typeof custom === 'string') return known(custom);
+  if (typeof custom === 'string') return known(custom, name);
   if (custom && typeof custom === 'object' && typeof (custom as Record<string, unknown>)[e.keyword] === 'string')
-    return known((custom as Record<string, string>)[e.keyword]);
+    return known((custom as Record<string, string>)[e.keyword], name);
   const types = typesOf(field);
   if (e.keyword === 'additionalProperties') {
     const allowed = Object.keys((parent.properties as Schema | undefined) ?? {});

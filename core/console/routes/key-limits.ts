@@ -35,7 +35,12 @@ export function parseKeyLimits(b: KeyLimitsInput, registry: Registry, now = Date
     else {
       const codes = distinct(b.allowed_codes);
       const unknown = codes.filter((c) => !registry.get(c));
-      if (unknown.length) throw invalid(`'allowed_codes' names operations that do not exist: ${unknown.join(', ')}.`);
+      // Both languages given: the echoed values may hold Chinese, which would make a plain string read as Chinese only.
+      if (unknown.length)
+        throw invalid({
+          zh: `'allowed_codes' 中的操作不存在：${unknown.join(', ')}。`,
+          en: `'allowed_codes' names operations that do not exist: ${unknown.join(', ')}.`,
+        });
       out.allowed_codes = codes;
     }
   }
@@ -45,7 +50,10 @@ export function parseKeyLimits(b: KeyLimitsInput, registry: Registry, now = Date
       const cidrs = distinct(b.ip_allow);
       const bad = cidrs.filter((c) => !isCidr(c));
       if (bad.length)
-        throw invalid(`'ip_allow' holds entries that are not IP addresses or CIDR blocks: ${bad.join(', ')}.`);
+        throw invalid({
+          zh: `'ip_allow' 中有不是 IP 地址或 CIDR 网段的条目：${bad.join(', ')}。`,
+          en: `'ip_allow' holds entries that are not IP addresses or CIDR blocks: ${bad.join(', ')}.`,
+        });
       out.ip_allow = cidrs;
     }
   }

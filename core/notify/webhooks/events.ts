@@ -56,8 +56,8 @@ export function eventText(event: WebhookEvent, d: Data): string {
       );
     case 'upstream.disabled':
       return (
-        `[Tollgate] 上游停用：接口 ${s(d.operation)} 的上游 ${s(d.upstream)} 暂停 ${s(d.seconds)} 秒（${s(d.reason)}），请检查密钥或额度。\n` +
-        `[Tollgate] Upstream disabled: ${s(d.upstream)} of operation ${s(d.operation)} is out for ${s(d.seconds)} s (${s(d.reason)}); check its credential or quota.`
+        `[Tollgate] 上游停用：接口 ${s(d.operation)} 的上游 ${s(d.upstream)} 暂停 ${s(d.seconds)} 秒至 ${s(d.until)}（${s(d.reason)}），请检查密钥或额度。\n` +
+        `[Tollgate] Upstream disabled: ${s(d.upstream)} of operation ${s(d.operation)} is out for ${s(d.seconds)} s, until ${s(d.until)} (${s(d.reason)}); check its credential or quota.`
       );
     case 'key.expiring':
       return (

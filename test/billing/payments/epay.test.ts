@@ -1,5 +1,5 @@
-// EPay (彩虹易支付 V1) end to end through the notify route: the research file's signature vectors, and every
-// abuse case of issue 15 item 3 (repeated, reordered, forged, tampered amount, wrong merchant, replayed on
+// EPay (彩虹易支付 V1) end to end through the notify route: the provider's published signature vectors, and every
+// abuse case a notify must survive (repeated, reordered, forged, tampered amount, wrong merchant, replayed on
 // another order), GET and POST notifies, late payment after expiry and after cancel, the sweeper's queries
 // (paid, unpaid -> expired, unknown never ends an order), and idempotent reopening of the pay page.
 import t from 'tap';

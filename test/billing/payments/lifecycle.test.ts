@@ -1,4 +1,4 @@
-// The parts of issue 15 around the providers: configuration errors stop the start, trial credit once per
+// The payment lifecycle around the providers: configuration errors stop the start, trial credit once per
 // account, manual orders with operator instructions, admin confirmation ("补单") of any order, refunds that
 // never take a balance below zero and end a refunded plan, the admin payment log and the pending badge,
 // and the snapshot: a price edited after the order does not change what it credits.

@@ -190,6 +190,7 @@ t.test('cost and margin: the call log keeps the upstream and its cost; the admin
   const csv = await h.client.get('/console/api/admin/margin?days=1&format=csv', a.headers);
   t.equal(csv.status, 200);
   t.match(csv.headers['content-type'], /text\/csv/);
-  t.match(csv.text, /^day,operation,upstream,calls,revenue,cost,margin\n/);
-  t.match(csv.text, new RegExp(`,item,alpha,${alpha.calls},${alpha.revenue},${alpha.cost},${alpha.margin}\\n`));
+  t.match(csv.text, /^day,operation,upstream,calls,revenue,cost,canary_cost,margin\n/);
+  t.equal(alpha.canary_cost, 0);
+  t.match(csv.text, new RegExp(`,item,alpha,${alpha.calls},${alpha.revenue},${alpha.cost},0,${alpha.margin}\\n`));
 });

@@ -128,6 +128,32 @@ t.test('an upstream failure sends the plugin answer (precision none, free by cha
   t.same(await rows(u.userId), [[200, 'juhe', 0, 0]]);
 });
 
+t.test('a NOT_FOUND from the upstream is kept per prefix too: the next number of it asks nobody', async (t) => {
+  const u = await h.user('1');
+  const scope = nock(JUHE)
+    .get('/mobile/get')
+    .query({ phone: '17812340001', key: 'juhe-secret' })
+    .reply(200, { resultcode: '201', reason: '查询无结果', result: null, error_code: 201103 });
+  const first = await h.client.get('/api/phone?phone=17812340001', { 'X-API-Key': u.key });
+  t.equal(first.status, 200);
+  t.equal(first.body.data.precision, 'none', "the plugin's own answer");
+  t.equal(first.headers['x-upstream'], 'juhe');
+  t.ok(scope.isDone());
+  // Same prefix: no interceptor left, so a call would fail the test; the kept NOT_FOUND answers instead.
+  const second = await h.client.get('/api/phone?phone=17812340002', { 'X-API-Key': u.key });
+  t.equal(second.status, 200);
+  t.same(second.body.data, { ...first.body.data, phone: '17812340002' });
+  t.equal(second.headers['x-upstream'], undefined, 'nobody was asked');
+  t.equal((await h.balance(u.userId)).balance, 1_000_000);
+  t.same(
+    (await rows(u.userId)).sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+    [
+      [200, 'juhe', 0, 0],
+      [200, null, 0, 0],
+    ],
+  );
+});
+
 t.test('config: fallback_when is compiled at load and a bad one is named with its place', async (t) => {
   const bad = YAML.replace('fallback_when: precision != "city"', 'fallback_when: precision != (');
   t.throws(
@@ -140,6 +166,11 @@ t.test('config: fallback_when is compiled at load and a bad one is named with it
   t.throws(() => parseOperationsConfig(FILE, noUpstreams, {}), /\/operations\/0\/fallback_when: needs a plugin/);
   const badKey = YAML.replace("cache_key: '$substring(", "cache_key: '$substring((");
   t.throws(() => parseOperationsConfig(FILE, badKey, {}), /\/operations\/0\/upstreams\/0\/cache_key.*JSONata error/);
+  const nfWithoutKey = YAML.replace(/ {8}cache_key: .*\n/, '');
+  t.throws(
+    () => parseOperationsConfig(FILE, nfWithoutKey, {}),
+    /\/operations\/0\/upstreams\/0\/not_found_ttl: needs cache_key/,
+  );
   // Without the key the operation stays available: the plugin answers alone.
   t.same(parseOperationsConfig(FILE, YAML, {}).operations[0].availability, { available: true, missing: [] });
 });

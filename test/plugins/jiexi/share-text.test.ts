@@ -1,4 +1,4 @@
-// Unit tests of share-text.ts over the four platforms' real share-text styles (research/video.md §1-4).
+// Unit tests of share-text.ts over the four platforms' real share-text styles.
 // Douyin is a stub with its public link hosts: these tests must not depend on the Douyin module's internals.
 import t from 'tap';
 import type { PlatformModule } from '../../../plugins/jiexi/platform.js';

@@ -1,6 +1,6 @@
 // Detection measured on real numbers, not on numbers shaped after our own rules: every sample in
 // fixtures/real-numbers.json is a tracking number a public source quotes together with its courier.
-// Goal (issue 12): the right courier first for >= 85%, among the first three for >= 97%.
+// Goal: the right courier first for >= 85%, among the first three for >= 97%.
 import t from 'tap';
 import { findCourier } from '../../../plugins/kuaid/couriers.js';
 import { formatAccuracy, loadSample, measureAccuracy } from './accuracy.js';

@@ -12,7 +12,7 @@ nock.disableNetConnect();
 
 const codes = (no: string): string[] => detectCouriers(no).candidates.map((c) => c.courier.code);
 
-// Format facts (kuaid.md §1, issue 12). Numbers marked * are real ones from fixtures/real-numbers.json; the
+// Format facts (the couriers' published formats, see plugins/kuaid/format-rules.ts). Numbers marked * are real ones from fixtures/real-numbers.json; the
 // rest are shaped after the published format to pin each rule.
 const FIRST: Array<[string, string]> = [
   ['YT8962646785389', 'yuantong'], // * YT + 13

@@ -329,3 +329,34 @@ t.test('com skips detection and passes unknown Kuaidi100 codes through', async (
   t.equal(data.com, 'zhongtongguoji');
   t.equal(data.company, 'zhongtongguoji');
 });
+
+t.test("a canary's probe pinned to one provider asks only it: no failover, no other provider", async (t) => {
+  // Pinned to the second provider: the first is not asked though it comes first.
+  const first = k100().reply(200, fixture('k100-sf-signed.json'));
+  kdn().reply(200, fixture('kdn-yto-oldest-first.json'));
+  const second = await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS, { pin: 'kdniao' });
+  t.equal(trackData(second).provider, 'kdniao');
+  t.notOk(first.isDone(), 'kuaidi100 was not asked');
+  nock.cleanAll();
+
+  // Pinned to a failing provider: its failure is the answer, the working one is not asked.
+  k100().reply(200, '{"result":false,"returnCode":"601","message":"key已过期"}');
+  const spare = kdn().reply(200, fixture('kdn-yto-oldest-first.json'));
+  const broken = await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS, { pin: 'kuaidi100' });
+  t.match(broken, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'parcel providers failed (kuaidi100: kuaidi100 returnCode 601 key已过期)',
+  });
+  t.notOk(spare.isDone(), 'kdniao was not asked');
+  nock.cleanAll();
+
+  // Pinned to a provider without credentials (or one the plugin does not know): unavailable, nothing asked.
+  for (const pin of ['kdniao', 'nosuch']) {
+    const out = await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS, { pin });
+    t.same(
+      { ok: out.ok, code: !out.ok && out.code, message: !out.ok && out.message },
+      { ok: false, code: 'UNAVAILABLE', message: `parcel provider ${pin} is not configured` },
+    );
+  }
+});

@@ -1,4 +1,4 @@
-// The price list customers see: kuaid costs 0.005 TOKEN per call everywhere it is stated (issue 12).
+// The price list customers see: kuaid costs 0.005 TOKEN per call everywhere it is stated.
 // operations.yaml is the one source; the console catalogue and the OpenAPI document read it; README says it.
 
 import { existsSync, readFileSync } from 'node:fs';

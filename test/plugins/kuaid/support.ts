@@ -64,6 +64,8 @@ export interface RunOptions {
    * by raising the host's own timeout error (HostFetchError 'timeout', "fetch timed out: ...") instead.
    */
   slowHosts?: string[];
+  /** host.pin: a canary's probe pinned to one provider. */
+  pin?: string;
 }
 
 export async function runKuaid(
@@ -73,6 +75,7 @@ export async function runKuaid(
 ): Promise<Run> {
   if (!run.keepMemo) clearMemo();
   const host = createDirectHost({ plugin: 'kuaid', operation: run.operation ?? 'kuaid', options, now: run.now ?? NOW });
+  if (run.pin !== undefined) Object.assign(host, { pin: run.pin });
   const realFetch = host.fetch;
   host.fetch = async (url, init) => {
     const name = new URL(url).hostname;

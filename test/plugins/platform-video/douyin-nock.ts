@@ -1,4 +1,4 @@
-// nock scopes for the Douyin upstream, built from the fixtures beside this file (facts from research/video.md §1).
+// nock scopes for the Douyin upstream, built from the fixtures beside this file (Douyin's public answers).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';

@@ -1,7 +1,8 @@
-// Admin overview card: every canary subject (an operation, a platform of it, or one of its configured upstreams,
-// `upstream:<id>`) with its state, since when, the last success and the last failure's class and field, then the
-// recent results newest first (GET /console/api/admin/canaries and /canaries/history). The failure detail, which
-// the public status page leaves out, is shown here.
+// Admin overview card: every canary subject (an operation, a platform of it, one of its configured upstreams,
+// `upstream:<id>`, or one of its plugin's own providers, `provider:<id>`) with its state, since when, the last
+// success and the last failure's class and field, then the recent results newest first (GET
+// /console/api/admin/canaries and /canaries/history). The failure detail, which the public status page leaves out,
+// is shown here.
 
 import { get } from '../api.js';
 import { h } from '../dom.js';

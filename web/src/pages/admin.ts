@@ -21,6 +21,7 @@ import { operationsCard, revenueCard } from './admin-insight.js';
 import { renderAdminMail } from './admin-mail.js';
 import { marginCard } from './admin-margin.js';
 import { renderAdminOrders } from './admin-orders.js';
+import { upstreamsCard } from './admin-upstreams.js';
 import { renderAdminUser } from './admin-user.js';
 import { renderAdminUsers } from './admin-users.js';
 import { webhooksPanel } from './webhooks-panel.js';
@@ -36,11 +37,12 @@ const SECTIONS: Array<[string, MessageKey]> = [
 ];
 
 async function renderStats(main: HTMLElement): Promise<void> {
-  const [stats, revenue, health, availability, margin, canaries] = await Promise.all([
+  const [stats, revenue, health, availability, upstreams, margin, canaries] = await Promise.all([
     get<Stats>('admin/stats?days=30'),
     revenueCard(),
     operationsCard(),
     availabilityCard(),
+    upstreamsCard(),
     marginCard(),
     canariesCard(),
   ]);
@@ -61,6 +63,7 @@ async function renderStats(main: HTMLElement): Promise<void> {
     margin,
     canaries,
     availability,
+    upstreams,
     card(
       t('admin.perDay'),
       table(

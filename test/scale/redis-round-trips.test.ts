@@ -1,0 +1,116 @@
+// What a billed call costs Redis, counted on the wire: Redis runs behind test/helpers/fault-proxy.ts, which shows
+// every chunk the gateway sends. A chunk is one round trip (a pipeline is written in one piece); the commands in it
+// are read from the RESP arrays. A billed call takes at most 2 round trips: the admission (rate-limit token,
+// in-flight slot and, for a cacheable operation, the cache read) and, at the end, the slot's release with the
+// fresh result for the shared cache tier.
+import t from 'tap';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.js';
+import { freshPgRedis, REDIS_URL, unreachable } from '../scale/backend.js';
+
+/** The command names of the RESP arrays in one chunk a client sent. */
+function commandsIn(chunk: Buffer): string[] {
+  const names: string[] = [];
+  let i = 0;
+  const line = (): string => {
+    const end = chunk.indexOf('\r\n', i);
+    const text = chunk.toString('latin1', i, end < 0 ? chunk.length : end);
+    i = end < 0 ? chunk.length : end + 2;
+    return text;
+  };
+  while (i < chunk.length) {
+    const head = line();
+    if (!head.startsWith('*')) break;
+    const parts = Number(head.slice(1));
+    for (let j = 0; j < parts && i < chunk.length; j++) {
+      const len = Number(line().slice(1));
+      if (j === 0) names.push(chunk.toString('latin1', i, i + len).toLowerCase());
+      i += len + 2;
+    }
+  }
+  return names;
+}
+
+const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+const skip = await unreachable();
+if (skip) t.plan(0, skip);
+else {
+  const backend = await freshPgRedis(); // only its Redis key prefix (removed on close) is used here
+  const proxy: FaultProxy = await startFaultProxy(new URL(REDIS_URL).hostname, Number(new URL(REDIS_URL).port || 6379));
+  const h: TestApp = await createTestApp({
+    settings: {
+      redisUrl: proxy.url(REDIS_URL),
+      redisPrefix: backend.prefix,
+      // Longer than any slot's TTL: no lease renewals in the counts.
+      slotLeaseMs: 200_000,
+      rateLimitPerSecond: 10_000,
+      rateLimitBurst: 10_000,
+    },
+  });
+  t.teardown(async () => {
+    await h.close();
+    await proxy.close();
+    await backend.close();
+  });
+  const trips: string[][] = [];
+  proxy.watch((chunk) => trips.push(commandsIn(chunk)));
+
+  /** One call and the round trips it took, including what it sends after the answer. */
+  // biome-ignore lint/suspicious/noExplicitAny: test convenience: assertions read body fields freely
+  const counted = async (path: string, key: string): Promise<{ status: number; body: any; trips: string[][] }> => {
+    await pause(100);
+    trips.length = 0;
+    const res = await h.client.get(path, { 'X-API-Key': key });
+    await pause(150);
+    return { status: res.status, body: res.body, trips: [...trips] };
+  };
+
+  const u = await h.user('1');
+  t.before(async () => {
+    // The first calls load the scripts (NOSCRIPT, then EVAL): not what a call costs from then on.
+    for (const path of ['/api/echo_cached?msg=warm', '/api/echo?msg=warm']) {
+      if ((await counted(path, u.key)).status !== 200) throw new Error(`warm-up ${path} failed`);
+    }
+  });
+
+  t.test('a billed miss of a cacheable operation: 2 round trips', async (t) => {
+    const miss = await counted('/api/echo_cached?msg=miss', u.key);
+    t.match(miss, { status: 200 });
+    t.match(miss.body, { success: true, cached: false, deducted: 0.01 });
+    t.same(
+      miss.trips,
+      [
+        ['evalsha', 'get'],
+        ['set', 'zrem'],
+      ],
+      'admission with the cache read; the slot release with the cache write',
+    );
+  });
+
+  t.test('a billed hit from the shared tier: 2 round trips', async (t) => {
+    t.equal((await counted('/api/echo_cached?msg=shared', u.key)).status, 200);
+    await pause(2100); // this process's own tier (2 s) has let it go: the hit comes from Redis
+    const hit = await counted('/api/echo_cached?msg=shared', u.key);
+    t.match(hit.body, { success: true, cached: true, deducted: 0.01, data: { input: { msg: 'shared' } } });
+    t.same(hit.trips, [['evalsha', 'get'], ['zrem']]);
+  });
+
+  t.test("a billed hit from this process's tier: 2 round trips, no cache read in Redis", async (t) => {
+    t.equal((await counted('/api/echo_cached?msg=near', u.key)).status, 200);
+    const hit = await counted('/api/echo_cached?msg=near', u.key);
+    t.match(hit.body, { success: true, cached: true, deducted: 0.01 });
+    t.same(hit.trips, [['evalsha'], ['zrem']]);
+  });
+
+  t.test('a billed call of an operation without a cache: 2 round trips', async (t) => {
+    const call = await counted('/api/echo?msg=plain', u.key);
+    t.match(call.body, { success: true, deducted: 0.01 });
+    t.same(call.trips, [['evalsha'], ['zrem']]);
+  });
+
+  t.test('the balance is exact after all of them', async (t) => {
+    await h.assertReconciled();
+    t.same(await h.balance(u.userId), { balance: 1_000_000 - 8 * 10_000, held: 0 });
+  });
+}
