@@ -44,6 +44,7 @@ function endpointOf(d: (typeof CONSOLE_ROUTES)[number]): ConsoleEndpoint {
     status: Number(Object.keys(d.responses)[0] ?? 200),
     ...(d.produces ? { produces: d.produces } : {}),
     ...(d.errors ? { errors: [...d.errors] as ErrorCode[] } : {}),
+    ...(d.links ? { links: d.links } : {}),
     responses: d.responses as Record<string, Schema>,
   };
 }

@@ -20,6 +20,8 @@ export interface ConsoleEndpoint {
   responses?: Record<string, Schema>;
   /** Catalogue codes this route answers beyond the console's common ones (CONSOLE_ERRORS). */
   errors?: ErrorCode[];
+  /** OpenAPI links of the success answer (routes defined in core/console/contract/; the rest: console-operations.ts). */
+  links?: Record<string, unknown>;
 }
 
 /** A string the handler reads with reqString: not blank. */

@@ -9,6 +9,14 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Auth = 'none' | 'user' | 'admin';
 export type SuccessStatus = 200 | 201 | 202;
 
+/** An OpenAPI link: the operation it leads to and where its inputs come from (`$response.body#/key/id`). */
+export interface RouteLink {
+  operationId: string;
+  parameters?: Record<string, string>;
+  requestBody?: Record<string, string>;
+  description: string;
+}
+
 export interface RouteDef {
   /** The OpenAPI operationId (the key of its group, set by defineRoutes). */
   id: string;
@@ -22,8 +30,10 @@ export interface RouteDef {
   params?: TSchema;
   /** The answer per success status; the first is the usual one (handlers may answer another listed status). */
   responses: Partial<Record<SuccessStatus, TSchema>>;
-  /** text/csv: the answer is a CSV document, not JSON. */
-  produces?: 'text/csv';
+  /** text/csv: the answer is a CSV document, not JSON; json+csv: JSON, or CSV when asked with ?format=csv. */
+  produces?: 'text/csv' | 'json+csv';
+  /** OpenAPI links from the success answer to the routes that act on what it made or listed, by link name. */
+  links?: Record<string, RouteLink>;
   /** Catalogue codes (core/http/error-text.ts) this route answers beyond the console's common ones. */
   errors?: readonly string[];
 }

@@ -127,7 +127,7 @@ export function consoleOperation(e: ConsoleEndpoint): Json {
       schema: q.schema ?? { type: 'string', minLength: 1 },
     })),
   ];
-  const links = LINKS[e.id];
+  const links = e.links ?? LINKS[e.id];
   const rules = rulesOf(e);
   const codes = [
     ...CONSOLE_ERRORS,

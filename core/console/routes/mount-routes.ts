@@ -20,11 +20,17 @@ export interface Input<D extends RouteDef> {
   params: ParamsOf<D>;
   user: D['auth'] extends 'none' ? undefined : User;
 }
-/** A CSV route writes its own answer (a stream) and returns nothing. */
+/** A CSV route writes its own answer (a stream) and returns nothing; a json+csv route does so when asked for CSV. */
 export type Handler<D extends RouteDef> = (
   input: Input<D>,
   ctx: Context,
-) => Promise<D['produces'] extends 'text/csv' ? undefined : ResponseOf<D>>;
+) => Promise<
+  D['produces'] extends 'text/csv'
+    ? undefined
+    : D['produces'] extends 'json+csv'
+      ? ResponseOf<D> | undefined
+      : ResponseOf<D>
+>;
 
 type AnyHandler = (input: Input<RouteDef>, ctx: Context) => Promise<unknown>;
 export interface BoundRoute {
