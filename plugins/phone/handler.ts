@@ -65,7 +65,12 @@ export const plugin: OperationPlugin<PhoneInput, PhoneData> = {
       host.log('error', 'phone geo asset could not be loaded', {
         error: err instanceof Error ? err.message : String(err),
       });
-      return { ok: false, code: 'UNAVAILABLE', message: 'phone location data is not available on this server' };
+      return {
+        ok: false,
+        code: 'UNAVAILABLE',
+        message: 'phone location data is not available on this server',
+        message_zh: '本服务器暂无号码归属地数据',
+      };
     }
     return lookupPhone(input.phone, { geo: table, dat: await loadPhoneDat(host) });
   },

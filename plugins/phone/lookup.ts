@@ -3,7 +3,7 @@
 import type { PluginOutcome } from '../../core/sandbox/contract.js';
 import { areaCodeOf } from './area-codes.js';
 import { findPlace, type GeoTable, type Place } from './geo-table.js';
-import { normalisePhone, tooLong } from './normalise.js';
+import { normalisePhone, type Said, tooLong } from './normalise.js';
 import { type DatHit, findInPhoneDat, type PhoneDat } from './phone-dat.js';
 import { findSegment, unknownSegmentMessage } from './segment-index.js';
 import { type Carrier, cardTypeOf, type SegmentRow } from './segments.js';
@@ -52,7 +52,10 @@ export function lookupPhone(raw: unknown, tables: PhoneTables): PluginOutcome<Ph
   if (!row) return invalid(unknownSegmentMessage(digits));
   if (row.digits === 13) {
     const type = cardTypeOf(row.carrier, row.kind);
-    return invalid(`segment ${row.prefix} holds 13-digit IoT numbers (${type}): got 11 digits`);
+    return invalid({
+      en: `segment ${row.prefix} holds 13-digit IoT numbers (${type}): got 11 digits`,
+      zh: `号段 ${row.prefix} 是 13 位物联网号码（${type}）：收到的是 11 位`,
+    });
   }
   // The asset holds only places we stand behind (core/build/phone-precision.ts): a missing one is "none".
   return { ok: true, data: fromSegment(digits, row, findPlace(tables.geo, prefix7)) };
@@ -100,6 +103,6 @@ function fromPhoneDat(digits: string, row: SegmentRow | undefined, hit: DatHit):
   };
 }
 
-function invalid(message: string): PluginOutcome<PhoneData> {
-  return { ok: false, code: 'INVALID_INPUT', message };
+function invalid(message: Said): PluginOutcome<PhoneData> {
+  return { ok: false, code: 'INVALID_INPUT', message: message.en, message_zh: message.zh };
 }

@@ -1,4 +1,5 @@
 // Longest-prefix lookup over the segment table: at most three Map probes (5, 4, 3 digits), no scan.
+import type { Said } from './normalise.js';
 import { SEGMENTS, type SegmentRow } from './segments.js';
 
 const BY_PREFIX: ReadonlyMap<string, SegmentRow> = new Map(SEGMENTS.map((row) => [row.prefix, row]));
@@ -15,10 +16,17 @@ export function findSegment(digits: string): SegmentRow | undefined {
 }
 
 /** Why no row matched, worded for the caller. */
-export function unknownSegmentMessage(digits: string): string {
+export function unknownSegmentMessage(digits: string): Said {
   const three = digits.slice(0, 3);
   if (PARTLY_ALLOCATED.has(three)) {
-    return `unknown segment ${digits.slice(0, 5)}: only parts of ${three} are allocated to mobile operators`;
+    const five = digits.slice(0, 5);
+    return {
+      en: `unknown segment ${five}: only parts of ${three} are allocated to mobile operators`,
+      zh: `未知号段 ${five}：${three} 号段只有部分分配给了移动运营商`,
+    };
   }
-  return `unknown segment ${three}: not allocated to any mobile operator`;
+  return {
+    en: `unknown segment ${three}: not allocated to any mobile operator`,
+    zh: `未知号段 ${three}：未分配给任何移动运营商`,
+  };
 }

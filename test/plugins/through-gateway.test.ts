@@ -61,6 +61,20 @@ for (const [input, reason] of [
   });
 }
 
+t.test('phone: a malformed number is refused wholly in Chinese for a zh caller, in English otherwise', async (t) => {
+  const u = await h.user('1');
+  const ask = (lang: string) =>
+    h.client.get('/api/phone?phone=1380013800', { 'X-API-Key': u.key, 'Accept-Language': lang });
+  const zh = await ask('zh-CN');
+  t.equal(zh.status, 400);
+  t.equal(zh.body.error.code, 'INVALID_INPUT');
+  t.equal(zh.body.error.message, 'phone 太短：10 位，大陆手机号为 11 位');
+  t.notMatch(zh.body.error.message, /[A-Za-z]{6,}/, 'no English sentence mixed in');
+  const en = await ask('en');
+  t.equal(en.body.error.message, 'phone is too short: 10 digits, a mainland mobile number has 11');
+  t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+});
+
 t.test('jiexi: a Bilibili share text through the sandbox', async (t) => {
   const u = await h.user('1');
   nock('https://b23.tv')
