@@ -12,7 +12,8 @@ export const email = text(254, {
   format: 'email',
   description: 'normalised: NFKC, trimmed, lower-cased; no control characters',
   'x-error': { maxLength: "'email' is not a valid email address (at most 254 characters)." },
-  'x-rule': 'once normalised: name@domain with a dotted host name, no control or invisible characters',
+  'x-rule':
+    'once normalised: at most 254 characters, name@domain (the name at most 64 characters) with a dotted host name, no control or invisible characters',
 });
 /** A new password: the one schema of sign-up, reset and change (`extra`: a route's own rule beside). */
 export const newPassword = (extra: Record<string, unknown> = {}) =>
