@@ -2,12 +2,12 @@
 // Each area registers its own routes; this file only lists them.
 import type Router from '@koa/router';
 import type { Services } from '../services.js';
+import { adminAccountRoutes } from './api/admin-account-routes.js';
 import { adminCanaryRoutes } from './api/admin-canary-routes.js';
 import { adminExportRoutes } from './api/admin-export-routes.js';
 import { adminInsightRoutes } from './api/admin-insight-routes.js';
 import { adminRoutes } from './api/admin-routes.js';
 import { adminUserRoutes } from './api/admin-user-routes.js';
-import { authRoutes } from './api/auth-routes.js';
 import { consoleGuard } from './api/console-guard.js';
 import { guardedRouter } from './api/guarded-router.js';
 import { orderRoutes } from './api/order-routes.js';
@@ -24,7 +24,7 @@ export type RouteModule = (router: Router, s: Services) => void;
 
 /** Console API modules not yet moved to route definitions (core/console/contract/), in no particular order. */
 const API_MODULES: RouteModule[] = [
-  authRoutes,
+  adminAccountRoutes,
   usageRoutes,
   orderRoutes,
   paymentAdminRoutes,

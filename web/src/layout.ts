@@ -9,7 +9,7 @@ import { attachPendingBadge } from './pending-badge.js';
 import { revealActive } from './reveal-active.js';
 import { link, navigate } from './router.js';
 import { clearSession, getToken, getUser, isAdmin, updateUser } from './session.js';
-import type { Me } from './types.js';
+import type { Me, Reply } from './types.js';
 
 const NAV: Array<{ path: string; key: MessageKey; auth: boolean; admin?: boolean }> = [
   { path: '', key: 'nav.dashboard', auth: true },
@@ -42,7 +42,7 @@ export function forgetMe(): void {
 
 export async function logout(): Promise<void> {
   try {
-    if (getToken()) await post('logout');
+    if (getToken()) await post<Reply<'logout'>>('logout');
   } catch {
     // the token may already be invalid; the local session is cleared either way
   }

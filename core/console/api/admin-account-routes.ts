@@ -12,11 +12,12 @@ import type { Services } from '../../services.js';
 import { audit } from './audit.js';
 import { requireAdmin } from './auth.js';
 import { bodyOf, idParam, invalid, queryInt, reqString } from './input.js';
-import type { PasswordGuard } from './password-guard.js';
+import { passwordGuardOf } from './password-guard.js';
 import { iso } from './present.js';
 
-export function adminAccountRoutes(router: Router, s: Services, guard: PasswordGuard): void {
+export function adminAccountRoutes(router: Router, s: Services): void {
   const db = s.store.db;
+  const guard = passwordGuardOf(s);
 
   router.post('/console/api/admin/users/:id/password', requireAdmin(s), async (ctx) => {
     const id = idParam(ctx.params.id, 'user');

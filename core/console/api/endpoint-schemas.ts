@@ -75,19 +75,6 @@ export const obj = (properties: Record<string, Schema>, required: string[] = [])
   ...(required.length ? { required } : {}),
 });
 
-export const email = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 254,
-  format: 'email',
-  description: 'normalised: NFKC, trimmed, lower-cased; no control characters',
-  'x-error': { maxLength: "'email' is not a valid email address (at most 254 characters)." },
-};
-export const remember = {
-  type: 'boolean',
-  description:
-    '"remember me": true gives a long-lived session (USER_TOKEN_REMEMBER_HOURS, default 30 days) instead of USER_TOKEN_TTL_HOURS',
-};
 /** A new password: 8-200 characters with letters and digits (checked by the handler). */
 export const NEW_PASSWORD = {
   type: 'string',
@@ -101,15 +88,6 @@ export const NEW_PASSWORD = {
     pattern: 'Weak password: password must contain letters and digits.',
   },
 };
-export const signUp = obj(
-  { email, password: NEW_PASSWORD, locale: { enum: ['zh', 'en'], 'x-error': "'locale' must be zh or en." }, remember },
-  ['email', 'password'],
-);
-// Login takes any password up to 200 characters: a short one is a wrong password (401), not a malformed request.
-export const login = obj({ email, password: { type: 'string', minLength: 1, maxLength: 200 }, remember }, [
-  'email',
-  'password',
-]);
 /** limit (1-max) and the id cursor of a paged list; each route has its own maximum page size. */
 export const pageOf = (max: number) => [
   { name: 'limit', description: `page size, 1-${max}`, schema: upTo(max) },

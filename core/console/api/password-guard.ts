@@ -113,3 +113,15 @@ export function createPasswordGuard(s: Services): PasswordGuard {
 
   return { gated, throttle, checkPassword, recordFailure };
 }
+
+const GUARDS = new WeakMap<Services, PasswordGuard>();
+
+/** The app's one guard: every route that checks or hashes a password shares its gate and throttle. */
+export function passwordGuardOf(s: Services): PasswordGuard {
+  let guard = GUARDS.get(s);
+  if (!guard) {
+    guard = createPasswordGuard(s);
+    GUARDS.set(s, guard);
+  }
+  return guard;
+}

@@ -3,11 +3,20 @@
 
 import { ACCOUNT } from './account.js';
 import { ALERTS } from './alerts.js';
+import { AUTH } from './auth.js';
 import { CATALOGUE } from './catalogue.js';
 import type { BodyOf, QueryOf, ResponseOf, RouteDef } from './define.js';
 import { KEYS } from './keys.js';
+import { SECURITY } from './security.js';
 
-export const CONSOLE_GROUPS = { account: ACCOUNT, keys: KEYS, catalogue: CATALOGUE, alerts: ALERTS };
+export const CONSOLE_GROUPS = {
+  account: ACCOUNT,
+  keys: KEYS,
+  catalogue: CATALOGUE,
+  alerts: ALERTS,
+  auth: AUTH,
+  security: SECURITY,
+};
 
 export const CONSOLE_ROUTES: RouteDef[] = Object.values(CONSOLE_GROUPS).flatMap((g) => Object.values(g));
 

@@ -16,13 +16,6 @@ const byId = (id: string): Json => ({ id: `$response.body#/${id}` });
 
 /** Links from a route's success answer to the routes that act on what it made or listed (the first item). */
 const LINKS: Record<string, Record<string, Json>> = {
-  sessions: {
-    revokeSession: {
-      operationId: 'revokeSession',
-      parameters: byId('items/0/id'),
-      description: 'Sign out the first listed session',
-    },
-  },
   listKeys: {
     updateKey: { operationId: 'updateKey', parameters: byId('keys/0/id'), description: 'Change the first key' },
   },

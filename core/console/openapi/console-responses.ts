@@ -42,9 +42,6 @@ const revenueSums = o({
 });
 const ms: Schema = { type: 'number', description: 'milliseconds, nearest-rank percentile' };
 
-const session = o({ token: str, expires_at: time, remember: bool, user: ref('User') });
-const challenge = o({ two_factor_required: { const: true }, challenge: str, expires_at: time });
-const pendingVerification = o({ verification_required: { const: true }, mail_sent: bool });
 const orderAnswer = o({ order: ref('PaymentOrder') });
 const deleted = o({ deleted: { const: true }, id: int });
 const webhookAnswer = o({ webhook: ref('Webhook') });
@@ -52,34 +49,6 @@ const adjustment = o({ user_id: int, email: str, amount: tokens, balance: tokens
 
 /** By endpoint id (core/console/api/console-endpoints.ts: the routes not yet defined in core/console/contract/); a test checks every endpoint has one. */
 export const CONSOLE_RESPONSES: Record<string, Schema> = {
-  register: { anyOf: [session, pendingVerification] },
-  login: { anyOf: [session, challenge, pendingVerification] },
-  login2fa: session,
-  logout: o({ logged_out: { const: true } }),
-  changePassword: o({ changed: { const: true }, signed_out_sessions: int, notice_mailed: bool }),
-  forgotPassword: o({ accepted: { const: true }, message: str }),
-  resetPassword: o({ reset: { const: true }, signed_out_sessions: int }),
-  verifyEmail: o({ verified: { const: true } }),
-  resendVerification: o({ accepted: { const: true }, message: str }),
-  security: o({
-    email_verified: bool,
-    locale: orNull(str),
-    two_factor: o({ enabled: bool, enabled_at: orNull(time), recovery_codes_left: int }),
-    two_factor_required: bool,
-  }),
-  updateSecurity: o({ locale: { enum: ['zh', 'en'] } }),
-  twoFactorSetup: o({
-    secret: str,
-    otpauth_uri: str,
-    qr_svg: { type: 'string', description: 'the otpauth URI as a QR code, an SVG document to scan' },
-  }),
-  twoFactorEnable: o({ enabled: { const: true }, recovery_codes: strList }),
-  twoFactorRecoveryCodes: o({ recovery_codes: strList }),
-  twoFactorDisable: o({ enabled: { const: false } }),
-  sessions: o({ items: list(o({ id: int, created_at: orNull(time), expires_at: orNull(time), current: bool })) }),
-  revokeSession: o({ revoked: { const: true } }),
-  revokeOtherSessions: o({ revoked: { type: 'integer', description: 'sessions ended' } }),
-  revokeAllSessions: o({ revoked: { type: 'integer', description: 'sessions ended' } }),
   adminResetPassword: o(
     {
       reset: { const: true },

@@ -4,15 +4,19 @@ import type { Services } from '../../services.js';
 import type { CONSOLE_GROUPS } from '../contract/index.js';
 import { accountRoutes } from './account.js';
 import { alertRoutes } from './alerts.js';
+import { authRoutes } from './auth.js';
 import { catalogueRoutes } from './catalogue.js';
 import { keyRoutes } from './keys.js';
 import type { BoundRoute } from './mount-routes.js';
+import { securityRoutes } from './security.js';
 
 const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute[] } = {
   account: accountRoutes,
   keys: keyRoutes,
   catalogue: catalogueRoutes,
   alerts: alertRoutes,
+  auth: authRoutes,
+  security: securityRoutes,
 };
 
 export function consoleRoutes(s: Services): BoundRoute[] {

@@ -6,7 +6,8 @@ import { post } from '../api.js';
 import { type Child, h } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { link } from '../router.js';
-import { type SessionUser, setSession } from '../session.js';
+import { setSession } from '../session.js';
+import type { Reply, RequestBody } from '../types.js';
 import { busy, field, input, messageSlot, notice } from '../ui.js';
 
 type Slot = ReturnType<typeof messageSlot>;
@@ -77,7 +78,7 @@ export function renderForgot(main: HTMLElement): void {
     async (value, msg) => {
       const email = value('email').trim();
       if (!email) throw new Error(t('auth.fillBoth'));
-      await post('password/forgot', { email });
+      await post<Reply<'forgotPassword'>>('password/forgot', { email } satisfies RequestBody<'forgotPassword'>);
       msg.ok(t('account.linkSent'));
     },
     field(t('auth.email'), input('email', { type: 'email', autocomplete: 'email', required: true }), undefined, true),
@@ -102,7 +103,10 @@ export function renderReset(main: HTMLElement, query: URLSearchParams): void {
     'reset-submit',
     async (value, _msg, self) => {
       if (value('password') !== value('password2')) throw new Error(t('account.mismatch'));
-      await post('password/reset', { token, password: value('password') });
+      await post<Reply<'resetPassword'>>('password/reset', {
+        token,
+        password: value('password'),
+      } satisfies RequestBody<'resetPassword'>);
       self.replaceWith(notice('ok', t('account.resetDone'), ' ', link('login', t('auth.login'))));
     },
     field(
@@ -129,7 +133,7 @@ export function renderVerify(main: HTMLElement, query: URLSearchParams): void {
     slot.replaceWith(notice('err', t('err.INVALID_TOKEN')));
     return;
   }
-  void post('email/verify', { token }).then(
+  void post<Reply<'verifyEmail'>>('email/verify', { token } satisfies RequestBody<'verifyEmail'>).then(
     () => slot.replaceWith(notice('ok', t('account.verified'), ' ', link('login', t('auth.login')))),
     (err: unknown) => slot.replaceWith(notice('err', err instanceof Error ? err.message : String(err))),
   );
@@ -141,11 +145,11 @@ export function renderTwoFactorStep(main: HTMLElement, challenge: string, done: 
     t('auth.login'),
     'twofactor-submit',
     async (value) => {
-      const r = await post<{ token: string; expires_at: string; user: SessionUser }>('login/2fa', {
+      const r = await post<Reply<'login2fa'>>('login/2fa', {
         challenge,
         code: value('code').trim(),
         remember,
-      });
+      } satisfies RequestBody<'login2fa'>);
       setSession(r.token, r.user, { remember, expiresAt: r.expires_at });
       done();
     },

@@ -7,21 +7,14 @@ import { tokens } from '../format.js';
 import { t } from '../i18n/index.js';
 import { forgetMe } from '../layout.js';
 import { link, navigate } from '../router.js';
-import { type SessionUser, setSession } from '../session.js';
+import { setSession } from '../session.js';
+import type { Reply, RequestBody } from '../types.js';
 import { busy, field, input, messageSlot, notice } from '../ui.js';
 import { renderTwoFactorStep, renderVerificationSent } from './account-links.js';
 import { trialTokens } from './dashboard.js';
 
-interface AuthAnswer {
-  token?: string;
-  expires_at?: string;
-  user: SessionUser;
-  /** Login with 2FA on: no token yet, a challenge for the second step. */
-  two_factor_required?: boolean;
-  challenge?: string;
-  /** Sign-up with REQUIRE_EMAIL_VERIFICATION: no token until the mailed link is followed. */
-  verification_required?: boolean;
-}
+/** A session; with 2FA on, a challenge for the second step; with REQUIRE_EMAIL_VERIFICATION, a link to follow. */
+type AuthAnswer = Reply<'login'> | Reply<'register'>;
 
 export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: string | null): void {
   const msg = messageSlot();
@@ -44,15 +37,15 @@ export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: 
             if (!email || !password) return msg.error(new Error(t('auth.fillBoth')));
             try {
               const remember = (form.elements.namedItem('remember') as HTMLInputElement).checked;
-              const r = await post<AuthAnswer>(mode, { email, password, remember });
+              const r = await post<AuthAnswer>(mode, { email, password, remember } satisfies RequestBody<'login'>);
               const target =
                 next?.startsWith('/console/') && !next.startsWith('//')
                   ? next.slice('/console/'.length)
                   : mode === 'register'
                     ? '?welcome=1'
                     : '';
-              if (r.verification_required) return renderVerificationSent(main);
-              if (r.two_factor_required && r.challenge) {
+              if ('verification_required' in r) return renderVerificationSent(main);
+              if ('two_factor_required' in r) {
                 return renderTwoFactorStep(
                   main,
                   r.challenge,
@@ -63,7 +56,6 @@ export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: 
                   remember,
                 );
               }
-              if (!r.token) return;
               setSession(r.token, r.user, { remember, expiresAt: r.expires_at });
               forgetMe();
               navigate(target, true);

@@ -9,6 +9,7 @@ import { forgetMe } from '../layout.js';
 import { qrImage } from '../qr.js';
 import { navigate } from '../router.js';
 import { clearSession } from '../session.js';
+import type { Reply, RequestBody } from '../types.js';
 import {
   badge,
   button,
@@ -23,19 +24,7 @@ import {
   table,
 } from '../ui.js';
 
-interface Security {
-  email_verified: boolean;
-  locale: 'zh' | 'en' | null;
-  two_factor: { enabled: boolean; enabled_at: string | null; recovery_codes_left: number };
-  two_factor_required: boolean;
-}
-
-interface Session {
-  id: number;
-  created_at: string;
-  expires_at: string;
-  current: boolean;
-}
+type Security = Reply<'security'>;
 
 const value = (form: HTMLElement, name: string): string =>
   (form.querySelector(`[name="${name}"]`) as HTMLInputElement).value;
@@ -105,10 +94,10 @@ function passwordCard(): HTMLElement {
     t('security.changePassword'),
     async () => {
       try {
-        const r = await post<{ signed_out_sessions: number }>('me/password', {
+        const r = await post<Reply<'changePassword'>>('me/password', {
           current_password: value(form, 'current_password'),
           new_password: value(form, 'new_password'),
-        });
+        } satisfies RequestBody<'changePassword'>);
         msg.ok(t('security.passwordChanged', { n: r.signed_out_sessions }));
         for (const el of form.querySelectorAll('input')) el.value = '';
       } catch (err) {
@@ -134,7 +123,7 @@ function twoFactorCard(sec: Security, reload: () => void): HTMLElement {
         t('security.setUp'),
         async () => {
           try {
-            const r = await post<{ secret: string; otpauth_uri: string; qr_svg?: string }>('me/2fa/setup', {
+            const r = await post<Reply<'twoFactorSetup'>>('me/2fa/setup', {
               password: pw.value,
             });
             msg.clear();
@@ -147,7 +136,7 @@ function twoFactorCard(sec: Security, reload: () => void): HTMLElement {
                 t('security.confirm'),
                 async () => {
                   try {
-                    const on = await post<{ recovery_codes: string[] }>('me/2fa/enable', { code: code.value });
+                    const on = await post<Reply<'twoFactorEnable'>>('me/2fa/enable', { code: code.value });
                     // The wrong code typed before is no longer the state of things.
                     msg.clear();
                     clear(
@@ -189,7 +178,7 @@ function twoFactorCard(sec: Security, reload: () => void): HTMLElement {
         { class: 'row' },
         button(t('security.newCodes'), async () => {
           try {
-            const r = await post<{ recovery_codes: string[] }>('me/2fa/recovery-codes', { code: code.value });
+            const r = await post<Reply<'twoFactorRecoveryCodes'>>('me/2fa/recovery-codes', { code: code.value });
             msg.clear();
             clear(
               body,
@@ -206,7 +195,10 @@ function twoFactorCard(sec: Security, reload: () => void): HTMLElement {
         t('security.turnOff'),
         async () => {
           try {
-            await post('me/2fa/disable', { password: pw.value, code: code.value });
+            await post<Reply<'twoFactorDisable'>>('me/2fa/disable', {
+              password: pw.value,
+              code: code.value,
+            } satisfies RequestBody<'twoFactorDisable'>);
             reload();
           } catch (err) {
             msg.error(err);
@@ -220,7 +212,7 @@ function twoFactorCard(sec: Security, reload: () => void): HTMLElement {
 }
 
 async function sessionsCard(reload: () => void): Promise<HTMLElement> {
-  const { items } = await get<{ items: Session[] }>('me/sessions');
+  const { items } = await get<Reply<'sessions'>>('me/sessions');
   const msg = messageSlot();
   const rows = items.map((s) => [
     dateTime(s.created_at),
@@ -231,7 +223,7 @@ async function sessionsCard(reload: () => void): Promise<HTMLElement> {
           t('security.signOut'),
           async () => {
             try {
-              await api('DELETE', `me/sessions/${s.id}`);
+              await api<Reply<'revokeSession'>>('DELETE', `me/sessions/${s.id}`);
               reload();
             } catch (err) {
               msg.error(err);
@@ -242,7 +234,7 @@ async function sessionsCard(reload: () => void): Promise<HTMLElement> {
   ]);
   const others = button(t('security.signOutOthers'), async () => {
     try {
-      await post('me/sessions/revoke-others');
+      await post<Reply<'revokeOtherSessions'>>('me/sessions/revoke-others');
       reload();
     } catch (err) {
       msg.error(err);
@@ -253,7 +245,7 @@ async function sessionsCard(reload: () => void): Promise<HTMLElement> {
     t('security.signOutEverywhere'),
     async () => {
       try {
-        await post('me/sessions/revoke-all');
+        await post<Reply<'revokeAllSessions'>>('me/sessions/revoke-all');
         clearSession();
         forgetMe();
         navigate('login', true);
@@ -288,7 +280,9 @@ function languageCard(sec: Security): HTMLElement {
     msg.el,
     button(t('security.save'), async () => {
       try {
-        await api('PATCH', 'me/security', { locale: choice.value });
+        await api<Reply<'updateSecurity'>>('PATCH', 'me/security', {
+          locale: choice.value as RequestBody<'updateSecurity'>['locale'],
+        });
         msg.ok(t('security.saved'));
       } catch (err) {
         msg.error(err);
@@ -301,7 +295,7 @@ export async function renderSecurity(main: HTMLElement): Promise<void> {
   const reload = (): void => {
     void renderSecurity(main);
   };
-  const sec = await get<Security>('me/security');
+  const sec = await get<Reply<'security'>>('me/security');
   const sessions = await sessionsCard(reload);
   clear(
     main,
