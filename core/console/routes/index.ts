@@ -3,16 +3,20 @@
 import type { Services } from '../../services.js';
 import type { CONSOLE_GROUPS } from '../contract/index.js';
 import { accountRoutes } from './account.js';
+import { adminPaymentRoutes } from './admin-payments.js';
 import { alertRoutes } from './alerts.js';
 import { catalogueRoutes } from './catalogue.js';
 import { keyRoutes } from './keys.js';
 import type { BoundRoute } from './mount-routes.js';
+import { orderRoutes } from './orders.js';
 
 const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute[] } = {
   account: accountRoutes,
   keys: keyRoutes,
   catalogue: catalogueRoutes,
   alerts: alertRoutes,
+  orders: orderRoutes,
+  adminPayments: adminPaymentRoutes,
 };
 
 export function consoleRoutes(s: Services): BoundRoute[] {
