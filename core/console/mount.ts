@@ -10,9 +10,6 @@ import { adminRoutes } from './api/admin-routes.js';
 import { adminUserRoutes } from './api/admin-user-routes.js';
 import { consoleGuard } from './api/console-guard.js';
 import { guardedRouter } from './api/guarded-router.js';
-import { orderRoutes } from './api/order-routes.js';
-import { paymentAdminRoutes } from './api/payment-admin-routes.js';
-import { redeemAdminRoutes } from './api/redeem-admin-routes.js';
 import { validateRequest } from './api/request-validation.js';
 import { usageRoutes } from './api/usage-routes.js';
 import { webhookRoutes } from './api/webhook-routes.js';
@@ -26,10 +23,7 @@ export type RouteModule = (router: Router, s: Services) => void;
 const API_MODULES: RouteModule[] = [
   adminAccountRoutes,
   usageRoutes,
-  orderRoutes,
-  paymentAdminRoutes,
   adminRoutes,
-  redeemAdminRoutes,
   webhookRoutes,
   adminUserRoutes,
   adminExportRoutes,

@@ -7,6 +7,7 @@ import { get } from './api.js';
 import { clear, h } from './dom.js';
 import { t } from './i18n/index.js';
 import { link } from './router.js';
+import type { Reply } from './types.js';
 
 const holders = new Set<HTMLElement>();
 
@@ -16,7 +17,7 @@ async function pendingCount(): Promise<number | null> {
     return (await get<{ count: number }>('admin/orders/pending-count')).count;
   } catch {
     try {
-      return (await get<{ pending: number }>('admin/payments/summary')).pending;
+      return (await get<Reply<'adminPaymentSummary'>>('admin/payments/summary')).pending;
     } catch {
       return null; // a badge is a hint: the pages themselves still load and report errors
     }

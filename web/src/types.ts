@@ -126,16 +126,6 @@ export interface AdminUser extends SessionUser {
   available: number;
 }
 
-export interface RedeemBatch {
-  batch_id: number;
-  kind: 'plan' | 'package';
-  id: string;
-  count: number;
-  redeemed: number;
-  created_at: string | null;
-  expires_at: string | null;
-}
-
 export interface Stats {
   users: number;
   totals: { calls: number; successes: number; revenue: number };

@@ -11,7 +11,6 @@ import {
   csvLocaleQuery,
   currencyAmount,
   int,
-  nullable,
   obj,
   pageOf,
   type Schema,
@@ -20,7 +19,6 @@ import {
   upTo,
 } from './endpoint-schemas.js';
 import { notificationEndpoints } from './notification-endpoints.js';
-import { ORDER_BODY, PAYMENT_ENDPOINTS } from './payment-endpoints.js';
 
 export type { ConsoleEndpoint } from './endpoint-schemas.js';
 
@@ -50,7 +48,6 @@ function endpointOf(d: (typeof CONSOLE_ROUTES)[number]): ConsoleEndpoint {
 /** Routes still mounted the old way (route modules through guardedRouter); the rest are core/console/contract/. */
 export const LEGACY_ENDPOINTS: ConsoleEndpoint[] = [
   ...ACCOUNT_ENDPOINTS,
-  ...PAYMENT_ENDPOINTS,
   ...ADMIN_INSIGHT_ENDPOINTS,
   {
     id: 'usage',
@@ -89,32 +86,6 @@ export const LEGACY_ENDPOINTS: ConsoleEndpoint[] = [
     summary: 'Ledger entries',
     auth: 'user',
     query: pageOf(500),
-  },
-  {
-    id: 'listOrders',
-    method: 'GET',
-    path: '/console/api/orders',
-    summary: 'My orders',
-    auth: 'user',
-    query: pageOf(200),
-  },
-  {
-    id: 'createOrder',
-    errors: ['UNAVAILABLE'],
-    method: 'POST',
-    path: '/console/api/orders',
-    summary: 'Order a plan or package (200 with reused: true when the same open order is reopened)',
-    auth: 'user',
-    body: ORDER_BODY,
-    status: 201,
-  },
-  {
-    id: 'redeem',
-    method: 'POST',
-    path: '/console/api/redeem',
-    summary: 'Redeem a code',
-    auth: 'user',
-    body: obj({ code: text(64) }, ['code']),
   },
   {
     id: 'adminUsers',
@@ -195,40 +166,7 @@ export const LEGACY_ENDPOINTS: ConsoleEndpoint[] = [
     auth: 'admin',
     query: [{ name: 'days', description: '1-366, default 7', schema: upTo(366) }],
   },
-  {
-    id: 'adminCreateRedeemCodes',
-    method: 'POST',
-    path: '/console/api/admin/redeem-codes',
-    summary: 'Make a batch of redeem codes',
-    auth: 'admin',
-    body: obj(
-      {
-        kind: { enum: ['plan', 'package'] },
-        id: text(100),
-        count: { type: 'integer', minimum: 1, maximum: 1000 },
-        expires_at: nullable({ type: 'string', format: 'date-time' }),
-      },
-      ['kind', 'id', 'count'],
-    ),
-    status: 201,
-  },
-  {
-    id: 'adminRedeemBatches',
-    method: 'GET',
-    path: '/console/api/admin/redeem-codes',
-    summary: 'Redeem-code batches',
-    auth: 'admin',
-  },
   ...notificationEndpoints(),
-  {
-    id: 'adminRedeemCsv',
-    method: 'GET',
-    path: '/console/api/admin/redeem-codes/:batch.csv',
-    summary: 'A batch of codes as CSV',
-    auth: 'admin',
-    query: csvLocaleQuery,
-    produces: 'text/csv',
-  },
 ];
 
 /** Every console route: the legacy list and the defined ones. */

@@ -5,6 +5,7 @@ import type { Locale } from '../../accounts/locale.js';
 import type { OrderRow, PaymentAction } from '../../billing/payment-provider.js';
 import type { Payments } from '../../billing/payments/provider-registry.js';
 import { asMicro, toToken } from '../../kernel/money.js';
+import type { PaymentAction as PaymentActionAnswer, PaymentOrder } from '../contract/components.js';
 import { iso, presentOrder } from './present.js';
 
 /**
@@ -18,10 +19,11 @@ function instructionsOf(o: OrderRow, lang: Locale): string | null {
 }
 
 /** `lang`: the caller's language, for `instructions`. */
-export function presentPaymentOrder(o: OrderRow, lang: Locale = 'en'): Record<string, unknown> {
+export function presentPaymentOrder(o: OrderRow, lang: Locale = 'en'): PaymentOrder {
   const minor = o.amount_minor === null ? null : Number(o.amount_minor);
   return {
     ...presentOrder(o),
+    status: o.status,
     instance: o.instance ?? o.provider,
     method: o.method,
     currency: o.currency ?? 'CNY',
@@ -41,9 +43,9 @@ export async function presentAction(
   o: OrderRow,
   action: PaymentAction,
   lang: Locale = 'en',
-): Promise<Record<string, unknown>> {
+): Promise<PaymentActionAnswer> {
   const provider = payments.providers.get(o.instance ?? o.provider);
-  const out: Record<string, unknown> = {
+  const out: PaymentActionAnswer = {
     provider: o.instance ?? o.provider,
     kind: provider?.kind ?? o.provider,
     action,

@@ -7,7 +7,7 @@ import { type Locale, localeFromAcceptLanguage } from '../../accounts/locale.js'
 import type { User } from '../../accounts/users.js';
 import { asMicro, MAX_MICRO, toToken } from '../../kernel/money.js';
 import type { LedgerTable, OrdersTable } from '../../store/schema.js';
-import type { ApiKey, User as UserAnswer, UserWithBalance } from '../contract/components.js';
+import type { ApiKey, Order, User as UserAnswer, UserWithBalance } from '../contract/components.js';
 
 export function iso(ms: number | string): string;
 export function iso(ms: number | string | null | undefined): string | null;
@@ -77,7 +77,7 @@ export function presentLedgerEntry(r: Selectable<LedgerTable>): Record<string, u
   };
 }
 
-export function presentOrder(o: Selectable<OrdersTable>): Record<string, unknown> {
+export function presentOrder(o: Selectable<OrdersTable>): Order {
   return {
     id: Number(o.id),
     user_id: Number(o.user_id),

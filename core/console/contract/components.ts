@@ -5,6 +5,7 @@ import {
   anyObject,
   as,
   both,
+  constant,
   list,
   oneOf,
   orNull,
@@ -64,10 +65,13 @@ export const Order = answer({
   created_at: orNull(rTime),
   paid_at: orNull(rTime),
 });
+/** Where an order stands (core/billing/payments/settle-payment.ts moves it). */
+export const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'expired', 'refunded', 'amount_mismatch'] as const;
 export const PaymentOrder = both(
   ref('Order', Order),
   answer({
-    instance: orNull(rStr),
+    status: oneOf(ORDER_STATUSES),
+    instance: Type.String({ description: 'the payment instance (the provider kind for orders older than instances)' }),
     method: orNull(rStr),
     currency: rStr,
     pay_amount: orNull(rNumber),
@@ -83,10 +87,23 @@ export const PaymentOrder = both(
     }),
   }),
 );
+/** Text in both languages. */
+export const Bilingual = answer({ zh: rStr, en: rStr });
+/** The buyer's next step (core/billing/payment-provider.ts PaymentAction). */
+const payStep = Type.Union([
+  answer({ type: constant('redirect'), url: rStr }),
+  answer({
+    type: constant('form'),
+    url: rStr,
+    fields: as<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' } }),
+  }),
+  answer({ type: constant('qrcode'), text: rStr }),
+  answer({ type: constant('none'), instructions: Bilingual }),
+]);
 export const PaymentAction = answer({
   provider: rStr,
   kind: rStr,
-  action: anyObject,
+  action: payStep,
   message: Type.Optional(rStr),
   qr_svg: Type.Optional(rStr),
 });
@@ -214,6 +231,7 @@ export type User = Static<typeof User>;
 export type UserWithBalance = Static<typeof UserWithBalance>;
 export type Order = Static<typeof Order>;
 export type PaymentOrder = Static<typeof PaymentOrder>;
+export type PaymentAction = Static<typeof PaymentAction>;
 export type Call = Static<typeof Call>;
 export type LedgerEntry = Static<typeof LedgerEntry>;
 export type Webhook = Static<typeof Webhook>;

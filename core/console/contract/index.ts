@@ -2,11 +2,13 @@
 // a handler to each), /openapi.json publishes it, and the browser takes its answer types from it (type-only).
 
 import { ACCOUNT } from './account.js';
+import { ADMIN_PAYMENTS } from './admin-payments.js';
 import { ALERTS } from './alerts.js';
 import { AUTH } from './auth.js';
 import { CATALOGUE } from './catalogue.js';
 import type { BodyOf, QueryOf, ResponseOf, RouteDef } from './define.js';
 import { KEYS } from './keys.js';
+import { ORDERS } from './orders.js';
 import { SECURITY } from './security.js';
 
 export const CONSOLE_GROUPS = {
@@ -16,6 +18,8 @@ export const CONSOLE_GROUPS = {
   alerts: ALERTS,
   auth: AUTH,
   security: SECURITY,
+  orders: ORDERS,
+  adminPayments: ADMIN_PAYMENTS,
 };
 
 export const CONSOLE_ROUTES: RouteDef[] = Object.values(CONSOLE_GROUPS).flatMap((g) => Object.values(g));

@@ -19,9 +19,6 @@ const LINKS: Record<string, Record<string, Json>> = {
   listKeys: {
     updateKey: { operationId: 'updateKey', parameters: byId('keys/0/id'), description: 'Change the first key' },
   },
-  listOrders: {
-    getOrder: { operationId: 'getOrder', parameters: byId('orders/0/id'), description: 'The newest order' },
-  },
   adminUsers: {
     adminUser: { operationId: 'adminUser', parameters: byId('users/0/id'), description: 'The first user found' },
     adminUserOverview: {
@@ -38,27 +35,6 @@ const LINKS: Record<string, Record<string, Json>> = {
     },
     rotateKey: { operationId: 'rotateKey', parameters: byId('key/id'), description: 'Rotate its secret' },
     deleteKey: { operationId: 'deleteKey', parameters: byId('key/id'), description: 'Delete the new key' },
-  },
-  createOrder: {
-    getOrder: { operationId: 'getOrder', parameters: byId('order/id'), description: 'Follow the order' },
-    cancelOrder: { operationId: 'cancelOrder', parameters: byId('order/id'), description: 'Cancel it while pending' },
-    adminConfirmOrder: {
-      operationId: 'adminConfirmOrder',
-      parameters: byId('order/id'),
-      description: 'An operator confirms the payment',
-    },
-  },
-  adminCreateRedeemCodes: {
-    redeem: {
-      operationId: 'redeem',
-      requestBody: { code: '$response.body#/codes/0' },
-      description: 'A customer redeems the first code',
-    },
-    adminRedeemCsv: {
-      operationId: 'adminRedeemCsv',
-      parameters: { batch: '$response.body#/batch_id' },
-      description: 'The batch as CSV',
-    },
   },
   ...Object.fromEntries(
     ['my', 'operator'].map((who) => [

@@ -42,7 +42,6 @@ const revenueSums = o({
 });
 const ms: Schema = { type: 'number', description: 'milliseconds, nearest-rank percentile' };
 
-const orderAnswer = o({ order: ref('PaymentOrder') });
 const deleted = o({ deleted: { const: true }, id: int });
 const webhookAnswer = o({ webhook: ref('Webhook') });
 const adjustment = o({ user_id: int, email: str, amount: tokens, balance: tokens, ref: str });
@@ -60,22 +59,6 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   adminDisable2fa: o({ enabled: { const: false } }),
   adminMail: o({ transport: str, items: list({ type: 'object' }), next_before: nextBefore }),
   adminMailTest: o({ sent: { const: true }, transport: str, id: { type: ['string', 'integer', 'null'] } }),
-  paymentMethods: o({
-    methods: list(o({ id: str, kind: str, methods: strList, currency: str, label: { type: ['string', 'object'] } })),
-    default: orNull(str),
-  }),
-  getOrder: o({ order: ref('PaymentOrder'), payment: { oneOf: [ref('PaymentAction'), { type: 'null' }] } }),
-  cancelOrder: orderAnswer,
-  adminPaymentSummary: o({ pending: int, amount_mismatch: int, instances: list({ type: 'object' }) }),
-  adminPaymentLog: o({ entries: list({ type: 'object' }), next_before: nextBefore }),
-  adminSyncOrder: o({ state: str, outcome: str, order: ref('PaymentOrder') }),
-  adminRefundOrder: o({
-    order: ref('PaymentOrder'),
-    refund_no: str,
-    amount: { type: 'number' },
-    tokens,
-    provider_refunded: bool,
-  }),
   adminRevenue: o({ days: list({ allOf: [o({ day: str }), revenueSums] }), totals: revenueSums }),
   adminOperationHealth: o({
     hours: int,
@@ -118,16 +101,6 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   }),
   calls: o({ calls: list(ref('Call')), next_before: nextBefore }),
   ledger: o({ entries: list(ref('LedgerEntry')), next_before: nextBefore }),
-  listOrders: o({ orders: list(ref('PaymentOrder')) }),
-  createOrder: o({ order: ref('PaymentOrder'), payment: ref('PaymentAction'), reused: bool }),
-  redeem: o({
-    code: str,
-    kind: { enum: ['plan', 'package'] },
-    id: str,
-    tokens,
-    balance: orNull(tokens),
-    plan_ends_at: orNull(time),
-  }),
   adminUsers: o({ users: list(ref('UserWithBalance')) }),
   adminUser: o({ user: ref('UserWithBalance') }),
   adminUpdateUser: o({ user: ref('UserWithBalance') }),
@@ -139,27 +112,6 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
     users: { type: 'integer', description: 'accounts in all' },
     totals: o({ calls: int, successes: int, revenue: tokens }),
     days: list({ type: 'object' }),
-  }),
-  adminCreateRedeemCodes: o({
-    batch_id: int,
-    kind: { enum: ['plan', 'package'] },
-    id: str,
-    count: int,
-    expires_at: orNull(time),
-    codes: strList,
-  }),
-  adminRedeemBatches: o({
-    batches: list(
-      o({
-        batch_id: int,
-        kind: str,
-        id: str,
-        count: int,
-        redeemed: int,
-        created_at: orNull(time),
-        expires_at: orNull(time),
-      }),
-    ),
   }),
   adminUserOverview: o({
     user: ref('UserWithBalance'),

@@ -3,11 +3,13 @@
 import type { Services } from '../../services.js';
 import type { CONSOLE_GROUPS } from '../contract/index.js';
 import { accountRoutes } from './account.js';
+import { adminPaymentRoutes } from './admin-payments.js';
 import { alertRoutes } from './alerts.js';
 import { authRoutes } from './auth.js';
 import { catalogueRoutes } from './catalogue.js';
 import { keyRoutes } from './keys.js';
 import type { BoundRoute } from './mount-routes.js';
+import { orderRoutes } from './orders.js';
 import { securityRoutes } from './security.js';
 
 const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute[] } = {
@@ -17,6 +19,8 @@ const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute
   alerts: alertRoutes,
   auth: authRoutes,
   security: securityRoutes,
+  orders: orderRoutes,
+  adminPayments: adminPaymentRoutes,
 };
 
 export function consoleRoutes(s: Services): BoundRoute[] {

@@ -5,7 +5,7 @@ import { download, get, post } from '../api.js';
 import { clear, fieldValue, h } from '../dom.js';
 import { dateTime, int } from '../format.js';
 import { t } from '../i18n/index.js';
-import type { RedeemBatch, Reply } from '../types.js';
+import type { Reply } from '../types.js';
 import { actionForm, button, card, copyButton, field, input, messageSlot, notice, select, table } from '../ui.js';
 
 export async function renderAdminCodes(main: HTMLElement): Promise<void> {
@@ -25,7 +25,7 @@ export async function renderAdminCodes(main: HTMLElement): Promise<void> {
     );
 
   const load = async (): Promise<void> => {
-    const batches = (await get<{ batches: RedeemBatch[] }>('admin/redeem-codes')).batches;
+    const batches = (await get<Reply<'adminRedeemBatches'>>('admin/redeem-codes')).batches;
     clear(
       listSlot,
       table(
@@ -56,7 +56,7 @@ export async function renderAdminCodes(main: HTMLElement): Promise<void> {
     async (form) => {
       const [kind, id] = fieldValue(form, 'item').split(':');
       const expires = fieldValue(form, 'expires_at');
-      const r = await post<{ batch_id: number; codes: string[] }>('admin/redeem-codes', {
+      const r = await post<Reply<'adminCreateRedeemCodes'>>('admin/redeem-codes', {
         kind,
         id,
         count: Number(fieldValue(form, 'count') || 1),

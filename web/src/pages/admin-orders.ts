@@ -5,9 +5,10 @@
 import { get, post, query } from '../api.js';
 import { clear, fieldValue, h } from '../dom.js';
 import { dateTime, tokens } from '../format.js';
-import { getLang, t } from '../i18n/index.js';
+import { getLang, t, tMaybe } from '../i18n/index.js';
 import { refreshPendingBadges } from '../pending-badge.js';
 import { stackOnPhone } from '../stack-table.js';
+import type { Reply } from '../types.js';
 import { badge, button, card, field, input, messageSlot, table, tabs } from '../ui.js';
 import { payStatus } from './pay-order.js';
 import { money, type PayOrder } from './pay-types.js';
@@ -15,33 +16,16 @@ import { money, type PayOrder } from './pay-types.js';
 /** Admin lists carry the buyer's email. */
 type AdminOrder = PayOrder & { user_email: string | null };
 
+/** How the order is paid, in words: manual payment by name (with its instance when that is not `manual`), an
+ * online one by its instance and channel. */
+function methodText(o: PayOrder): string {
+  if (o.provider === 'manual')
+    return o.instance === 'manual' ? t('payKind.manual') : `${t('payKind.manual')} (${o.instance})`;
+  if (!o.method || o.method === 'manual') return o.instance;
+  return `${o.instance} · ${tMaybe(`channel.${o.method}`) ?? o.method}`;
+}
+
 type Filter = 'pending' | 'paid' | 'amount_mismatch' | 'expired' | 'cancelled' | 'refunded' | 'all';
-
-interface Summary {
-  pending: number;
-  amount_mismatch: number;
-  instances: Array<{
-    id: string;
-    kind: string;
-    label: { zh: string; en: string };
-    notify_url: string | null;
-    refunds: boolean;
-    last_notification_at: string | null;
-    last_notification_ok: boolean | null;
-  }>;
-}
-
-interface LogEntry {
-  id: number;
-  instance: string;
-  order_id: number | null;
-  source: string;
-  client_ip: string | null;
-  verified: boolean;
-  state: string | null;
-  outcome: string;
-  created_at: string;
-}
 
 export async function renderAdminOrders(main: HTMLElement): Promise<void> {
   const msg = messageSlot();
@@ -53,7 +37,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
   let logOrder: number | undefined;
 
   const loadSummary = async (): Promise<void> => {
-    const s = await get<Summary>('admin/payments/summary');
+    const s = await get<Reply<'adminPaymentSummary'>>('admin/payments/summary');
     clear(
       badges,
       h(
@@ -86,7 +70,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
   };
 
   const loadLog = async (): Promise<void> => {
-    const entries = (await get<{ entries: LogEntry[] }>(`admin/payments/log${query({ order: logOrder, limit: 50 })}`))
+    const entries = (await get<Reply<'adminPaymentLog'>>(`admin/payments/log${query({ order: logOrder, limit: 50 })}`))
       .entries;
     clear(
       logSlot,
@@ -122,7 +106,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
       if (amount === null) return;
       const reason = window.prompt(t('admin.refundReason'), '');
       if (!reason) return;
-      const r = await post<{ amount: number; tokens: number }>(`admin/orders/${o.id}/refund`, {
+      const r = await post<Reply<'adminRefundOrder'>>(`admin/orders/${o.id}/refund`, {
         reason,
         ...(amount.trim() ? { amount: amount.trim() } : {}),
       });
@@ -151,7 +135,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
             t('admin.sync'),
             () =>
               act(async () => {
-                const r = await post<{ state: string }>(`admin/orders/${o.id}/sync`);
+                const r = await post<Reply<'adminSyncOrder'>>(`admin/orders/${o.id}/sync`);
                 msg.ok(t('admin.synced', { id: o.id, state: r.state }));
               }),
             'btn btn-small',
@@ -200,7 +184,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
         o.user_email ?? `#${o.user_id}`,
         o.item_name,
         money(o),
-        `${o.instance}${o.method && o.method !== 'manual' ? ` · ${o.method}` : ''}`,
+        methodText(o),
         payStatus(o),
         dateTime(o.created_at),
         dateTime(o.paid_at),

@@ -12,7 +12,7 @@ import { stackOnPhone } from '../stack-table.js';
 import type { LedgerEntry, Order, Reply } from '../types.js';
 import { badge, busy, button, card, field, input, messageSlot, notice, pageHeader, stat, table } from '../ui.js';
 import { payAgain, payStatus, renderPayOrder } from './pay-order.js';
-import { money, type PaymentMethod, type PayOrder } from './pay-types.js';
+import { money } from './pay-types.js';
 
 export function orderStatus(o: Order): HTMLElement {
   const kind = o.status === 'paid' ? 'ok' : o.status === 'pending' ? 'warn' : 'muted';
@@ -30,7 +30,7 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
     loadMe(true),
     get<Reply<'plans'>>('plans'),
     get<Reply<'packages'>>('packages'),
-    get<{ methods: PaymentMethod[] }>('payment-methods'),
+    get<Reply<'paymentMethods'>>('payment-methods'),
   ]);
   const lang = getLang();
   /** One choice per instance and channel (an EPay merchant offers Alipay and WeChat Pay). */
@@ -66,8 +66,8 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
       ),
     );
   const loadOrders = async (): Promise<void> => {
-    const orders = (await get<{ orders: Order[] }>('orders')).orders;
-    const rows = (orders as unknown as PayOrder[]).map((o) => [
+    const orders = (await get<Reply<'listOrders'>>('orders')).orders;
+    const rows = orders.map((o) => [
       link(`billing/orders/${o.id}`, `#${o.id}`),
       o.item_name,
       money(o),
@@ -156,7 +156,12 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
     choice: { method: string; channel?: string },
   ): Promise<void> => {
     try {
-      const r = await post<{ order: Order }>('orders', { kind, id, method: choice.method, channel: choice.channel });
+      const r = await post<Reply<'createOrder'>>('orders', {
+        kind,
+        id,
+        method: choice.method,
+        channel: choice.channel,
+      });
       navigate(`billing/orders/${r.order.id}`);
     } catch (err) {
       msg.error(err);
@@ -198,7 +203,7 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
           ev.preventDefault();
           void busy(redeemBtn, async () => {
             try {
-              const r = await post<{ tokens: number; balance: number | null; plan_ends_at: string | null }>('redeem', {
+              const r = await post<Reply<'redeem'>>('redeem', {
                 code: fieldValue(redeemForm, 'code'),
               });
               msg.ok(

@@ -10,6 +10,7 @@ import { getLang, t, tMaybe } from '../i18n/index.js';
 import { loadMe } from '../layout.js';
 import { qrImage } from '../qr.js';
 import { link, navigate } from '../router.js';
+import type { Reply } from '../types.js';
 import { badge, button, card, copyButton, messageSlot, notice, pageHeader, stat } from '../ui.js';
 import { money, type Payment, type PaymentMethod, type PayOrder } from './pay-types.js';
 
@@ -104,7 +105,7 @@ function manualSteps(o: PayOrder): HTMLElement {
 
 /** Order the same item with the same method again (after a cancel or expiry), then open its pay page. */
 export async function payAgain(o: PayOrder): Promise<void> {
-  const r = await post<{ order: PayOrder }>('orders', {
+  const r = await post<Reply<'createOrder'>>('orders', {
     kind: o.kind,
     id: o.item_id,
     method: o.instance,
@@ -151,7 +152,7 @@ export async function renderPayOrder(main: HTMLElement, id: number): Promise<voi
             async () => {
               if (!window.confirm(t('pay.cancelAsk', { id: o.id }))) return;
               try {
-                const r = await post<{ order: PayOrder }>(`orders/${o.id}/cancel`);
+                const r = await post<Reply<'cancelOrder'>>(`orders/${o.id}/cancel`);
                 msg.ok(t('pay.cancelled'));
                 await show(r.order, null);
               } catch (err) {
@@ -204,7 +205,7 @@ export async function renderPayOrder(main: HTMLElement, id: number): Promise<voi
 
   const refresh = async (ask: boolean): Promise<void> => {
     try {
-      const r = await get<{ order: PayOrder; payment: Payment | null }>(`orders/${id}${ask ? '?refresh=1' : ''}`);
+      const r = await get<Reply<'getOrder'>>(`orders/${id}${ask ? '?refresh=1' : ''}`);
       // Redraw only on a change, so a QR code or a half-filled form is not rebuilt every few seconds.
       if (!last || last.status !== r.order.status) await show(r.order, r.payment);
       last = r.order;
@@ -219,7 +220,7 @@ export async function renderPayOrder(main: HTMLElement, id: number): Promise<voi
   };
 
   // The method's label in the buyer's language; without the list (an older server, a failure) its kind's name.
-  const methods = await get<{ methods: PaymentMethod[] }>('payment-methods').then(
+  const methods = await get<Reply<'paymentMethods'>>('payment-methods').then(
     (r) => r.methods,
     () => [],
   );
