@@ -20,7 +20,12 @@ async function run(input: In, deadlineMs?: number) {
 }
 
 const EMPTY = fixture('slidesinfo-empty.json');
-const failed = (message: string) => ({ ok: false, code: 'UPSTREAM_FAILED', message });
+const failed = (message: string, id = VIDEO_ID) => ({
+  ok: false,
+  code: 'UPSTREAM_FAILED',
+  message,
+  message_zh: `抖音：未能获取作品 ${id}，请稍后重试`,
+});
 
 t.test('deleted post: share page filter_list -> NOT_FOUND with the reason', async (t) => {
   slidesinfo(DELETED_ID, EMPTY, EMPTY);
@@ -29,6 +34,7 @@ t.test('deleted post: share page filter_list -> NOT_FOUND with the reason', asyn
     ok: false,
     code: 'NOT_FOUND',
     message: `douyin: post ${DELETED_ID} is deleted or private (status_deleted: 作品已删除)`,
+    message_zh: `抖音：作品 ${DELETED_ID} 已删除或不公开`,
   });
 });
 
@@ -39,6 +45,7 @@ t.test('both sources well-formed and without the post -> NOT_FOUND', async (t) =
     ok: false,
     code: 'NOT_FOUND',
     message: `douyin: post ${DELETED_ID} does not exist or is private`,
+    message_zh: `抖音：作品 ${DELETED_ID} 不存在或不公开`,
   });
 });
 
@@ -138,6 +145,7 @@ t.test('slow slidesinfo past the deadline -> UPSTREAM_TIMEOUT', async (t) => {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
     message: 'douyin: slidesinfo timed out',
+    message_zh: '抖音：请求超时，请稍后重试',
   });
 });
 
@@ -149,6 +157,7 @@ t.test('slow short link past the deadline -> UPSTREAM_TIMEOUT', async (t) => {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
     message: 'douyin: short link timed out',
+    message_zh: '抖音：短链接请求超时',
   });
 });
 
@@ -158,6 +167,7 @@ t.test('short link that redirects to Xigua -> UNSUPPORTED', async (t) => {
     ok: false,
     code: 'UNSUPPORTED',
     message: 'douyin: the link leads to Xigua (ixigua.com), which is not supported',
+    message_zh: '抖音：该链接指向西瓜视频（ixigua.com），暂不支持',
   });
 });
 
@@ -167,6 +177,7 @@ t.test('unknown short code (404) -> NOT_FOUND; redirect to a profile -> UNSUPPOR
     ok: false,
     code: 'NOT_FOUND',
     message: 'douyin: the short link does not exist',
+    message_zh: '抖音：短链接不存在',
   });
   nock('https://v.douyin.com')
     .get('/user1234/')
@@ -175,6 +186,7 @@ t.test('unknown short code (404) -> NOT_FOUND; redirect to a profile -> UNSUPPOR
     ok: false,
     code: 'UNSUPPORTED',
     message: 'douyin: the link is not a Douyin video or image post',
+    message_zh: '抖音：该链接不是抖音视频或图文作品',
   });
 });
 
@@ -219,7 +231,12 @@ t.test('input checks, no network', async (t) => {
   }
   t.strictSame(
     await run({ url: 'https://www.douyin.com/user/MS4wLjABAAAA' }),
-    { ok: false, code: 'UNSUPPORTED', message: 'douyin: the link is not a Douyin video or image post' },
+    {
+      ok: false,
+      code: 'UNSUPPORTED',
+      message: 'douyin: the link is not a Douyin video or image post',
+      message_zh: '抖音：该链接不是抖音视频或图文作品',
+    },
     'a profile page',
   );
 });
