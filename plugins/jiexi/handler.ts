@@ -16,10 +16,10 @@ const IMAGE_FORMATS = ['png', 'jpg'];
 
 async function run(input: JiexiInput, host: Host): Promise<PluginOutcome<JiexiData>> {
   if (typeof input?.url !== 'string' || input.url.trim() === '')
-    return fail('INVALID_INPUT', 'url must be a non-empty string.');
+    return fail('INVALID_INPUT', 'url must be a non-empty string.', 'url 不能为空');
   const format = input.image_format ?? null;
   if (format !== null && !IMAGE_FORMATS.includes(format))
-    return fail('INVALID_INPUT', 'image_format must be "png" or "jpg".');
+    return fail('INVALID_INPUT', 'image_format must be "png" or "jpg".', 'image_format 只能是 "png" 或 "jpg"');
   const found = findSupportedLink(input.url, platforms);
   // Nothing is fetched for an unsupported or IP link: only a module's own hosts are ever contacted. A platform
   // link that cannot name a post (bare short-link host, profile page) is the caller's mistake: INVALID_INPUT,

@@ -37,9 +37,11 @@ function bilingual(message: string): { zh: string; en: string } | null {
 
 /**
  * A failure. Messages that carry both languages ("中文 (English)") are split into `message_zh` and `message`, so
- * the gateway answers each caller wholly in its own language instead of dropping the mixed text.
+ * the gateway answers each caller wholly in its own language instead of dropping the mixed text; `zh`, when
+ * given, is the Chinese of an English `message`.
  */
-export function fail(code: PluginErrorCode, message: string): PluginFailure {
+export function fail(code: PluginErrorCode, message: string, zh?: string): PluginFailure {
+  if (zh !== undefined) return { ok: false, code, message, message_zh: zh };
   const both = bilingual(message);
   return both ? { ok: false, code, message: both.en, message_zh: both.zh } : { ok: false, code, message };
 }

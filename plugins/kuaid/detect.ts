@@ -2,6 +2,7 @@
 // each courier scores its best matching row, and candidates come back best first with a confidence in 0..1.
 import { COURIERS, type Courier, findCourier } from './couriers.js';
 import { FORMAT_RULES } from './format-rules.js';
+import { said, type TwoLanguages } from './two-languages.js';
 
 /** Kuaidi100 accepts 6-32 characters; longer inputs are not tracking numbers of any courier we serve. */
 const MIN_LEN = 6;
@@ -41,17 +42,27 @@ const RULES: readonly CompiledRule[] = FORMAT_RULES.map((row) => {
   return { courier, order: COURIERS.indexOf(courier), pattern: new RegExp(row.pattern), weight: row.weight };
 });
 
-export type NormalisedNumber = { ok: true; no: string } | { ok: false; reason: string };
+/** `reason` and `reason_zh`: why the number is refused, in English and in Chinese. */
+export type NormalisedNumber = { ok: true; no: string } | { ok: false; reason: string; reason_zh: string };
+
+const refuse = (reason: string, reason_zh: string): NormalisedNumber => ({ ok: false, reason, reason_zh });
 
 /** Trim, drop inner whitespace, upper-case; then check the shape every courier shares. */
 export function normaliseNumber(raw: string): NormalisedNumber {
   const no = raw.replace(/\s+/g, '').toUpperCase();
-  if (no.length === 0) return { ok: false, reason: 'the tracking number is empty' };
+  if (no.length === 0) return refuse('the tracking number is empty', '快递单号为空');
   if (!/^[0-9A-Z-]+$/.test(no)) {
-    return { ok: false, reason: `tracking number "${no.slice(0, 40)}" may only hold letters, digits and "-"` };
+    const shown = no.slice(0, 40);
+    return refuse(
+      `tracking number "${shown}" may only hold letters, digits and "-"`,
+      `快递单号 "${shown}" 只能包含字母、数字和 "-"`,
+    );
   }
   if (no.length < MIN_LEN || no.length > MAX_LEN) {
-    return { ok: false, reason: `tracking number must be ${MIN_LEN}-${MAX_LEN} characters, got ${no.length}` };
+    return refuse(
+      `tracking number must be ${MIN_LEN}-${MAX_LEN} characters, got ${no.length}`,
+      `快递单号须为 ${MIN_LEN} 至 ${MAX_LEN} 位，实际为 ${no.length} 位`,
+    );
   }
   return { ok: true, no };
 }
@@ -86,9 +97,14 @@ export function detectCouriers(no: string): Detection {
 export const certain = (courier: Courier): RankedCourier => ({ courier, confidence: 1 });
 
 /** Why nothing matched, in words a caller can act on. */
-export function unknownFormatReason(no: string): string {
-  const shape = /^\d+$/.test(no) ? `${no.length} digits` : `"${no}"`;
-  return `tracking number ${no} (${shape}) matches no known courier format; pass com= (e.g. com=shunfeng) to name the courier`;
+export function unknownFormatReason(no: string): TwoLanguages {
+  const digits = /^\d+$/.test(no);
+  const shape = digits ? `${no.length} digits` : `"${no}"`;
+  const shapeZh = digits ? `（${no.length} 位数字）` : ' ';
+  return said(
+    `tracking number ${no} (${shape}) matches no known courier format; pass com= (e.g. com=shunfeng) to name the courier`,
+    `快递单号 ${no}${shapeZh}不符合任何已知快递公司的单号格式；请传 com=（如 com=shunfeng）指定快递公司`,
+  );
 }
 
 /** Keep a list's confidences non-increasing after a reorder, so "first" and "most confident" never disagree. */

@@ -19,8 +19,9 @@ import { runTrack } from './track.js';
 
 type KuaidOutput = KuaidTrackData | KuaidDetectData;
 
-/** What the caller reads when no provider is configured (the catalogue adds the Chinese text). */
+/** What the caller reads when no provider is configured; which variables to set goes to the operator's log only. */
 export const NOT_CONFIGURED = 'Parcel tracking is not available on this server yet; nothing was charged.';
+export const NOT_CONFIGURED_ZH = '本服务器暂未开通快递查询；本次未扣费。';
 
 /** The autonumber call is a hint, so it gets a short leash and never eats the trail query's time. */
 const AUTONUMBER_TIMEOUT_MS = 2000;
@@ -68,14 +69,16 @@ async function run(input: KuaidInput, host: Host): Promise<PluginOutcome<KuaidOu
   // before billing (operations.yaml `requires:`); this is the backstop when `providers` leaves out the configured
   // one. Which variables to set is for the operator's log, never for the caller.
   if (config.mode === 'track' && providers.length === 0) {
-    if (pin !== undefined)
-      return { ok: false, code: 'UNAVAILABLE', message: `parcel provider ${pin} is not configured` };
+    if (pin !== undefined) {
+      const message = `parcel provider ${pin} is not configured`;
+      return { ok: false, code: 'UNAVAILABLE', message, message_zh: `快递数据提供方 ${pin} 未配置` };
+    }
     host.log('warn', 'kuaid is not configured', { fix: missingCredentialsMessage(config) });
-    return { ok: false, code: 'UNAVAILABLE', message: NOT_CONFIGURED };
+    return { ok: false, code: 'UNAVAILABLE', message: NOT_CONFIGURED, message_zh: NOT_CONFIGURED_ZH };
   }
 
   const parsed = parseInput(input);
-  if (!parsed.ok) return { ok: false, code: 'INVALID_INPUT', message: parsed.message };
+  if (!parsed.ok) return { ok: false, code: 'INVALID_INPUT', message: parsed.message, message_zh: parsed.message_zh };
   const { no, phone, courier, courierKnown } = parsed.value;
   // Tracking may pass a code we do not list on to Kuaidi100 (it knows hundreds); detection has nobody to ask.
   if (courier && !courierKnown && config.mode === 'detect') {
@@ -91,7 +94,7 @@ async function run(input: KuaidInput, host: Host): Promise<PluginOutcome<KuaidOu
     const opinion = await kuaidi100Autonumber(no, key, host, Math.min(AUTONUMBER_TIMEOUT_MS, config.requestTimeoutMs));
     candidates = mergeOpinion(candidates, opinion);
   }
-  if (candidates.length === 0) return { ok: false, code: 'INVALID_INPUT', message: unknownFormatReason(no) };
+  if (candidates.length === 0) return { ok: false, code: 'INVALID_INPUT', ...unknownFormatReason(no) };
 
   if (config.mode === 'detect') return { ok: true, data: detectAnswer(no, candidates) };
   return runTrack({ no, phone, candidates }, providers, host);

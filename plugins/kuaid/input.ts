@@ -1,6 +1,7 @@
 // The call's input after the schema: the tracking number normalised, `com` resolved, `phone` cleaned.
 import { type Courier, findCourier, unknownCourier } from './couriers.js';
 import { normaliseNumber } from './detect.js';
+import { said, type TwoLanguages } from './two-languages.js';
 
 export interface KuaidInput {
   no: string;
@@ -17,19 +18,26 @@ export interface ParsedInput {
   phone: string | null;
 }
 
-export type Parsed = { ok: true; value: ParsedInput } | { ok: false; message: string };
+export type Parsed = { ok: true; value: ParsedInput } | ({ ok: false } & TwoLanguages);
+
+const refuse = (message: string, message_zh: string): Parsed => ({ ok: false, ...said(message, message_zh) });
 
 export function parseInput(input: KuaidInput): Parsed {
-  if (typeof input.no !== 'string') return { ok: false, message: 'no (the tracking number) is required' };
+  if (typeof input.no !== 'string') return refuse('no (the tracking number) is required', '缺少 no（快递单号）');
   const no = normaliseNumber(input.no);
-  if (!no.ok) return { ok: false, message: no.reason };
+  if (!no.ok) return refuse(no.reason, no.reason_zh);
 
   let courier: Courier | null = null;
   let courierKnown = false;
   if (input.com !== undefined && input.com !== '') {
     const com = String(input.com).trim().toLowerCase();
-    if (!/^[a-z0-9]+$/.test(com))
-      return { ok: false, message: `com "${com.slice(0, 40)}" must be a courier code such as shunfeng or zhongtong` };
+    if (!/^[a-z0-9]+$/.test(com)) {
+      const shown = com.slice(0, 40);
+      return refuse(
+        `com "${shown}" must be a courier code such as shunfeng or zhongtong`,
+        `com "${shown}" 必须是快递公司编码，如 shunfeng、zhongtong`,
+      );
+    }
     const known = findCourier(com);
     courierKnown = known !== undefined;
     courier = known ?? unknownCourier(com);
@@ -41,16 +49,12 @@ export function parseInput(input: KuaidInput): Parsed {
     const digits = String(input.phone)
       .replace(/[\s-]/g, '')
       .replace(/^\+?86(?=\d{11}$)/, '');
-    if (!/^\d{4,20}$/.test(digits)) return { ok: false, message: 'phone must be the full number or its last 4 digits' };
+    if (!/^\d{4,20}$/.test(digits)) {
+      return refuse('phone must be the full number or its last 4 digits', 'phone 须为完整手机号或手机号后 4 位');
+    }
     phone = digits;
   }
   return { ok: true, value: { no: no.no, courier, courierKnown, phone } };
-}
-
-/** A refusal in both languages: the gateway answers each caller wholly in its own. */
-export interface TwoLanguages {
-  message: string;
-  message_zh: string;
 }
 
 /** The INVALID_INPUT message for a courier that checks phones. */

@@ -4,10 +4,11 @@
 import type { Host, PluginOutcome } from '../../core/sandbox/contract.js';
 import type { Courier } from './couriers.js';
 import type { RankedCourier } from './detect.js';
-import { phoneRequiredMessage, type TwoLanguages } from './input.js';
+import { phoneRequiredMessage } from './input.js';
 import { noRecordMemo } from './memo.js';
 import { cacheTtlFor, type KuaidTrackData, toTrackData } from './normalise.js';
 import type { Provider, ProviderId } from './providers/types.js';
+import { said, type TwoLanguages } from './two-languages.js';
 
 /** Each query costs quota and Kuaidi100 locks numbers polled too often, so guesses are capped. */
 const MAX_GUESSES_PER_PROVIDER = 2;
@@ -23,6 +24,28 @@ interface Failure {
   provider: ProviderId;
   kind: 'failed' | 'timeout';
   detail: string;
+}
+
+/** A provider that does not carry a courier we asked it about. */
+interface NotCarried {
+  provider: ProviderId;
+  code: string;
+}
+
+/**
+ * What each provider did, for the failure messages. The English names the provider's own detail; the Chinese only
+ * what happened, since that detail is the provider's raw (mostly English) text.
+ */
+function summarise(failures: Failure[], notCarried: NotCarried[]): TwoLanguages {
+  const en = [
+    ...failures.map((f) => `${f.provider}: ${f.detail}`),
+    ...notCarried.map((u) => `${u.provider} does not carry ${u.code}`),
+  ];
+  const zh = [
+    ...failures.map((f) => `${f.provider} ${f.kind === 'timeout' ? '超时' : '出错'}`),
+    ...notCarried.map((u) => `${u.provider} 不支持 ${u.code}`),
+  ];
+  return said(en.join('; '), zh.join('；'));
 }
 
 /**
@@ -77,7 +100,7 @@ export async function runTrack(
     return { ok: false, code: 'NOT_FOUND', message: remembered.message, message_zh: remembered.message_zh };
 
   const failures: Failure[] = [];
-  const unsupported: string[] = [];
+  const unsupported: NotCarried[] = [];
   let noRecord: Courier | null = null;
   let badPhone: { courier: Courier; detail: string } | null = null;
   let asked = false;
@@ -109,7 +132,7 @@ export async function runTrack(
       }
       if (result.kind === 'unsupported') {
         // Not this provider's courier: the next guess, or the next provider, may still answer.
-        unsupported.push(`${provider.id} does not carry ${courier.code}`);
+        unsupported.push({ provider: provider.id, code: courier.code });
         handOver = true;
         continue;
       }
@@ -127,26 +150,46 @@ export async function runTrack(
       ok: false,
       code: 'INVALID_INPUT',
       message: `the phone number does not match this ${c.en} parcel: pass the sender's or receiver's phone or its last 4 digits (${badPhone.detail})`,
+      message_zh: `手机号与这件${c.zh}快件不符：请传寄件人或收件人的手机号或手机号后 4 位`,
     };
   }
   if (noRecord) {
-    const said = noRecordMessage(plan.no, noRecord, couriers.filter((c) => c !== noRecord).slice(0, 2));
-    noRecordMemo.set(memoKey, { courier: noRecord.code, ...said }, host.now());
-    return { ok: false, code: 'NOT_FOUND', ...said };
+    const m = noRecordMessage(plan.no, noRecord, couriers.filter((c) => c !== noRecord).slice(0, 2));
+    noRecordMemo.set(memoKey, { courier: noRecord.code, ...m }, host.now());
+    return { ok: false, code: 'NOT_FOUND', ...m };
   }
   if (failures.length === 0) {
-    const why = unsupported.length ? ` (${unsupported.join('; ')})` : '';
+    const s = summarise([], unsupported);
+    const why = unsupported.length ? ` (${s.message})` : '';
+    const whyZh = unsupported.length ? `（${s.message_zh}）` : '';
+    const named = `${top.zh}（${top.code}）`;
     return {
       ok: false,
       code: 'UNSUPPORTED',
-      message: asked
-        ? `no configured parcel provider carries ${top.zh} (${top.code})${why}; pass com= if the courier is another one`
-        : `no configured parcel provider can query ${top.zh} (${top.code}); configure kuaidi100`,
+      ...(asked
+        ? said(
+            `no configured parcel provider carries ${top.zh} (${top.code})${why}; pass com= if the courier is another one`,
+            `已配置的快递数据提供方都不支持${named}${whyZh}；如果是其他快递公司，请传 com= 指定`,
+          )
+        : said(
+            `no configured parcel provider can query ${top.zh} (${top.code}); configure kuaidi100`,
+            `已配置的快递数据提供方都无法查询${named}，需配置快递100（kuaidi100）`,
+          )),
     };
   }
-  const summary = [...failures.map((f) => `${f.provider}: ${f.detail}`), ...unsupported].join('; ');
+  const s = summarise(failures, unsupported);
   if (failures.every((f) => f.kind === 'timeout')) {
-    return { ok: false, code: 'UPSTREAM_TIMEOUT', message: `parcel providers did not answer in time (${summary})` };
+    return {
+      ok: false,
+      code: 'UPSTREAM_TIMEOUT',
+      message: `parcel providers did not answer in time (${s.message})`,
+      message_zh: `快递数据提供方未及时响应（${s.message_zh}）`,
+    };
   }
-  return { ok: false, code: 'UPSTREAM_FAILED', message: `parcel providers failed (${summary})` };
+  return {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: `parcel providers failed (${s.message})`,
+    message_zh: `快递数据提供方查询失败（${s.message_zh}）`,
+  };
 }

@@ -205,3 +205,36 @@ t.test('douyin routes: /api/video/:id needs a numeric id; both routes need a key
   t.equal(noKey.status, 401);
   t.equal(noKey.body.error.code, 'MISSING_API_KEY');
 });
+
+t.test('/api/parse: a link of another site is refused wholly in Chinese for a zh caller, free', async (t) => {
+  const u = await h.user('1');
+  const url = encodeURIComponent('看看这个 https://v.kuaishou.com/13x0B9e');
+  const ask = (lang: string) => h.client.get(`/api/parse?url=${url}`, { 'X-API-Key': u.key, 'Accept-Language': lang });
+  const zh = await ask('zh-CN');
+  t.equal(zh.status, 422);
+  t.equal(zh.body.error.code, 'UNSUPPORTED');
+  t.equal(zh.body.error.message, '只支持抖音链接，不支持 v.kuaishou.com 的链接');
+  const en = await ask('en');
+  t.equal(en.body.error.message, 'only Douyin links are supported, not v.kuaishou.com');
+  t.equal(zh.body.deducted, 0);
+  t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+});
+
+t.test('kuaid_detect: a number of no known format is refused wholly in Chinese for a zh caller, free', async (t) => {
+  const u = await h.user('1');
+  const ask = (lang: string) =>
+    h.client.get('/api/kuaid_detect?no=2123456789012345', { 'X-API-Key': u.key, 'Accept-Language': lang });
+  const zh = await ask('zh-CN');
+  t.equal(zh.status, 400);
+  t.equal(zh.body.error.code, 'INVALID_INPUT');
+  t.equal(
+    zh.body.error.message,
+    '快递单号 2123456789012345（16 位数字）不符合任何已知快递公司的单号格式；请传 com=（如 com=shunfeng）指定快递公司',
+  );
+  const en = await ask('en');
+  t.equal(
+    en.body.error.message,
+    'tracking number 2123456789012345 (16 digits) matches no known courier format; pass com= (e.g. com=shunfeng) to name the courier',
+  );
+  t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+});

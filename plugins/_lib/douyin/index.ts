@@ -25,6 +25,7 @@ export async function douyinInfoById(id: string, host: Host): Promise<PluginOutc
       ok: false,
       code: 'UPSTREAM_FAILED',
       message: `douyin: post ${id} has no video.play_addr (response shape changed)`,
+      message_zh: `抖音：作品 ${id} 缺少视频地址（上游返回的数据格式已变化）`,
     };
   }
   if (info.type === 'images' && !info.images.some((i) => i.url)) {
@@ -32,6 +33,7 @@ export async function douyinInfoById(id: string, host: Host): Promise<PluginOutc
       ok: false,
       code: 'UPSTREAM_FAILED',
       message: `douyin: image post ${id} has no image URLs (response shape changed)`,
+      message_zh: `抖音：图文作品 ${id} 缺少图片地址（上游返回的数据格式已变化）`,
     };
   }
   return { ok: true, data: info };

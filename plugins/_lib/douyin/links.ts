@@ -1,6 +1,6 @@
 // Douyin link shapes -> aweme id. Short links are resolved with one GET without following redirects: the id
 // is in the first Location, and following further only risks landing on an anti-bot page.
-import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
+import type { Host, PluginFailure, PluginOutcome } from '../../../core/sandbox/contract.js';
 import { hostMatches, parseUrl, queryParam, resolveLocation, type UrlParts } from '../url-lite.js';
 import { fetchStep, MOBILE_HEADERS, redirectTarget } from './http.js';
 
@@ -79,47 +79,66 @@ export function douyinLinkWithoutPost(parts: UrlParts): string | null {
   return null;
 }
 
-const XIGUA = 'douyin: the link leads to Xigua (ixigua.com), which is not supported';
+/** A refusal in both languages: the gateway answers each caller wholly in its own. */
+const no = (code: PluginFailure['code'], message: string, message_zh: string): PluginFailure => ({
+  ok: false,
+  code,
+  message,
+  message_zh,
+});
+
+const XIGUA = no(
+  'UNSUPPORTED',
+  'douyin: the link leads to Xigua (ixigua.com), which is not supported',
+  '抖音：该链接指向西瓜视频（ixigua.com），暂不支持',
+);
 
 /** Turns any Douyin link into an aweme id, resolving v.douyin.com short links over the network. */
 export async function resolveAwemeId(url: string, host: Host): Promise<PluginOutcome<string>> {
   const parts = parseUrl(url);
-  if (!parts) return { ok: false, code: 'INVALID_INPUT', message: 'douyin: not a valid http(s) link' };
-  if (isXiguaHost(parts.host)) return { ok: false, code: 'UNSUPPORTED', message: XIGUA };
+  if (!parts) return no('INVALID_INPUT', 'douyin: not a valid http(s) link', '抖音：不是有效的 http(s) 链接');
+  if (isXiguaHost(parts.host)) return XIGUA;
   if (!isDouyinLinkHost(parts.host)) {
-    return { ok: false, code: 'UNSUPPORTED', message: `douyin: ${parts.host} is not a Douyin link` };
+    return no('UNSUPPORTED', `douyin: ${parts.host} is not a Douyin link`, `抖音：${parts.host} 不是抖音链接`);
   }
   if (!SHORT_HOSTS.includes(parts.host)) return idOrUnsupported(parts);
 
   if (!/^\/[A-Za-z0-9_-]+\/?$/.test(parts.path)) {
-    return { ok: false, code: 'INVALID_INPUT', message: 'douyin: the short link has no share code' };
+    return no('INVALID_INPUT', 'douyin: the short link has no share code', '抖音：短链接缺少分享码');
   }
   const got = await fetchStep(host, 'short link', url, { headers: MOBILE_HEADERS, redirect: 'manual' });
   if (!got.ok) {
-    return { ok: false, code: got.timeout ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_FAILED', message: `douyin: ${got.reason}` };
+    return got.timeout
+      ? no('UPSTREAM_TIMEOUT', `douyin: ${got.reason}`, '抖音：短链接请求超时')
+      : no('UPSTREAM_FAILED', `douyin: ${got.reason}`, '抖音：短链接请求失败');
   }
   const location = redirectTarget(got.res);
   if (!location) {
     // A 404 says the share code is unknown; any other answer without a Location is a page we cannot read.
     return got.res.status === 404
-      ? { ok: false, code: 'NOT_FOUND', message: 'douyin: the short link does not exist' }
-      : {
-          ok: false,
-          code: 'UPSTREAM_FAILED',
-          message: `douyin: short link answered HTTP ${got.res.status} without a redirect`,
-        };
+      ? no('NOT_FOUND', 'douyin: the short link does not exist', '抖音：短链接不存在')
+      : no(
+          'UPSTREAM_FAILED',
+          `douyin: short link answered HTTP ${got.res.status} without a redirect`,
+          `抖音：短链接返回 HTTP ${got.res.status}，没有跳转`,
+        );
   }
   const target = parseUrl(resolveLocation(location, parts));
-  if (!target)
-    return { ok: false, code: 'UPSTREAM_FAILED', message: 'douyin: short link redirects to an unreadable URL' };
+  if (!target) {
+    return no(
+      'UPSTREAM_FAILED',
+      'douyin: short link redirects to an unreadable URL',
+      '抖音：短链接跳转到无法识别的地址',
+    );
+  }
   // Route by where the short link goes, not by its own host: v.douyin.com also serves Xigua videos.
-  if (isXiguaHost(target.host)) return { ok: false, code: 'UNSUPPORTED', message: XIGUA };
+  if (isXiguaHost(target.host)) return XIGUA;
   if (!isDouyinLinkHost(target.host)) {
-    return {
-      ok: false,
-      code: 'UNSUPPORTED',
-      message: `douyin: the short link leads to ${target.host}, not a Douyin post`,
-    };
+    return no(
+      'UNSUPPORTED',
+      `douyin: the short link leads to ${target.host}, not a Douyin post`,
+      `抖音：短链接指向 ${target.host}，不是抖音作品`,
+    );
   }
   return idOrUnsupported(target);
 }
@@ -128,5 +147,5 @@ function idOrUnsupported(parts: UrlParts): PluginOutcome<string> {
   const id = awemeIdFromParts(parts);
   return id
     ? { ok: true, data: id }
-    : { ok: false, code: 'UNSUPPORTED', message: 'douyin: the link is not a Douyin video or image post' };
+    : no('UNSUPPORTED', 'douyin: the link is not a Douyin video or image post', '抖音：该链接不是抖音视频或图文作品');
 }

@@ -27,6 +27,7 @@ const SHORT_HOSTS = ['b23.tv', 'bili2233.cn'];
 const SHORT_CODE_PATH = /^\/[A-Za-z0-9]+\/?$/;
 const MAX_HOPS = 3;
 const NOT_VIDEO = 'Not a Bilibili video link.';
+const NOT_VIDEO_ZH = '不是B站视频链接';
 
 /** The video a link points at: a BV id (or, for old links, an av number) and the 1-based part `p`. */
 export interface VideoRef {
@@ -67,11 +68,11 @@ async function resolveRef(start: UrlParts, host: Host): Promise<Step<VideoRef>> 
   for (let hop = 0; hop <= MAX_HOPS; hop++) {
     if (!SHORT_HOSTS.includes(parts.host)) {
       const ref = /(^|\.)bilibili\.com$/.test(parts.host) ? refFromBiliUrl(parts) : null;
-      return ref ? { ok: true, value: ref } : fail('UNSUPPORTED', NOT_VIDEO);
+      return ref ? { ok: true, value: ref } : fail('UNSUPPORTED', NOT_VIDEO, NOT_VIDEO_ZH);
     }
     const direct = SHORT_BV_PATH.exec(parts.path);
     if (direct) return { ok: true, value: { bvid: direct[1], aid: null, page: 1 } };
-    if (!SHORT_CODE_PATH.test(parts.path)) return fail('UNSUPPORTED', NOT_VIDEO);
+    if (!SHORT_CODE_PATH.test(parts.path)) return fail('UNSUPPORTED', NOT_VIDEO, NOT_VIDEO_ZH);
     const got = await fetchStep(host, `Bilibili ${parts.host} short link`, `https://${parts.host}${parts.path}`, {
       headers,
       redirect: 'manual',
@@ -80,11 +81,15 @@ async function resolveRef(start: UrlParts, host: Host): Promise<Step<VideoRef>> 
     const location = header(got.value, 'location');
     if (!isRedirect(got.value.status) || !location) {
       if (got.value.status === 404)
-        return fail('NOT_FOUND', `Bilibili: the ${parts.host} short link does not exist (HTTP 404).`);
+        return fail(
+          'NOT_FOUND',
+          `Bilibili: the ${parts.host} short link does not exist (HTTP 404).`,
+          'B站短链接不存在',
+        );
       return fail('UPSTREAM_FAILED', `Bilibili ${parts.host} short link: no redirect (HTTP ${got.value.status}).`);
     }
     const next = parseUrl(resolveLocation(location, parts));
-    if (!next) return fail('UNSUPPORTED', NOT_VIDEO);
+    if (!next) return fail('UNSUPPORTED', NOT_VIDEO, NOT_VIDEO_ZH);
     parts = next;
   }
   return fail('UPSTREAM_FAILED', 'Bilibili short link: too many redirects.');
@@ -104,14 +109,18 @@ function apiData(res: HostFetchResponse, step: string): Step<JsonRecord | null> 
   const message = str(at(json.value, 'message')) ?? '';
   if (code === 0) return { ok: true, value: rec(at(json.value, 'data')) };
   if (NOT_FOUND_CODES.has(code))
-    return fail('NOT_FOUND', `Bilibili: the video does not exist or is not visible (code ${code} ${message}).`);
+    return fail(
+      'NOT_FOUND',
+      `Bilibili: the video does not exist or is not visible (code ${code} ${message}).`,
+      'B站视频不存在或不可见',
+    );
   if (code === -412) return fail('UPSTREAM_FAILED', `Bilibili ${step}: throttled (code -412 ${message}).`);
   return fail('UPSTREAM_FAILED', `Bilibili ${step}: code ${code} ${message}.`);
 }
 
 async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>> {
   const start = parseUrl(url);
-  if (!start) return fail('UNSUPPORTED', NOT_VIDEO);
+  if (!start) return fail('UNSUPPORTED', NOT_VIDEO, NOT_VIDEO_ZH);
   const ref = await resolveRef(start, host);
   if (!ref.ok) return ref;
   const { bvid, aid, page } = ref.value;

@@ -112,7 +112,10 @@ export function findLinkedPhoto(state: unknown, photoId: string | null): PhotoVe
   if (found.result !== 1) return { kind: 'failed', failure: resultFailure(found.result, str(found.error_msg)) };
   const photo = rec(found.photo);
   if (!photo)
-    return { kind: 'failed', failure: fail('NOT_FOUND', 'Kuaishou: the video does not exist or was deleted.') };
+    return {
+      kind: 'failed',
+      failure: fail('NOT_FOUND', 'Kuaishou: the video does not exist or was deleted.', '快手视频不存在或已删除'),
+    };
   const otherId = photoIdOf(photo);
   if (photoId && otherId && otherId !== photoId && hasMedia(photo, found))
     return {
@@ -129,7 +132,11 @@ export function findLinkedPhoto(state: unknown, photoId: string | null): PhotoVe
 export function resultFailure(result: unknown, message: string | null): PluginFailure {
   const detail = message ? ` (${message})` : '';
   if (result === 223)
-    return fail('NOT_FOUND', `Kuaishou: the video does not exist or was deleted (result 223)${detail}.`);
+    return fail(
+      'NOT_FOUND',
+      `Kuaishou: the video does not exist or was deleted (result 223)${detail}.`,
+      '快手视频不存在或已删除',
+    );
   if (result === 2001)
     return fail('UPSTREAM_FAILED', `Kuaishou share page: captcha required, IP rate-limited (result 2001)${detail}.`);
   if (result === 50)

@@ -45,6 +45,7 @@ const SHORT_CODE = /^\/(?:s\/)?[A-Za-z0-9_-]+\/?$/;
 const F_CODE = /^\/f\/[A-Za-z0-9_-]+\/?$/;
 const MAX_HOPS = 4;
 const NOT_VIDEO = 'Not a Kuaishou video link.';
+const NOT_VIDEO_ZH = '不是快手视频链接';
 
 const headers = { 'User-Agent': IPHONE_SAFARI_UA, Accept: HTML_ACCEPT, Referer: 'https://v.kuaishou.com/' };
 
@@ -85,14 +86,14 @@ async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget
     const onAlias = MOBILE_ALIASES.includes(parts.host);
     const onDesktop = DESKTOP_HOSTS.includes(parts.host);
     if (onPageHost || onAlias || (onDesktop && H5_PAGE.test(parts.path))) {
-      if (!H5_PAGE.test(parts.path)) return fail('UNSUPPORTED', NOT_VIDEO);
+      if (!H5_PAGE.test(parts.path)) return fail('UNSUPPORTED', NOT_VIDEO, NOT_VIDEO_ZH);
       const pageHost = onPageHost ? parts.host : (ALIAS_TO_PAGE_HOST[parts.host] ?? MOBILE_PAGE_HOST);
       return { ok: true, value: h5Target(parts, pageHost, cookies) };
     }
     const onShortHost = SHORT_HOSTS.includes(parts.host);
     const shortVideo = onDesktop || onShortHost ? SHORT_VIDEO.exec(parts.path) : null;
     const isShort = (onShortHost && SHORT_CODE.test(parts.path)) || (onDesktop && F_CODE.test(parts.path));
-    if (!shortVideo && !isShort) return fail('UNSUPPORTED', NOT_VIDEO);
+    if (!shortVideo && !isShort) return fail('UNSUPPORTED', NOT_VIDEO, NOT_VIDEO_ZH);
     const where = shortVideo ? 'Kuaishou desktop page' : 'Kuaishou short link';
     const url = `https://${shortVideo ? 'www.kuaishou.com' : parts.host}${parts.path}${parts.query ? `?${parts.query}` : ''}`;
     const got = await fetchStep(host, where, url, { headers, redirect: 'manual' });
@@ -106,7 +107,8 @@ async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget
         const mobile = { ...parts, host: MOBILE_PAGE_HOST, path: `/fw/photo/${shortVideo[1]}` };
         return { ok: true, value: h5Target(mobile, MOBILE_PAGE_HOST, cookies) };
       }
-      if (res.status === 404) return fail('NOT_FOUND', 'Kuaishou short link does not exist (HTTP 404).');
+      if (res.status === 404)
+        return fail('NOT_FOUND', 'Kuaishou short link does not exist (HTTP 404).', '快手短链接不存在');
       return fail('UPSTREAM_FAILED', `Kuaishou short link: expected a redirect, got HTTP ${res.status}.`);
     }
     const next = parseUrl(resolveLocation(location, parts));
@@ -118,7 +120,7 @@ async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget
         'UPSTREAM_FAILED',
         `${where}: redirected to a captcha page (${next.host}); IP rate-limited, retry later.`,
       );
-    if (!hostMatches(next.host, LINK_HOSTS)) return fail('UNSUPPORTED', NOT_VIDEO);
+    if (!hostMatches(next.host, LINK_HOSTS)) return fail('UNSUPPORTED', NOT_VIDEO, NOT_VIDEO_ZH);
     parts = next;
   }
   return fail('UPSTREAM_FAILED', 'Kuaishou short link: too many redirects.');
@@ -126,7 +128,7 @@ async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget
 
 async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>> {
   const start = parseUrl(url);
-  if (!start) return fail('UNSUPPORTED', NOT_VIDEO);
+  if (!start) return fail('UNSUPPORTED', NOT_VIDEO, NOT_VIDEO_ZH);
   const target = await resolvePage(start, host);
   if (!target.ok) return target;
   const pageHeaders: Record<string, string> = { ...headers };
@@ -134,7 +136,8 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
   const got = await fetchStep(host, 'Kuaishou share page', target.value.url, { headers: pageHeaders });
   if (!got.ok) return got;
   const page = got.value;
-  if (page.status === 404) return fail('NOT_FOUND', 'Kuaishou: the video page does not exist (HTTP 404).');
+  if (page.status === 404)
+    return fail('NOT_FOUND', 'Kuaishou: the video page does not exist (HTTP 404).', '快手视频页面不存在');
   if (page.status !== 200) return fail('UPSTREAM_FAILED', `Kuaishou share page: HTTP ${page.status}.`);
   if (page.body.trim() === '') return fail('UPSTREAM_FAILED', 'Kuaishou share page: empty body.');
   const state = parseStateScript(page.body, 'INIT_STATE');

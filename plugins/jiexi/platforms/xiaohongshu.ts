@@ -35,6 +35,7 @@ const BARE_TO_WWW: Record<string, string> = {
   'rednote.com': 'www.rednote.com',
 };
 const NOT_A_NOTE = 'Not a Xiaohongshu note link.';
+const NOT_A_NOTE_ZH = '不是小红书笔记链接';
 const MAX_SHORT_HOPS = 3;
 
 const WATERMARK_NOTE =
@@ -83,7 +84,7 @@ async function resolveShort(start: string, host: Host): Promise<Step<string>> {
     if (!SHORT_HOSTS.includes(parts.host)) {
       const target = fetchTarget(parts);
       if (target) return { ok: true, value: target };
-      const verdict = classifyLanding(parts) ?? fail('UNSUPPORTED', NOT_A_NOTE);
+      const verdict = classifyLanding(parts) ?? fail('UNSUPPORTED', NOT_A_NOTE, NOT_A_NOTE_ZH);
       // A plain /404 (not a security page) that still names the note in redirectPath is the desktop 404 of a note
       // that may exist: the note page is read, so its 404 leads on to the mobile page.
       const named = verdict.code === 'NOT_FOUND' ? redirectPathTarget(parts) : null;
@@ -164,14 +165,14 @@ function discoveryRetryUrl(verdict: Extract<PageVerdict, { kind: 'empty' }>): st
 }
 
 function notVisible(verdict: Extract<PageVerdict, { kind: 'empty' }>): PluginOutcome<JiexiData> {
-  const noToken =
-    queryParam(verdict.landed.query, 'xsec_token') === null
-      ? ' The link has no xsec_token: paste the share link instead.'
-      : '';
+  const tokenless = queryParam(verdict.landed.query, 'xsec_token') === null;
+  const noToken = tokenless ? ' The link has no xsec_token: paste the share link instead.' : '';
+  const noTokenZh = tokenless ? '。链接缺少 xsec_token，请改用分享链接' : '';
   const code = verdict.errorCode !== null ? ` (errorCode ${verdict.errorCode})` : '';
   return fail(
     'NOT_FOUND',
-    `小红书笔记不可见（仅登录可见、已删除或受限）(Xiaohongshu: the note is not publicly visible: login-only, removed or restricted${code}).${noToken}`,
+    `Xiaohongshu: the note is not publicly visible: login-only, removed or restricted${code}.${noToken}`,
+    `小红书笔记不可见（仅登录可见、已删除或受限）${noTokenZh}`,
   );
 }
 
@@ -185,7 +186,8 @@ function afterMobile(
   if (mobile.kind === 'failed' && mobile.failure.code !== 'NOT_FOUND') {
     // The mobile page refused us (bot wall, throttling, timeout): the desktop 404 alone does not prove the note
     // is gone, so this stays a retryable failure.
-    return fail(mobile.failure.code, `${mobile.failure.message} (the desktop page had no note either)`);
+    const { code, message, message_zh } = mobile.failure;
+    return fail(code, `${message} (the desktop page had no note either)`, message_zh);
   }
   return desktop.kind === 'empty' ? notVisible(desktop) : desktop.failure;
 }
@@ -193,7 +195,7 @@ function afterMobile(
 async function parse(url: string, host: Host, options: ParseOptions): Promise<PluginOutcome<JiexiData>> {
   const parts = parseUrl(url);
   const direct = parts ? fetchTarget(parts) : null;
-  if (!parts || !direct) return fail('UNSUPPORTED', NOT_A_NOTE);
+  if (!parts || !direct) return fail('UNSUPPORTED', NOT_A_NOTE, NOT_A_NOTE_ZH);
   const resolved = SHORT_HOSTS.includes(parts.host)
     ? await resolveShort(direct, host)
     : { ok: true as const, value: direct };

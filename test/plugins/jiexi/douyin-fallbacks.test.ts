@@ -56,6 +56,7 @@ t.test('empty body from slidesinfo next to the 2026-08 page → UPSTREAM_FAILED 
     ok: false,
     code: 'UPSTREAM_FAILED',
     message: 'douyin: slidesinfo returned an empty body; share page has no videoInfoRes (page shape changed)',
+    message_zh: `抖音：未能获取作品 ${VIDEO_ID}，请稍后重试`,
   });
 });
 
@@ -67,6 +68,7 @@ t.test('status_code 11110 encrypt_data_miss next to an anti-bot page → UPSTREA
     code: 'UPSTREAM_FAILED',
     message:
       'douyin: slidesinfo returned status_code 11110 (encrypt_data_miss); share page has no _ROUTER_DATA (anti-bot or captcha page)',
+    message_zh: `抖音：未能获取作品 ${VIDEO_ID}，请稍后重试`,
   });
 });
 
@@ -82,6 +84,7 @@ t.test('filtered item: slidesinfo names it in filter_list → NOT_FOUND at once,
     ok: false,
     code: 'NOT_FOUND',
     message: `douyin: post ${DELETED_ID} is deleted or private (status_deleted: 作品已删除)`,
+    message_zh: `抖音：作品 ${DELETED_ID} 已删除或不公开`,
   });
   t.equal(fetched.length, 1);
 });
@@ -111,6 +114,7 @@ t.test('item returned but flagged deleted or private in its status block → NOT
       ok: false,
       code: 'NOT_FOUND',
       message: `douyin: post ${VIDEO_ID} is deleted or private (${reason})`,
+      message_zh: `抖音：作品 ${VIDEO_ID} 已删除或不公开`,
     });
   }
   slidesinfo(
@@ -132,6 +136,7 @@ t.test('video item without play_addr → UPSTREAM_FAILED (never a success with u
     ok: false,
     code: 'UPSTREAM_FAILED',
     message: `douyin: post ${VIDEO_ID} has no video.play_addr (response shape changed)`,
+    message_zh: `抖音：作品 ${VIDEO_ID} 缺少视频地址（上游返回的数据格式已变化）`,
   });
 });
 
@@ -153,6 +158,7 @@ t.test(
       ok: false,
       code: 'UPSTREAM_FAILED',
       message: `douyin: image post ${IMAGE_ID} has no image URLs (response shape changed)`,
+      message_zh: `抖音：图文作品 ${IMAGE_ID} 缺少图片地址（上游返回的数据格式已变化）`,
     });
   },
 );

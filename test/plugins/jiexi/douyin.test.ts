@@ -120,6 +120,7 @@ t.test('failures keep their codes through jiexi', async (t) => {
     ok: false,
     code: 'NOT_FOUND',
     message: `douyin: post ${DELETED_ID} is deleted or private (status_deleted: 作品已删除)`,
+    message_zh: `抖音：作品 ${DELETED_ID} 已删除或不公开`,
   });
 
   slidesinfo(VIDEO_ID, '');
@@ -129,6 +130,7 @@ t.test('failures keep their codes through jiexi', async (t) => {
     ok: false,
     code: 'UPSTREAM_FAILED',
     message: 'douyin: slidesinfo returned an empty body; share page has no videoInfoRes (page shape changed)',
+    message_zh: `抖音：未能获取作品 ${VIDEO_ID}，请稍后重试`,
   });
 
   shortLink(redirects.short_link_xigua);

@@ -17,12 +17,19 @@ t.test('registry lists the four platforms in order', async (t) => {
 t.test('empty or non-string input → INVALID_INPUT', async (t) => {
   const host = createDirectHost({ plugin: 'jiexi' });
   t.teardown(() => host.dispose());
-  t.match(await plugin.run({ url: '   ' }, host), { ok: false, code: 'INVALID_INPUT' });
-  t.match(await plugin.run({ url: 42 as unknown as string }, host), { ok: false, code: 'INVALID_INPUT' });
+  const empty = {
+    ok: false,
+    code: 'INVALID_INPUT',
+    message: 'url must be a non-empty string.',
+    message_zh: 'url 不能为空',
+  };
+  t.strictSame(await plugin.run({ url: '   ' }, host), empty);
+  t.strictSame(await plugin.run({ url: 42 as unknown as string }, host), empty);
   t.strictSame(await plugin.run({ url: 'https://b23.tv/abc', image_format: 'gif' as 'png' }, host), {
     ok: false,
     code: 'INVALID_INPUT',
     message: 'image_format must be "png" or "jpg".',
+    message_zh: 'image_format 只能是 "png" 或 "jpg"',
   });
 });
 

@@ -98,7 +98,7 @@ t.test('deleted post: result 223 → NOT_FOUND', async (t) => {
   shortLink();
   page(fixture('kuaishou-deleted.html'));
   const { outcome } = await runJiexi(SHARE);
-  t.match(outcome, { ok: false, code: 'NOT_FOUND', message: /223/ });
+  t.match(outcome, { ok: false, code: 'NOT_FOUND', message: /223/, message_zh: '快手视频不存在或已删除' });
 });
 
 t.test('result 1 without photo → NOT_FOUND', async (t) => {
@@ -160,7 +160,12 @@ t.test('short link that does not redirect → UPSTREAM_FAILED', async (t) => {
 t.test('short link to a live room → UNSUPPORTED, target not fetched', async (t) => {
   shortLink('https://live.kuaishou.com/u/3xabc');
   const { outcome, fetched } = await runJiexi(SHARE);
-  t.match(outcome, { ok: false, code: 'UNSUPPORTED' });
+  t.match(outcome, {
+    ok: false,
+    code: 'UNSUPPORTED',
+    message: 'Not a Kuaishou video link.',
+    message_zh: '不是快手视频链接',
+  });
   t.equal(fetched.length, 1);
 });
 
@@ -262,7 +267,12 @@ t.test('INIT_STATE with share + recommendation + photo objects: the photo object
 t.test('deleted post next to a share object that still names it → NOT_FOUND, not a changed shape', async (t) => {
   shortLink();
   page(fixture('kuaishou-deleted-with-share.html'));
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'NOT_FOUND', message: /does not exist or was deleted/ });
+  t.match((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'NOT_FOUND',
+    message: /does not exist or was deleted/,
+    message_zh: '快手视频不存在或已删除',
+  });
 });
 
 t.test('share page with only a photo stub (no mainMvUrls, no atlas) → UPSTREAM_FAILED changed shape', async (t) => {

@@ -74,7 +74,13 @@ t.test('explore link without xsec_token: re-read, mobile read, then NOT_FOUND su
     .matchHeader('user-agent', /iPhone/)
     .reply(200, fixture('xhs-mobile-empty.html'));
   const { outcome, fetched } = await runJiexi(`${XHS}/explore/${EMPTY_ID}`);
-  t.match(outcome, { ok: false, code: 'NOT_FOUND', message: /no xsec_token: paste the share link/ });
+  t.strictSame(outcome, {
+    ok: false,
+    code: 'NOT_FOUND',
+    message:
+      'Xiaohongshu: the note is not publicly visible: login-only, removed or restricted (errorCode -510001). The link has no xsec_token: paste the share link instead.',
+    message_zh: '小红书笔记不可见（仅登录可见、已删除或受限）。链接缺少 xsec_token，请改用分享链接',
+  });
   t.equal(fetched.length, 3);
 });
 

@@ -144,9 +144,22 @@ t.test('numbers no courier uses are not guessed', async (t) => {
 t.test('normalisation: trim, inner spaces, upper case, charset, length', async (t) => {
   t.same(normaliseNumber('  sf 1385 6287 16739 '), { ok: true, no: 'SF1385628716739' });
   t.same(normaliseNumber('dpk202252612836-001'), { ok: true, no: 'DPK202252612836-001' });
-  t.match(normaliseNumber('SF138562871673#'), { ok: false, reason: /letters, digits/ });
-  t.match(normaliseNumber('12345'), { ok: false, reason: /6-32 characters/ });
-  t.match(normaliseNumber('1'.repeat(33)), { ok: false, reason: /6-32 characters/ });
+  t.same(normaliseNumber('SF138562871673#'), {
+    ok: false,
+    reason: 'tracking number "SF138562871673#" may only hold letters, digits and "-"',
+    reason_zh: '快递单号 "SF138562871673#" 只能包含字母、数字和 "-"',
+  });
+  t.same(normaliseNumber('12345'), {
+    ok: false,
+    reason: 'tracking number must be 6-32 characters, got 5',
+    reason_zh: '快递单号须为 6 至 32 位，实际为 5 位',
+  });
+  t.same(normaliseNumber('1'.repeat(33)), {
+    ok: false,
+    reason: 'tracking number must be 6-32 characters, got 33',
+    reason_zh: '快递单号须为 6 至 32 位，实际为 33 位',
+  });
+  t.same(normaliseNumber('  '), { ok: false, reason: 'the tracking number is empty', reason_zh: '快递单号为空' });
 });
 
 t.test('the courier and format tables are well formed', async (t) => {
@@ -229,10 +242,28 @@ t.test('detect mode: no upstream, the candidates with confidences', async (t) =>
   t.match(pinned, { com: 'shentong', confidence: 1, ambiguous: false }, 'com skips detection and resolves aliases');
 
   const unknown = await runKuaid({ no: '2123456789012345' }, { mode: 'detect' });
-  t.match(unknown, { ok: false, code: 'INVALID_INPUT', message: /matches no known courier format.*com=/ });
+  t.match(unknown, {
+    ok: false,
+    code: 'INVALID_INPUT',
+    message:
+      'tracking number 2123456789012345 (16 digits) matches no known courier format; pass com= (e.g. com=shunfeng) to name the courier',
+    message_zh:
+      '快递单号 2123456789012345（16 位数字）不符合任何已知快递公司的单号格式；请传 com=（如 com=shunfeng）指定快递公司',
+  });
+  const lettered = await runKuaid({ no: 'HELLOWORLD123' }, { mode: 'detect' });
+  t.match(lettered, {
+    message:
+      'tracking number HELLOWORLD123 ("HELLOWORLD123") matches no known courier format; pass com= (e.g. com=shunfeng) to name the courier',
+    message_zh: '快递单号 HELLOWORLD123 不符合任何已知快递公司的单号格式；请传 com=（如 com=shunfeng）指定快递公司',
+  });
 
   const bad = await runKuaid({ no: 'SF13856287#6739' }, { mode: 'detect' });
-  t.match(bad, { ok: false, code: 'INVALID_INPUT', message: /letters, digits/ });
+  t.match(bad, {
+    ok: false,
+    code: 'INVALID_INPUT',
+    message: 'tracking number "SF13856287#6739" may only hold letters, digits and "-"',
+    message_zh: '快递单号 "SF13856287#6739" 只能包含字母、数字和 "-"',
+  });
   t.equal(nock.pendingMocks().length, 0);
 });
 

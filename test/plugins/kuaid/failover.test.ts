@@ -100,6 +100,7 @@ t.test("wrong phone is the caller's to fix: no failover", async (t) => {
     ok: false,
     code: 'INVALID_INPUT',
     message: /phone number does not match this SF Express parcel/,
+    message_zh: '手机号与这件顺丰速运快件不符：请传寄件人或收件人的手机号或手机号后 4 位',
   });
   t.notOk(second.isDone());
 });
@@ -112,6 +113,7 @@ t.test('every provider down: UPSTREAM_FAILED names each', async (t) => {
     ok: false,
     code: 'UPSTREAM_FAILED',
     message: /kuaidi100: kuaidi100 returnCode 501.*; kdniao: kdniao answered HTTP 502/,
+    message_zh: '快递数据提供方查询失败（kuaidi100 出错；kdniao 出错）',
   });
 });
 
@@ -126,14 +128,20 @@ t.test('slow providers: failover, UPSTREAM_TIMEOUT when all are slow', async (t)
   t.match(out, {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
-    message: /kuaidi100: kuaidi100 timed out; kdniao: kdniao timed out/,
+    message: 'parcel providers did not answer in time (kuaidi100: kuaidi100 timed out; kdniao: kdniao timed out)',
+    message_zh: '快递数据提供方未及时响应（kuaidi100 超时；kdniao 超时）',
   });
 
   kdn().reply(500, 'oops');
   const mixed = await runKuaid({ no: 'YT8962646785389' }, BOTH_OPTIONS, { slowHosts: [K100_HOST] });
   t.match(
     mixed,
-    { ok: false, code: 'UPSTREAM_FAILED', message: /timed out.*HTTP 500/ },
+    {
+      ok: false,
+      code: 'UPSTREAM_FAILED',
+      message: /timed out.*HTTP 500/,
+      message_zh: '快递数据提供方查询失败（kuaidi100 超时；kdniao 出错）',
+    },
     'one slow, one broken: failed',
   );
 });
@@ -240,10 +248,11 @@ t.test('unconfigured: UNAVAILABLE with a customer message; the variables to set 
     ok: false,
     code: 'UNAVAILABLE',
     message: 'Parcel tracking is not available on this server yet; nothing was charged.',
+    message_zh: '本服务器暂未开通快递查询；本次未扣费。',
     host: none.host,
   });
   t.notMatch(
-    JSON.stringify(none.ok ? null : none.message),
+    JSON.stringify(none.ok ? null : [none.message, none.message_zh]),
     /KUAIDI|KDNIAO|set /,
     'no environment variable reaches the caller',
   );
@@ -294,14 +303,22 @@ t.test('input errors', async (t) => {
   t.match(await runKuaid({ no: '2123456789012345' }, K100_OPTIONS), {
     code: 'INVALID_INPUT',
     message: /16 digits.*matches no known courier format/,
+    message_zh: /^快递单号 2123456789012345（16 位数字）不符合任何已知快递公司的单号格式/,
   });
   t.match(await runKuaid({ no: 'YT8962646785389', phone: 'abc' }, K100_OPTIONS), {
     code: 'INVALID_INPUT',
-    message: /phone must be/,
+    message: 'phone must be the full number or its last 4 digits',
+    message_zh: 'phone 须为完整手机号或手机号后 4 位',
   });
   t.match(await runKuaid({ no: 'YT8962646785389', com: 'Bad Code' }, K100_OPTIONS), {
     code: 'INVALID_INPUT',
-    message: /com/,
+    message: 'com "bad code" must be a courier code such as shunfeng or zhongtong',
+    message_zh: 'com "bad code" 必须是快递公司编码，如 shunfeng、zhongtong',
+  });
+  t.match(await runKuaid({ no: 42 } as unknown as { no: string }, K100_OPTIONS), {
+    code: 'INVALID_INPUT',
+    message: 'no (the tracking number) is required',
+    message_zh: '缺少 no（快递单号）',
   });
 });
 
@@ -316,7 +333,10 @@ t.test('a provider without the courier hands over; all without it is UNSUPPORTED
   const out = await runKuaid({ no: 'YT8962646785389', com: 'nosuchcourier' }, K100_OPTIONS);
   t.same({ ok: out.ok, code: !out.ok && out.code }, { ok: false, code: 'UNSUPPORTED' });
   t.match(out, {
-    message: /no configured parcel provider carries nosuchcourier.*kuaidi100 does not carry nosuchcourier/,
+    message:
+      'no configured parcel provider carries nosuchcourier (nosuchcourier) (kuaidi100 does not carry nosuchcourier); pass com= if the courier is another one',
+    message_zh:
+      '已配置的快递数据提供方都不支持nosuchcourier（nosuchcourier）（kuaidi100 不支持 nosuchcourier）；如果是其他快递公司，请传 com= 指定',
   });
   t.equal(nock.pendingMocks().length, 0);
 });
@@ -347,6 +367,7 @@ t.test("a canary's probe pinned to one provider asks only it: no failover, no ot
     ok: false,
     code: 'UPSTREAM_FAILED',
     message: 'parcel providers failed (kuaidi100: kuaidi100 returnCode 601 key已过期)',
+    message_zh: '快递数据提供方查询失败（kuaidi100 出错）',
   });
   t.notOk(spare.isDone(), 'kdniao was not asked');
   nock.cleanAll();
@@ -355,8 +376,13 @@ t.test("a canary's probe pinned to one provider asks only it: no failover, no ot
   for (const pin of ['kdniao', 'nosuch']) {
     const out = await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS, { pin });
     t.same(
-      { ok: out.ok, code: !out.ok && out.code, message: !out.ok && out.message },
-      { ok: false, code: 'UNAVAILABLE', message: `parcel provider ${pin} is not configured` },
+      { ok: out.ok, code: !out.ok && out.code, message: !out.ok && out.message, zh: !out.ok && out.message_zh },
+      {
+        ok: false,
+        code: 'UNAVAILABLE',
+        message: `parcel provider ${pin} is not configured`,
+        zh: `快递数据提供方 ${pin} 未配置`,
+      },
     );
   }
 });

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import nock from 'nock';
 import t from 'tap';
+import { ERROR_TEXT } from '../../../core/http/error-text.js';
 import { createTestApp, type TestApp } from '../../helpers/create-test-app.js';
 import { fixture, K100 } from './support.js';
 
@@ -64,6 +65,24 @@ t.test('a courier the provider does not carry: 422 UNSUPPORTED, free', async (t)
   t.equal(res.body.error.code, 'UNSUPPORTED');
   t.equal(res.body.deducted, 0);
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+});
+
+t.test('a phone the courier rejects: 400 in Chinese for a zh caller, in English otherwise, free', async (t) => {
+  const u = await h.user('1');
+  const ask = (lang: string) =>
+    h.client.get('/api/kuaid?no=SF1385628716739&phone=0000', { 'X-API-Key': u.key, 'Accept-Language': lang });
+  k100().reply(200, fixture('k100-error-408.json'));
+  const zh = await ask('zh-CN');
+  t.equal(zh.status, 400);
+  t.equal(zh.body.error.code, 'INVALID_INPUT');
+  t.equal(zh.body.error.message, '手机号与这件顺丰速运快件不符：请传寄件人或收件人的手机号或手机号后 4 位');
+  t.equal(zh.body.deducted, 0);
+  k100().reply(200, fixture('k100-error-408.json'));
+  const en = await ask('en');
+  // The English detail quotes Kuaidi100's own (Chinese) words, so an English caller gets the catalogue's sentence.
+  t.equal(en.body.error.message, ERROR_TEXT.INVALID_INPUT.en.message);
+  t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+  t.equal((await h.ledger(u.userId)).length, 1, 'only the grant');
 });
 
 t.test('kuaid_detect: candidates with confidences at 0.001; an unknown com is 400 and free', async (t) => {

@@ -93,42 +93,56 @@ t.test('State as a number, 1002 by default, no CustomerName without a phone', as
 });
 
 t.test('failure shapes', async (t) => {
-  const cases: Array<{ name: string; body: string; status?: number; code: string; message?: RegExp }> = [
+  const FAILED = '快递数据提供方查询失败（kdniao 出错）';
+  const cases: Array<{
+    name: string;
+    body: string;
+    status?: number;
+    code: string;
+    message?: RegExp;
+    zh?: RegExp | string;
+  }> = [
     {
       name: 'Success:true, Traces:[], State 0',
       body: fixture('kdn-empty.json'),
       code: 'NOT_FOUND',
       message: /^No tracking record yet for 463431409940372 at Yunda Express/,
+      zh: /^暂无物流轨迹：韵达快递 还没有单号 463431409940372 的记录/,
     },
     {
       name: 'Success:false, no trail reason',
       body: fixture('kdn-failure-no-trail.json'),
       code: 'NOT_FOUND',
       message: /not charged/,
+      zh: '暂无物流轨迹：韵达快递 还没有单号 463431409940372 的记录，新单号通常在揽收后几小时内出现首条轨迹，请稍后再查（本次未扣费）。',
     },
     {
       name: 'Success:false, courier not carried',
       body: '{"Success":false,"Reason":"暂不支持此快递公司"}',
       code: 'UNSUPPORTED',
       message: /kdniao does not carry yunda/,
+      zh: '已配置的快递数据提供方都不支持韵达快递（yunda）（kdniao 不支持 yunda）；如果是其他快递公司，请传 com= 指定',
     },
     {
       name: 'Success:false, sign failure',
       body: fixture('kdn-failure-sign.json'),
       code: 'UPSTREAM_FAILED',
       message: /kdniao Success:false 数据签名验证失败/,
+      zh: FAILED,
     },
     {
       name: 'Success:false, wrong phone',
       body: '{"Success":false,"Reason":"手机号后四位不正确"}',
       code: 'INVALID_INPUT',
       message: /phone number does not match/,
+      zh: '手机号与这件韵达快递快件不符：请传寄件人或收件人的手机号或手机号后 4 位',
     },
     {
       name: 'Success:false, no package',
       body: '{"Success":false,"Reason":"没有可用套餐"}',
       code: 'UPSTREAM_FAILED',
       message: /没有可用套餐/,
+      zh: FAILED,
     },
     {
       name: 'HTTP 500',
@@ -136,9 +150,10 @@ t.test('failure shapes', async (t) => {
       status: 500,
       code: 'UPSTREAM_FAILED',
       message: /kdniao answered HTTP 500/,
+      zh: FAILED,
     },
-    { name: 'not JSON', body: '<html></html>', code: 'UPSTREAM_FAILED', message: /not JSON/ },
-    { name: 'no Success key', body: '{"foo":1}', code: 'UPSTREAM_FAILED', message: /unexpected shape/ },
+    { name: 'not JSON', body: '<html></html>', code: 'UPSTREAM_FAILED', message: /not JSON/, zh: FAILED },
+    { name: 'no Success key', body: '{"foo":1}', code: 'UPSTREAM_FAILED', message: /unexpected shape/, zh: FAILED },
     { name: 'BOM before JSON', body: `\uFEFF${fixture('kdn-state-number.json')}`, code: 'IN_TRANSIT' },
   ];
   for (const c of cases) {
@@ -147,14 +162,19 @@ t.test('failure shapes', async (t) => {
     if (c.code === 'IN_TRANSIT') {
       t.equal(trackData(out).state, c.code, c.name);
     } else {
-      t.match(out, { ok: false, code: c.code, message: c.message }, c.name);
+      t.match(out, { ok: false, code: c.code, message: c.message, message_zh: c.zh }, c.name);
     }
   }
 });
 
 t.test('couriers Kdniao has no code for are not sent to it', async (t) => {
   const out = await runKuaid({ no: '123456789012', com: 'yimidida' }, KDN_OPTIONS);
-  t.match(out, { ok: false, code: 'UNSUPPORTED', message: /yimidida/ });
+  t.match(out, {
+    ok: false,
+    code: 'UNSUPPORTED',
+    message: 'no configured parcel provider can query 壹米滴答 (yimidida); configure kuaidi100',
+    message_zh: '已配置的快递数据提供方都无法查询壹米滴答（yimidida），需配置快递100（kuaidi100）',
+  });
 });
 
 t.test('every Kdniao State / StateEx maps', async (t) => {

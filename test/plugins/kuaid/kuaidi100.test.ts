@@ -126,74 +126,99 @@ t.test('phone required for SF and ZTO before anything is sent', async (t) => {
 });
 
 t.test('error returns', async (t) => {
-  const cases: Array<{ name: string; body: string; status?: number; code: string; message: RegExp }> = [
+  const FAILED = '快递数据提供方查询失败（kuaidi100 出错）';
+  const cases: Array<{
+    name: string;
+    body: string;
+    status?: number;
+    code: string;
+    message: RegExp;
+    zh: RegExp | string;
+  }> = [
     {
       name: '500 no result yet = NOT_FOUND',
       body: fixture('k100-error-500.json'),
       code: 'NOT_FOUND',
       message: /^No tracking record yet for YT8962646785389 at YTO Express.*not charged\.$/,
+      zh: '暂无物流轨迹：圆通速递 还没有单号 YT8962646785389 的记录，新单号通常在揽收后几小时内出现首条轨迹，请稍后再查（本次未扣费）。',
     },
     {
       name: 'empty trail = NOT_FOUND',
       body: fixture('k100-empty-trail.json'),
       code: 'NOT_FOUND',
       message: /No tracking record yet/,
+      zh: /^暂无物流轨迹：圆通速递 还没有单号 YT8962646785389 的记录/,
     },
     {
       name: '400 courier not carried',
       body: '{"result":false,"returnCode":"400","message":"不支持此快递公司"}',
       code: 'UNSUPPORTED',
       message: /no configured parcel provider carries 圆通速递 \(yuantong\) \(kuaidi100 does not carry yuantong\)/,
+      zh: '已配置的快递数据提供方都不支持圆通速递（yuantong）（kuaidi100 不支持 yuantong）；如果是其他快递公司，请传 com= 指定',
     },
     {
       name: '408 wrong phone',
       body: fixture('k100-error-408.json'),
       code: 'INVALID_INPUT',
       message: /phone number does not match.*验证码错误/,
+      zh: '手机号与这件圆通速递快件不符：请传寄件人或收件人的手机号或手机号后 4 位',
     },
     {
       name: '400 company/quota',
       body: fixture('k100-error-400.json'),
       code: 'UPSTREAM_FAILED',
       message: /kuaidi100 returnCode 400 找不到对应公司/,
+      zh: FAILED,
     },
     {
       name: '501 server',
       body: '{"result":false,"returnCode":"501","message":"服务器错误"}',
       code: 'UPSTREAM_FAILED',
       message: /returnCode 501/,
+      zh: FAILED,
     },
     {
       name: '502 busy',
       body: '{"result":false,"returnCode":"502","message":"服务器繁忙"}',
       code: 'UPSTREAM_FAILED',
       message: /returnCode 502/,
+      zh: FAILED,
     },
     {
       name: '503 sign',
       body: '{"result":false,"returnCode":"503","message":"验证签名失败"}',
       code: 'UPSTREAM_FAILED',
       message: /returnCode 503/,
+      zh: FAILED,
     },
     {
       name: '601 key expired',
       body: '{"result":false,"returnCode":"601","message":"POLL:KEY已过期"}',
       code: 'UPSTREAM_FAILED',
       message: /returnCode 601 POLL:KEY已过期/,
+      zh: FAILED,
     },
-    { name: 'HTTP 502', body: '<html>bad gateway</html>', status: 502, code: 'UPSTREAM_FAILED', message: /HTTP 502/ },
-    { name: 'HTML 200', body: '<html>captcha</html>', code: 'UPSTREAM_FAILED', message: /not JSON/ },
+    {
+      name: 'HTTP 502',
+      body: '<html>bad gateway</html>',
+      status: 502,
+      code: 'UPSTREAM_FAILED',
+      message: /HTTP 502/,
+      zh: FAILED,
+    },
+    { name: 'HTML 200', body: '<html>captcha</html>', code: 'UPSTREAM_FAILED', message: /not JSON/, zh: FAILED },
     {
       name: 'changed shape',
       body: '{"status":"301","data":null}',
       code: 'UPSTREAM_FAILED',
       message: /unexpected shape/,
+      zh: FAILED,
     },
   ];
   for (const c of cases) {
     replyQuery(c.status ?? 200, c.body, []);
     const out = await runKuaid({ no: 'YT8962646785389' }, K100_OPTIONS);
-    t.match(out, { ok: false, code: c.code, message: c.message }, c.name);
+    t.match(out, { ok: false, code: c.code, message: c.message, message_zh: c.zh }, c.name);
   }
 });
 

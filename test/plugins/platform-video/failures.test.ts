@@ -20,7 +20,12 @@ async function run(input: In, deadlineMs?: number) {
 }
 
 const EMPTY = fixture('slidesinfo-empty.json');
-const failed = (message: string) => ({ ok: false, code: 'UPSTREAM_FAILED', message });
+const failed = (message: string, id = VIDEO_ID) => ({
+  ok: false,
+  code: 'UPSTREAM_FAILED',
+  message,
+  message_zh: `抖音：未能获取作品 ${id}，请稍后重试`,
+});
 
 t.test('deleted post: share page filter_list -> NOT_FOUND with the reason', async (t) => {
   slidesinfo(DELETED_ID, EMPTY, EMPTY);
@@ -29,6 +34,7 @@ t.test('deleted post: share page filter_list -> NOT_FOUND with the reason', asyn
     ok: false,
     code: 'NOT_FOUND',
     message: `douyin: post ${DELETED_ID} is deleted or private (status_deleted: 作品已删除)`,
+    message_zh: `抖音：作品 ${DELETED_ID} 已删除或不公开`,
   });
 });
 
@@ -39,6 +45,7 @@ t.test('both sources well-formed and without the post -> NOT_FOUND', async (t) =
     ok: false,
     code: 'NOT_FOUND',
     message: `douyin: post ${DELETED_ID} does not exist or is private`,
+    message_zh: `抖音：作品 ${DELETED_ID} 不存在或不公开`,
   });
 });
 
@@ -138,6 +145,7 @@ t.test('slow slidesinfo past the deadline -> UPSTREAM_TIMEOUT', async (t) => {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
     message: 'douyin: slidesinfo timed out',
+    message_zh: '抖音：请求超时，请稍后重试',
   });
 });
 
@@ -149,6 +157,7 @@ t.test('slow short link past the deadline -> UPSTREAM_TIMEOUT', async (t) => {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
     message: 'douyin: short link timed out',
+    message_zh: '抖音：短链接请求超时',
   });
 });
 
@@ -158,6 +167,7 @@ t.test('short link that redirects to Xigua -> UNSUPPORTED', async (t) => {
     ok: false,
     code: 'UNSUPPORTED',
     message: 'douyin: the link leads to Xigua (ixigua.com), which is not supported',
+    message_zh: '抖音：该链接指向西瓜视频（ixigua.com），暂不支持',
   });
 });
 
@@ -167,6 +177,7 @@ t.test('unknown short code (404) -> NOT_FOUND; redirect to a profile -> UNSUPPOR
     ok: false,
     code: 'NOT_FOUND',
     message: 'douyin: the short link does not exist',
+    message_zh: '抖音：短链接不存在',
   });
   nock('https://v.douyin.com')
     .get('/user1234/')
@@ -175,33 +186,57 @@ t.test('unknown short code (404) -> NOT_FOUND; redirect to a profile -> UNSUPPOR
     ok: false,
     code: 'UNSUPPORTED',
     message: 'douyin: the link is not a Douyin video or image post',
+    message_zh: '抖音：该链接不是抖音视频或图文作品',
   });
 });
 
 t.test('input checks, no network', async (t) => {
-  const cases: Array<[In, string, string]> = [
-    [{ id: 'abc' }, 'INVALID_INPUT', 'id must be a numeric Douyin aweme id (10-32 digits)'],
-    [{ id: '12345' }, 'INVALID_INPUT', 'id must be a numeric Douyin aweme id (10-32 digits)'],
-    [{ id: `${VIDEO_ID}x` }, 'INVALID_INPUT', 'id must be a numeric Douyin aweme id (10-32 digits)'],
-    [{}, 'INVALID_INPUT', 'give url (a Douyin link or share text) or id'],
-    [{ url: '   ' }, 'INVALID_INPUT', 'give url (a Douyin link or share text) or id'],
-    [{ url: 'https://v.douyin.com/7PK95qKezLc/', id: VIDEO_ID }, 'INVALID_INPUT', 'give either url or id, not both'],
-    [{ url: '复制打开抖音，看看【作品】' }, 'INVALID_INPUT', 'url contains no http(s) link'],
+  const BAD_ID = [
+    'id must be a numeric Douyin aweme id (10-32 digits)',
+    'id 必须是抖音作品 ID（aweme id），10 至 32 位数字',
+  ] as const;
+  const NEITHER = ['give url (a Douyin link or share text) or id', '请传 url（抖音链接或分享文本）或 id'] as const;
+  const NO_LINK = ['url contains no http(s) link', 'url 中没有 http(s) 链接'] as const;
+  /** Input, code, the English message, the Chinese one. */
+  const cases: Array<[In, string, string, string]> = [
+    [{ id: 'abc' }, 'INVALID_INPUT', ...BAD_ID],
+    [{ id: '12345' }, 'INVALID_INPUT', ...BAD_ID],
+    [{ id: `${VIDEO_ID}x` }, 'INVALID_INPUT', ...BAD_ID],
+    [{}, 'INVALID_INPUT', ...NEITHER],
+    [{ url: '   ' }, 'INVALID_INPUT', ...NEITHER],
+    [
+      { url: 'https://v.douyin.com/7PK95qKezLc/', id: VIDEO_ID },
+      'INVALID_INPUT',
+      'give either url or id, not both',
+      'url 和 id 只能传其中一个',
+    ],
+    [{ url: '复制打开抖音，看看【作品】' }, 'INVALID_INPUT', ...NO_LINK],
     [
       { url: 'https://v.kuaishou.com/13x0B9e 标题' },
       'UNSUPPORTED',
       'only Douyin links are supported, not v.kuaishou.com',
+      '只支持抖音链接，不支持 v.kuaishou.com 的链接',
     ],
-    [{ url: 'https://v.ixigua.com/iJxyz123/' }, 'UNSUPPORTED', 'Xigua (ixigua.com) links are not supported'],
     [
-      { url: 'https://www.douyin.com/user/MS4wLjABAAAA' },
+      { url: 'https://v.ixigua.com/iJxyz123/' },
       'UNSUPPORTED',
-      'douyin: the link is not a Douyin video or image post',
+      'Xigua (ixigua.com) links are not supported',
+      '不支持西瓜视频（ixigua.com）链接',
     ],
     // user-info would send a real URL parser to evil.example: not taken as a Douyin link.
-    [{ url: 'https://v.douyin.com@evil.example/7PK95qKezLc/' }, 'INVALID_INPUT', 'url contains no http(s) link'],
+    [{ url: 'https://v.douyin.com@evil.example/7PK95qKezLc/' }, 'INVALID_INPUT', ...NO_LINK],
   ];
-  for (const [input, code, message] of cases) {
-    t.strictSame(await run(input), { ok: false, code, message }, JSON.stringify(input));
+  for (const [input, code, message, message_zh] of cases) {
+    t.strictSame(await run(input), { ok: false, code, message, message_zh }, JSON.stringify(input));
   }
+  t.strictSame(
+    await run({ url: 'https://www.douyin.com/user/MS4wLjABAAAA' }),
+    {
+      ok: false,
+      code: 'UNSUPPORTED',
+      message: 'douyin: the link is not a Douyin video or image post',
+      message_zh: '抖音：该链接不是抖音视频或图文作品',
+    },
+    'a profile page',
+  );
 });
