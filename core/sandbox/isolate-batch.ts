@@ -7,10 +7,7 @@
 // (figures: docs/performance.md "Costs cited by the code").
 // On the gateway thread a batch gets SYNC_BUDGET_MS: one that runs past it (or fails as a whole) is stopped, its
 // calls run again alone on the isolate's thread with their own deadlines, and this isolate stays off the gateway
-// thread for a while: FIRST_HOLD_OFF_MS, doubled for each further failure that follows within HOLD_OFF_MS of the
-// end of the last hold-off, up to HOLD_OFF_MS. A plugin that computes for long soon costs the event loop one budget
-// per HOLD_OFF_MS; one batch that met a pause of the isolate's own (a full collection of its heap, code compiled
-// while it warms up) or of a busy machine costs its calls one run on the isolate's thread, not ten seconds of them.
+// thread for HOLD_OFF_MS, so a plugin that computes for long costs the event loop one budget per hold-off.
 // Either way the isolate answers a batch once its calls have settled (on its thread: or a round trip through the
 // host's event loop has come back, bridge.ts): a call still waiting is left out and runs alone, so no call holds
 // the others. Plugins that fetch are not batched: most of their calls would wait on an upstream and run twice.
@@ -40,10 +37,8 @@ export interface BatchEntry {
 
 /** The longest a batch may hold the gateway thread; a phone lookup batch takes well under a millisecond. */
 export const SYNC_BUDGET_MS = 20;
-/** How long an isolate whose batch ran past the budget (or failed) stays off the gateway thread at most. */
+/** How long an isolate whose batch ran past the budget (or failed) stays off the gateway thread. */
 export const HOLD_OFF_MS = 10_000;
-/** The hold-off after a failure that follows none in the last HOLD_OFF_MS (after the end of its hold-off). */
-export const FIRST_HOLD_OFF_MS = 500;
 
 interface Queued {
   args: CallArgs;
@@ -59,9 +54,6 @@ export class IsolateBatch {
   batchesSent = 0;
   /** Batches (of any size) run on the gateway thread (diagnostics and tests). */
   batchesHere = 0;
-  /** The last hold-off, and when it ends (see the top of this file). */
-  private holdOffMs = 0;
-  private heldOffUntil = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly entry: BatchEntry,
@@ -127,7 +119,7 @@ export class IsolateBatch {
       });
     } catch {
       // Past its budget, or the isolate failed under it: each call again alone, on the isolate's thread.
-      this.activity.holdOff(this.nextHoldOff());
+      this.activity.holdOff(HOLD_OFF_MS);
       for (const q of batch) this.runAlone(q);
       return;
     }
@@ -140,15 +132,6 @@ export class IsolateBatch {
       return;
     }
     this.deliver(batch, all);
-  }
-
-  /** FIRST_HOLD_OFF_MS, or twice the last one (at most HOLD_OFF_MS) when that ended less than HOLD_OFF_MS ago. */
-  private nextHoldOff(): number {
-    const now = Date.now();
-    this.holdOffMs =
-      now - this.heldOffUntil < HOLD_OFF_MS ? Math.min(HOLD_OFF_MS, this.holdOffMs * 2) : FIRST_HOLD_OFF_MS;
-    this.heldOffUntil = now + this.holdOffMs;
-    return this.holdOffMs;
   }
 
   private deliver(batch: Queued[], all: ManyResult[]): void {
