@@ -18,6 +18,8 @@ export interface PairedResult {
   /** CPU microseconds per answered request, when /proc is there. */
   gatewayCpuUs?: number;
   bareCpuUs?: number;
+  /** The part of `gatewayCpuUs` spent on the gateway's main thread (the event loop). */
+  gatewayMainCpuUs?: number;
   /** The whole machine while the gateway's slices ran (with the load generator on it too). */
   gatewayMachine: CpuTicks;
   /** Share of the gateway's slices its main thread (the event loop) was on a CPU: near 1, it is the limit. */
@@ -116,6 +118,12 @@ export async function paired(
     gatewayMachine,
     ...(known ? { gatewayThreadBusy: threadCpu / gatewayWallUs } : {}),
     ...(runQueueWaitNs(gateway.pid) !== undefined ? { gatewayThreadWaiting: threadWaitNs / 1000 / gatewayWallUs } : {}),
-    ...(known ? { gatewayCpuUs: gCpu / Math.max(1, gateway_.total), bareCpuUs: bCpu / Math.max(1, bare_.total) } : {}),
+    ...(known
+      ? {
+          gatewayCpuUs: gCpu / Math.max(1, gateway_.total),
+          bareCpuUs: bCpu / Math.max(1, bare_.total),
+          gatewayMainCpuUs: threadCpu / Math.max(1, gateway_.total),
+        }
+      : {}),
   };
 }

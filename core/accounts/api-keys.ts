@@ -1,5 +1,5 @@
 // API keys: several per user, secret shown once, only its SHA-256 stored, optional per-key limits.
-import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { CompiledQuery, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { MAX_MICRO } from '../kernel/money.js';
 import type { ApiKeysTable, Database } from '../store/schema.js';
 import { keyDisplayPrefix, newApiKeySecret, sha256Hex } from './secrets.js';
@@ -198,29 +198,72 @@ function parseList(json: string | null): string[] | null {
   return json ? (JSON.parse(json) as string[]) : null;
 }
 
+/** The columns of a key identity as loadKeyIdentity's query returns them. */
+interface IdentityRow {
+  keyId: number | bigint;
+  userId: number | bigint;
+  keyStatus: 'active' | 'disabled';
+  userStatus: 'active' | 'disabled';
+  expiresAt: number | bigint | null;
+  allowedCodes: string | null;
+  ipAllow: string | null;
+  rateLimitPerSec: number | null;
+  rateLimitBurst: number | null;
+  maxConcurrency: number | null;
+  dailySpendCap: string | null;
+  keyHash: string;
+  prevExpiresAt: number | bigint | null;
+}
+
+function identityQuery(db: Kysely<Database>, secretHash: string) {
+  return (
+    db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .select([
+        'api_keys.id as keyId',
+        'api_keys.user_id as userId',
+        'api_keys.status as keyStatus',
+        'users.status as userStatus',
+        'api_keys.expires_at as expiresAt',
+        'api_keys.allowed_codes as allowedCodes',
+        'api_keys.ip_allow as ipAllow',
+        'api_keys.rate_limit_per_sec as rateLimitPerSec',
+        'api_keys.rate_limit_burst as rateLimitBurst',
+        'api_keys.max_concurrency as maxConcurrency',
+        sql<string | null>`cast(api_keys.daily_spend_cap as text)`.as('dailySpendCap'),
+        'api_keys.key_hash as keyHash',
+        'api_keys.prev_expires_at as prevExpiresAt',
+      ])
+      // A rotated key's previous secret matches too; its grace end acts as an expiry (403 KEY_EXPIRED after it).
+      .where((eb) => eb.or([eb('api_keys.key_hash', '=', secretHash), eb('api_keys.prev_key_hash', '=', secretHash)]))
+      .where('api_keys.deleted_at', 'is', null)
+  );
+}
+
+/**
+ * The query's text, built once per database: the key cache reads every active key again each second, and building
+ * the query through Kysely's builder cost more of the event loop than running it (docs/performance.md "Costs cited
+ * by the code"). Its only parameters are the hash, twice.
+ */
+const identityText = new WeakMap<Kysely<Database>, string>();
+const SENTINEL = '\u0000key-hash';
+
+function identitySql(db: Kysely<Database>): string {
+  let text = identityText.get(db);
+  if (text === undefined) {
+    const compiled = identityQuery(db, SENTINEL).compile();
+    if (compiled.parameters.length !== 2 || compiled.parameters.some((p) => p !== SENTINEL))
+      throw new Error('key identity query: unexpected parameters');
+    text = compiled.sql;
+    identityText.set(db, text);
+  }
+  return text;
+}
+
 export async function loadKeyIdentity(db: Kysely<Database>, secretHash: string): Promise<KeyIdentity | null> {
-  const row = await db
-    .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select([
-      'api_keys.id as keyId',
-      'api_keys.user_id as userId',
-      'api_keys.status as keyStatus',
-      'users.status as userStatus',
-      'api_keys.expires_at as expiresAt',
-      'api_keys.allowed_codes as allowedCodes',
-      'api_keys.ip_allow as ipAllow',
-      'api_keys.rate_limit_per_sec as rateLimitPerSec',
-      'api_keys.rate_limit_burst as rateLimitBurst',
-      'api_keys.max_concurrency as maxConcurrency',
-      sql<string | null>`cast(api_keys.daily_spend_cap as text)`.as('dailySpendCap'),
-      'api_keys.key_hash as keyHash',
-      'api_keys.prev_expires_at as prevExpiresAt',
-    ])
-    // A rotated key's previous secret matches too; its grace end acts as an expiry (403 KEY_EXPIRED after it).
-    .where((eb) => eb.or([eb('api_keys.key_hash', '=', secretHash), eb('api_keys.prev_key_hash', '=', secretHash)]))
-    .where('api_keys.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const { rows } = await db.executeQuery<IdentityRow>(CompiledQuery.raw(identitySql(db), [secretHash, secretHash]));
+  const row = rows[0];
   if (!row) return null;
   const { keyHash, prevExpiresAt, ...rest } = row;
   let expiresAt = row.expiresAt === null ? null : Number(row.expiresAt);
