@@ -14,7 +14,6 @@ import { orderRoutes } from './api/order-routes.js';
 import { paymentAdminRoutes } from './api/payment-admin-routes.js';
 import { redeemAdminRoutes } from './api/redeem-admin-routes.js';
 import { validateRequest } from './api/request-validation.js';
-import { usageRoutes } from './api/usage-routes.js';
 import { webhookRoutes } from './api/webhook-routes.js';
 import { openapiRoutes } from './openapi.js';
 import { consoleRoutes } from './routes/index.js';
@@ -25,7 +24,6 @@ export type RouteModule = (router: Router, s: Services) => void;
 /** Console API modules not yet moved to route definitions (core/console/contract/), in no particular order. */
 const API_MODULES: RouteModule[] = [
   authRoutes,
-  usageRoutes,
   orderRoutes,
   paymentAdminRoutes,
   adminRoutes,

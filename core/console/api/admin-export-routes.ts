@@ -13,7 +13,7 @@ import { audit } from './audit.js';
 import { requireAdmin, userOf } from './auth.js';
 import { type CsvLocale, csvHeader, csvLocaleOf, localClock, UTF8_BOM } from './csv-locale.js';
 import { takeExportSlot } from './export-slot.js';
-import { queryInt, queryOf, queryTime } from './input.js';
+import { queryInt, queryOf, timeOf } from './input.js';
 import { csvLine, iso } from './present.js';
 
 export const EXPORT_LIMITS = { chunkRows: 1_000, maxRows: 1_000_000, slotTtlMs: 10 * 60_000 } as const;
@@ -192,7 +192,7 @@ export function adminExportRoutes(router: Router, s: Services): void {
       const limit = queryInt(ctx, 'limit', 1, EXPORT_LIMITS.maxRows, EXPORT_LIMITS.maxRows);
       const userId =
         queryOf(ctx, 'user_id') === undefined ? undefined : queryInt(ctx, 'user_id', 1, Number.MAX_SAFE_INTEGER, 0);
-      const w: Window = { from: queryTime(ctx, 'from'), to: queryTime(ctx, 'to'), userId };
+      const w: Window = { from: timeOf(queryOf(ctx, 'from'), 'from'), to: timeOf(queryOf(ctx, 'to'), 'to'), userId };
       const loc = csvLocaleOf(ctx);
       const scope = `console:admin-export:${userOf(ctx).id}`;
       const release = await takeExportSlot(

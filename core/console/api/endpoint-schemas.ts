@@ -117,7 +117,6 @@ export const pageOf = (max: number) => [
 ];
 // Refusals worded as the handlers word them; '@isoDate' is DETAILS.isoDate(field) (request-validation.ts).
 const DATE_ERROR = '@isoDate';
-const STATUS_ERROR = "'status' must be success, error or an HTTP status such as 402.";
 const TZ_ERROR = "'tz' must be an IANA time zone such as Asia/Shanghai or Europe/London.";
 /** A time bound in a query (input.ts queryTime): epoch ms, or an ISO 8601 date or date-time that is a real date. */
 export const timeBound = {
@@ -126,18 +125,6 @@ export const timeBound = {
   'x-error': { pattern: DATE_ERROR },
   'x-rule': 'a real calendar date',
 };
-export const callFilters = [
-  { name: 'code', description: 'operation code' },
-  { name: 'key_id', description: 'one API key (its id)', schema: int },
-  {
-    name: 'status',
-    description: 'success, error or an HTTP status',
-    schema: { type: 'string', pattern: '^(success|error|[1-5][0-9]{2})$', 'x-error': STATUS_ERROR },
-  },
-  { name: 'from', description: 'ISO date/time or epoch ms (inclusive)', schema: timeBound },
-  { name: 'to', description: 'ISO date/time or epoch ms (exclusive)', schema: timeBound },
-  ...pageOf(500),
-];
 
 export const EVENTS = [
   'order.paid',

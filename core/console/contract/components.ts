@@ -97,7 +97,7 @@ export const Call = answer({
   created_at: rTime,
   operation: orNull(rStr),
   key_id: orNull(rInt),
-  status: as<number | string>({ type: ['integer', 'string'] }),
+  status: Type.Integer({ description: 'the HTTP status answered' }),
   error_code: orNull(rStr),
   charged: rTokens,
   cached: rBool,

@@ -6,8 +6,9 @@ import { ALERTS } from './alerts.js';
 import { CATALOGUE } from './catalogue.js';
 import type { BodyOf, QueryOf, ResponseOf, RouteDef } from './define.js';
 import { KEYS } from './keys.js';
+import { USAGE } from './usage.js';
 
-export const CONSOLE_GROUPS = { account: ACCOUNT, keys: KEYS, catalogue: CATALOGUE, alerts: ALERTS };
+export const CONSOLE_GROUPS = { account: ACCOUNT, keys: KEYS, catalogue: CATALOGUE, alerts: ALERTS, usage: USAGE };
 
 export const CONSOLE_ROUTES: RouteDef[] = Object.values(CONSOLE_GROUPS).flatMap((g) => Object.values(g));
 

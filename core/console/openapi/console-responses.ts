@@ -140,15 +140,6 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
     ),
   }),
   adminCancelOrder: o({ order: { allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] } }),
-  usage: o({
-    days: int,
-    from: orNull(time),
-    by_day: list({ type: 'object' }),
-    by_operation: list({ type: 'object' }),
-    rows: list({ type: 'object' }),
-  }),
-  calls: o({ calls: list(ref('Call')), next_before: nextBefore }),
-  ledger: o({ entries: list(ref('LedgerEntry')), next_before: nextBefore }),
   listOrders: o({ orders: list(ref('PaymentOrder')) }),
   createOrder: o({ order: ref('PaymentOrder'), payment: ref('PaymentAction'), reused: bool }),
   redeem: o({

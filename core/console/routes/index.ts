@@ -7,12 +7,14 @@ import { alertRoutes } from './alerts.js';
 import { catalogueRoutes } from './catalogue.js';
 import { keyRoutes } from './keys.js';
 import type { BoundRoute } from './mount-routes.js';
+import { usageRoutes } from './usage.js';
 
 const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute[] } = {
   account: accountRoutes,
   keys: keyRoutes,
   catalogue: catalogueRoutes,
   alerts: alertRoutes,
+  usage: usageRoutes,
 };
 
 export function consoleRoutes(s: Services): BoundRoute[] {
