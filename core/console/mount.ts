@@ -3,7 +3,6 @@
 import type Router from '@koa/router';
 import type { Services } from '../services.js';
 import { adminCanaryRoutes } from './api/admin-canary-routes.js';
-import { adminExportRoutes } from './api/admin-export-routes.js';
 import { adminInsightRoutes } from './api/admin-insight-routes.js';
 import { adminRoutes } from './api/admin-routes.js';
 import { adminUserRoutes } from './api/admin-user-routes.js';
@@ -14,7 +13,6 @@ import { orderRoutes } from './api/order-routes.js';
 import { paymentAdminRoutes } from './api/payment-admin-routes.js';
 import { redeemAdminRoutes } from './api/redeem-admin-routes.js';
 import { validateRequest } from './api/request-validation.js';
-import { webhookRoutes } from './api/webhook-routes.js';
 import { openapiRoutes } from './openapi.js';
 import { consoleRoutes } from './routes/index.js';
 import { mountRoutes } from './routes/mount-routes.js';
@@ -28,9 +26,7 @@ const API_MODULES: RouteModule[] = [
   paymentAdminRoutes,
   adminRoutes,
   redeemAdminRoutes,
-  webhookRoutes,
   adminUserRoutes,
-  adminExportRoutes,
   adminInsightRoutes,
   adminCanaryRoutes,
   openapiRoutes,

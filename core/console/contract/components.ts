@@ -119,9 +119,9 @@ export const LedgerEntry = answer({
 export const Webhook = answer({
   id: rInt,
   url: rStr,
-  kind: rStr,
+  kind: oneOf(['standard', 'wecom', 'dingtalk', 'feishu']),
   events: strList,
-  status: rStr,
+  status: oneOf(['active', 'disabled']),
   bot_signed: rBool,
   created_at: orNull(rTime),
 });
@@ -129,7 +129,7 @@ export const WebhookDelivery = answer({
   id: rInt,
   message_id: rStr,
   event: rStr,
-  status: rStr,
+  status: oneOf(['pending', 'delivered', 'failed']),
   attempts: rInt,
   next_at: orNull(rTime),
   last_status: orNull(rInt),
@@ -217,6 +217,7 @@ export type PaymentOrder = Static<typeof PaymentOrder>;
 export type Call = Static<typeof Call>;
 export type LedgerEntry = Static<typeof LedgerEntry>;
 export type Webhook = Static<typeof Webhook>;
+export type WebhookDelivery = Static<typeof WebhookDelivery>;
 export type Alerts = Static<typeof Alerts>;
 export type Plan = Static<typeof Plan>;
 export type Operation = Static<typeof Operation>;

@@ -5,10 +5,21 @@ import { ACCOUNT } from './account.js';
 import { ALERTS } from './alerts.js';
 import { CATALOGUE } from './catalogue.js';
 import type { BodyOf, QueryOf, ResponseOf, RouteDef } from './define.js';
+import { EXPORTS } from './exports.js';
 import { KEYS } from './keys.js';
 import { USAGE } from './usage.js';
+import { OPERATOR_WEBHOOKS, WEBHOOKS } from './webhooks.js';
 
-export const CONSOLE_GROUPS = { account: ACCOUNT, keys: KEYS, catalogue: CATALOGUE, alerts: ALERTS, usage: USAGE };
+export const CONSOLE_GROUPS = {
+  account: ACCOUNT,
+  keys: KEYS,
+  catalogue: CATALOGUE,
+  alerts: ALERTS,
+  usage: USAGE,
+  webhooks: WEBHOOKS,
+  operatorWebhooks: OPERATOR_WEBHOOKS,
+  exports: EXPORTS,
+};
 
 export const CONSOLE_ROUTES: RouteDef[] = Object.values(CONSOLE_GROUPS).flatMap((g) => Object.values(g));
 

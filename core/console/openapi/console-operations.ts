@@ -67,28 +67,6 @@ const LINKS: Record<string, Record<string, Json>> = {
       description: 'The batch as CSV',
     },
   },
-  ...Object.fromEntries(
-    ['my', 'operator'].map((who) => [
-      `${who}CreateWebhook`,
-      {
-        [`${who}UpdateWebhook`]: {
-          operationId: `${who}UpdateWebhook`,
-          parameters: byId('webhook/id'),
-          description: 'Enable or disable it',
-        },
-        [`${who}WebhookDeliveries`]: {
-          operationId: `${who}WebhookDeliveries`,
-          parameters: byId('webhook/id'),
-          description: 'Its delivery log',
-        },
-        [`${who}DeleteWebhook`]: {
-          operationId: `${who}DeleteWebhook`,
-          parameters: byId('webhook/id'),
-          description: 'Delete it',
-        },
-      },
-    ]),
-  ),
 };
 
 const CSV = { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header line' } } };

@@ -46,8 +46,6 @@ const session = o({ token: str, expires_at: time, remember: bool, user: ref('Use
 const challenge = o({ two_factor_required: { const: true }, challenge: str, expires_at: time });
 const pendingVerification = o({ verification_required: { const: true }, mail_sent: bool });
 const orderAnswer = o({ order: ref('PaymentOrder') });
-const deleted = o({ deleted: { const: true }, id: int });
-const webhookAnswer = o({ webhook: ref('Webhook') });
 const adjustment = o({ user_id: int, email: str, amount: tokens, balance: tokens, ref: str });
 
 /** By endpoint id (core/console/api/console-endpoints.ts: the routes not yet defined in core/console/contract/); a test checks every endpoint has one. */
@@ -195,16 +193,4 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   adminAdjust: o({ user_id: int, kind: { enum: ['refund', 'debit'] }, amount: tokens, balance: tokens, ref: str }),
   adminAudit: o({ entries: list({ type: 'object' }), next_before: nextBefore }),
 };
-for (const who of ['my', 'operator']) {
-  CONSOLE_RESPONSES[`${who}Webhooks`] = o({ webhooks: list(ref('Webhook')), events: strList });
-  CONSOLE_RESPONSES[`${who}CreateWebhook`] = o({ webhook: ref('Webhook'), secret: orNull(str) });
-  CONSOLE_RESPONSES[`${who}UpdateWebhook`] = webhookAnswer;
-  CONSOLE_RESPONSES[`${who}DeleteWebhook`] = deleted;
-  CONSOLE_RESPONSES[`${who}WebhookDeliveries`] = o({
-    deliveries: list(ref('WebhookDelivery')),
-    next_before: nextBefore,
-  });
-  CONSOLE_RESPONSES[`${who}ReplayDelivery`] = o({ replayed: { const: true }, id: int });
-}
-
 Object.assign(CONSOLE_RESPONSES, CANARY_RESPONSES);

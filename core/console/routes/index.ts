@@ -5,9 +5,11 @@ import type { CONSOLE_GROUPS } from '../contract/index.js';
 import { accountRoutes } from './account.js';
 import { alertRoutes } from './alerts.js';
 import { catalogueRoutes } from './catalogue.js';
+import { exportRoutes } from './exports.js';
 import { keyRoutes } from './keys.js';
 import type { BoundRoute } from './mount-routes.js';
 import { usageRoutes } from './usage.js';
+import { operatorWebhookRoutes, webhookRoutes } from './webhooks.js';
 
 const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute[] } = {
   account: accountRoutes,
@@ -15,6 +17,9 @@ const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute
   catalogue: catalogueRoutes,
   alerts: alertRoutes,
   usage: usageRoutes,
+  webhooks: webhookRoutes,
+  operatorWebhooks: operatorWebhookRoutes,
+  exports: exportRoutes,
 };
 
 export function consoleRoutes(s: Services): BoundRoute[] {
