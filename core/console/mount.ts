@@ -2,7 +2,6 @@
 // Each area registers its own routes; this file only lists them.
 import type Router from '@koa/router';
 import type { Services } from '../services.js';
-import { adminCanaryRoutes } from './api/admin-canary-routes.js';
 import { adminInsightRoutes } from './api/admin-insight-routes.js';
 import { adminRoutes } from './api/admin-routes.js';
 import { adminUserRoutes } from './api/admin-user-routes.js';
@@ -28,7 +27,6 @@ const API_MODULES: RouteModule[] = [
   redeemAdminRoutes,
   adminUserRoutes,
   adminInsightRoutes,
-  adminCanaryRoutes,
   openapiRoutes,
 ];
 

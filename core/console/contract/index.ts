@@ -3,6 +3,7 @@
 
 import { ACCOUNT } from './account.js';
 import { ALERTS } from './alerts.js';
+import { CANARIES } from './canaries.js';
 import { CATALOGUE } from './catalogue.js';
 import type { BodyOf, QueryOf, ResponseOf, RouteDef } from './define.js';
 import { EXPORTS } from './exports.js';
@@ -19,6 +20,7 @@ export const CONSOLE_GROUPS = {
   webhooks: WEBHOOKS,
   operatorWebhooks: OPERATOR_WEBHOOKS,
   exports: EXPORTS,
+  canaries: CANARIES,
 };
 
 export const CONSOLE_ROUTES: RouteDef[] = Object.values(CONSOLE_GROUPS).flatMap((g) => Object.values(g));

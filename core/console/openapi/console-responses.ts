@@ -2,7 +2,6 @@
 // (test/console/openapi-contract.test.ts checks real answers against these). Console answers are plain JSON
 // objects (errors are the Failure envelope). Shared shapes are components (core/console/contract/components.ts);
 // the keys listed are always present. Objects stay open to new keys: a console client must ignore what it does not know.
-import { CANARY_RESPONSES } from './status-schemas.js';
 
 type Schema = Record<string, unknown>;
 
@@ -193,4 +192,3 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   adminAdjust: o({ user_id: int, kind: { enum: ['refund', 'debit'] }, amount: tokens, balance: tokens, ref: str }),
   adminAudit: o({ entries: list({ type: 'object' }), next_before: nextBefore }),
 };
-Object.assign(CONSOLE_RESPONSES, CANARY_RESPONSES);

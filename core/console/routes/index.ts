@@ -4,6 +4,7 @@ import type { Services } from '../../services.js';
 import type { CONSOLE_GROUPS } from '../contract/index.js';
 import { accountRoutes } from './account.js';
 import { alertRoutes } from './alerts.js';
+import { canaryRoutes } from './canaries.js';
 import { catalogueRoutes } from './catalogue.js';
 import { exportRoutes } from './exports.js';
 import { keyRoutes } from './keys.js';
@@ -20,6 +21,7 @@ const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute
   webhooks: webhookRoutes,
   operatorWebhooks: operatorWebhookRoutes,
   exports: exportRoutes,
+  canaries: canaryRoutes,
 };
 
 export function consoleRoutes(s: Services): BoundRoute[] {
