@@ -3,16 +3,12 @@
 import type Router from '@koa/router';
 import type { Services } from '../services.js';
 import { adminAccountRoutes } from './api/admin-account-routes.js';
-import { adminCanaryRoutes } from './api/admin-canary-routes.js';
-import { adminExportRoutes } from './api/admin-export-routes.js';
 import { adminInsightRoutes } from './api/admin-insight-routes.js';
 import { adminRoutes } from './api/admin-routes.js';
 import { adminUserRoutes } from './api/admin-user-routes.js';
 import { consoleGuard } from './api/console-guard.js';
 import { guardedRouter } from './api/guarded-router.js';
 import { validateRequest } from './api/request-validation.js';
-import { usageRoutes } from './api/usage-routes.js';
-import { webhookRoutes } from './api/webhook-routes.js';
 import { openapiRoutes } from './openapi.js';
 import { consoleRoutes } from './routes/index.js';
 import { mountRoutes } from './routes/mount-routes.js';
@@ -22,13 +18,9 @@ export type RouteModule = (router: Router, s: Services) => void;
 /** Console API modules not yet moved to route definitions (core/console/contract/), in no particular order. */
 const API_MODULES: RouteModule[] = [
   adminAccountRoutes,
-  usageRoutes,
   adminRoutes,
-  webhookRoutes,
   adminUserRoutes,
-  adminExportRoutes,
   adminInsightRoutes,
-  adminCanaryRoutes,
   openapiRoutes,
 ];
 

@@ -44,8 +44,6 @@ function nullable(s: Schema): boolean {
 }
 
 const PAIRS: Array<[string, Schema]> = [
-  ['Call', CONSOLE_COMPONENTS.Call],
-  ['LedgerEntry', CONSOLE_COMPONENTS.LedgerEntry],
   ['Order', CONSOLE_COMPONENTS.Order],
   ['Operation', CONSOLE_COMPONENTS.Operation],
 ];

@@ -4,7 +4,7 @@
 import type { SessionUser } from './session.js';
 
 export type { UpstreamStatus } from '../../core/console/contract/catalogue.js';
-export type { ApiKey, KeyLimits, Package, Plan } from '../../core/console/contract/components.js';
+export type { ApiKey, Call, KeyLimits, Package, Plan } from '../../core/console/contract/components.js';
 
 import type { Reply } from '../../core/console/contract/index.js';
 
@@ -61,46 +61,6 @@ export interface ResponseFieldRow {
 }
 
 export type Me = Reply<'me'>;
-
-export interface DayUsage {
-  day: string;
-  calls: number;
-  successes: number;
-  charged: number;
-}
-
-export interface Usage {
-  days: number;
-  from: string;
-  by_day: DayUsage[];
-  by_operation: Array<{ operation: string | null; calls: number; successes: number; charged: number }>;
-}
-
-export interface Call {
-  id: number;
-  request_id: string;
-  created_at: string;
-  operation: string | null;
-  key_id: number | null;
-  status: number;
-  error_code: string | null;
-  charged: number;
-  cached: boolean;
-  free_reason: string | null;
-  duration_ms: number | null;
-  ip: string | null;
-}
-
-export interface LedgerEntry {
-  id: number;
-  created_at: string;
-  kind: string;
-  amount: number;
-  balance_after: number;
-  ref: string;
-  operation: string | null;
-  note: string | null;
-}
 
 /** A plan's or package's name and description in both languages (name/description are the caller's). */
 export interface CatalogueText {

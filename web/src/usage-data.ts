@@ -1,10 +1,10 @@
 // Turns /console/api/usage into a full run of days (days without calls are absent from the API answer).
 import { get } from './api.js';
 import { lastDays } from './format.js';
-import type { Usage } from './types.js';
+import type { Reply } from './types.js';
 
 export interface DailySeries {
-  usage: Usage;
+  usage: Reply<'usage'>;
   days: string[];
   calls: number[];
   spend: number[];
@@ -14,7 +14,7 @@ export interface DailySeries {
 
 /** `keyId`: one API key's share only. */
 export async function dailyUsage(days = 30, keyId?: string): Promise<DailySeries> {
-  const usage = await get<Usage>(`usage?days=${days}${keyId ? `&key_id=${encodeURIComponent(keyId)}` : ''}`);
+  const usage = await get<Reply<'usage'>>(`usage?days=${days}${keyId ? `&key_id=${encodeURIComponent(keyId)}` : ''}`);
   const labels = lastDays(days);
   const byDay = new Map(usage.by_day.map((d) => [d.day, d]));
   const calls = labels.map((d) => byDay.get(d)?.calls ?? 0);

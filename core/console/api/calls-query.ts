@@ -1,39 +1,37 @@
 // What GET /console/api/calls and /calls.csv share: the query filter (status, code, key, time range, keyset) and the
-// shape of one call-log row (JSON and CSV columns). Its own file so the CSV route and the JSON routes import it
-// rather than each other.
-import type { Context } from 'koa';
+// shape of one call-log row (JSON and CSV columns).
 import type { CallFilter, CallRow } from '../../billing/usage.js';
 import { asMicro, toToken } from '../../kernel/money.js';
-import { invalid, queryInt, queryOf, queryTime } from './input.js';
+import type { Call } from '../contract/components.js';
+import { timeOf } from './input.js';
 import { iso } from './present.js';
 
-/** `key_id` in the query: one API key's calls (ids are the user's own; another user's id simply matches nothing). */
-export function keyIdOf(ctx: Context): number | undefined {
-  return queryOf(ctx, 'key_id') === undefined ? undefined : queryInt(ctx, 'key_id', 1, Number.MAX_SAFE_INTEGER, 0);
+/** The call log's query filters, as the route definitions (core/console/contract/usage.ts) checked them. */
+export interface CallQuery {
+  code?: string;
+  key_id?: number;
+  status?: string;
+  from?: string;
+  to?: string;
+  before?: number;
 }
 
-export function callFilter(ctx: Context, userId: number, limit: number): CallFilter {
-  const status = queryOf(ctx, 'status');
-  let parsedStatus: CallFilter['status'];
-  if (status === 'success' || status === 'error') parsedStatus = status;
-  else if (status !== undefined) {
-    if (!/^[1-5]\d\d$/.test(status)) throw invalid(`'status' must be success, error or an HTTP status such as 402.`);
-    parsedStatus = Number(status);
-  }
-  const before = queryOf(ctx, 'before');
+/** The filter of one user's calls; `key_id` ids are the user's own (another user's id simply matches nothing). */
+export function callFilter(q: CallQuery, userId: number, limit: number): CallFilter {
+  const status = q.status === undefined || q.status === 'success' || q.status === 'error' ? q.status : Number(q.status);
   return {
     userId,
-    code: queryOf(ctx, 'code'),
-    keyId: keyIdOf(ctx),
-    status: parsedStatus,
-    from: queryTime(ctx, 'from'),
-    to: queryTime(ctx, 'to'),
-    before: before === undefined ? undefined : queryInt(ctx, 'before', 1, Number.MAX_SAFE_INTEGER, 0),
+    code: q.code,
+    keyId: q.key_id,
+    status,
+    from: timeOf(q.from, 'from'),
+    to: timeOf(q.to, 'to'),
+    before: q.before,
     limit,
   };
 }
 
-export function presentCall(r: CallRow) {
+export function presentCall(r: CallRow): Call {
   return {
     id: Number(r.id),
     request_id: r.request_id,

@@ -7,10 +7,7 @@ import { ACCOUNT_ENDPOINTS } from './account-endpoints.js';
 import { ADMIN_INSIGHT_ENDPOINTS } from './admin-insight-endpoints.js';
 import {
   type ConsoleEndpoint,
-  callFilters,
-  csvLocaleQuery,
   currencyAmount,
-  int,
   obj,
   pageOf,
   type Schema,
@@ -49,44 +46,6 @@ function endpointOf(d: (typeof CONSOLE_ROUTES)[number]): ConsoleEndpoint {
 export const LEGACY_ENDPOINTS: ConsoleEndpoint[] = [
   ...ACCOUNT_ENDPOINTS,
   ...ADMIN_INSIGHT_ENDPOINTS,
-  {
-    id: 'usage',
-    method: 'GET',
-    path: '/console/api/usage',
-    summary: 'Usage per day and per operation',
-    auth: 'user',
-    query: [
-      { name: 'days', description: '1-366, default 30', schema: upTo(366) },
-      { name: 'key_id', description: 'one API key (its id)', schema: int },
-    ],
-  },
-  { id: 'calls', method: 'GET', path: '/console/api/calls', summary: 'Call log', auth: 'user', query: callFilters },
-  {
-    id: 'callsCsv',
-    method: 'GET',
-    path: '/console/api/calls.csv',
-    summary:
-      'Call log as CSV, streamed: at most 92 days (default: the last 92) and 100,000 rows per export, one export at a time, 3 in a burst then 2 per minute',
-    auth: 'user',
-    query: [
-      ...callFilters.filter((q) => q.name !== 'limit'),
-      {
-        name: 'limit',
-        description: 'rows, 1-100000 (default 100000)',
-        schema: { type: 'integer', minimum: 1, maximum: 100000 },
-      },
-      ...csvLocaleQuery,
-    ],
-    produces: 'text/csv',
-  },
-  {
-    id: 'ledger',
-    method: 'GET',
-    path: '/console/api/ledger',
-    summary: 'Ledger entries',
-    auth: 'user',
-    query: pageOf(500),
-  },
   {
     id: 'adminUsers',
     method: 'GET',

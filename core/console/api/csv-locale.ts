@@ -63,19 +63,22 @@ function validZone(tz: string): boolean {
 
 /** ?tz= (default Asia/Shanghai) and ?lang= (else Accept-Language, else Chinese, the console's default). */
 export function csvLocaleOf(ctx: Context): CsvLocale {
-  const tz = queryOf(ctx, 'tz') ?? DEFAULT_TZ;
-  // Worded like the OpenAPI request check (request-validation.ts), which may answer first.
-  if (tz.length > 64) throw invalid("'tz' must be at most 64 characters.");
+  const tz = queryOf(ctx, 'tz');
+  // Worded like the console's request check (core/console/routes/input-checks.ts), which may answer first.
+  if (tz !== undefined && tz.length > 64) throw invalid("'tz' must be at most 64 characters.");
+  const lang = queryOf(ctx, 'lang');
+  if (lang !== undefined && lang !== 'zh' && lang !== 'en') throw invalid("'lang' must be one of zh, en.");
+  return csvLocale({ tz, lang }, ctx.get('accept-language'));
+}
+
+/**
+ * The same from a checked query (core/console/contract/csv.ts states the form of both): what is left to check is
+ * that Intl knows the zone.
+ */
+export function csvLocale(q: { tz?: string; lang?: 'zh' | 'en' }, acceptLanguage: string): CsvLocale {
+  const tz = q.tz ?? DEFAULT_TZ;
   if (!validZone(tz)) throw invalid(`'tz' must be an IANA time zone such as Asia/Shanghai or Europe/London.`);
-  const rawLang = queryOf(ctx, 'lang');
-  const lang =
-    rawLang === undefined
-      ? (localeFromAcceptLanguage(ctx.get('accept-language')) ?? 'zh')
-      : rawLang === 'zh' || rawLang === 'en'
-        ? rawLang
-        : null;
-  if (!lang) throw invalid("'lang' must be one of zh, en.");
-  return { lang, tz };
+  return { lang: q.lang ?? localeFromAcceptLanguage(acceptLanguage) ?? 'zh', tz };
 }
 
 /** The header row: each column id as a label in the locale's language, time columns naming the zone. */

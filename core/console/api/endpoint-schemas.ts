@@ -93,66 +93,8 @@ export const pageOf = (max: number) => [
   { name: 'limit', description: `page size, 1-${max}`, schema: upTo(max) },
   { name: 'before', description: 'id cursor: next_before of the previous page', schema: int },
 ];
-// Refusals worded as the handlers word them; '@isoDate' is DETAILS.isoDate(field) (request-validation.ts).
-const DATE_ERROR = '@isoDate';
-const STATUS_ERROR = "'status' must be success, error or an HTTP status such as 402.";
+// Refusals worded as the handlers word them.
 const TZ_ERROR = "'tz' must be an IANA time zone such as Asia/Shanghai or Europe/London.";
-/** A time bound in a query (input.ts queryTime): epoch ms, or an ISO 8601 date or date-time that is a real date. */
-export const timeBound = {
-  type: 'string',
-  pattern: '^(\\d{10,15}|\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:?\\d{2})?)?)$',
-  'x-error': { pattern: DATE_ERROR },
-  'x-rule': 'a real calendar date',
-};
-export const callFilters = [
-  { name: 'code', description: 'operation code' },
-  { name: 'key_id', description: 'one API key (its id)', schema: int },
-  {
-    name: 'status',
-    description: 'success, error or an HTTP status',
-    schema: { type: 'string', pattern: '^(success|error|[1-5][0-9]{2})$', 'x-error': STATUS_ERROR },
-  },
-  { name: 'from', description: 'ISO date/time or epoch ms (inclusive)', schema: timeBound },
-  { name: 'to', description: 'ISO date/time or epoch ms (exclusive)', schema: timeBound },
-  ...pageOf(500),
-];
-
-export const EVENTS = [
-  'order.paid',
-  'order.pending',
-  'balance.low',
-  'plan.expiring',
-  'key.expiring',
-  'upstream.disabled',
-];
-export const eventsError = `'events' must be a non-empty list of: ${EVENTS.join(', ')}.`;
-export const webhookEvents = {
-  type: 'array',
-  minItems: 1,
-  items: { enum: EVENTS, 'x-error': eventsError },
-  'x-error': eventsError,
-};
-export const newWebhook = obj(
-  {
-    url: {
-      ...text(2000),
-      format: 'uri',
-      description: 'public http(s) URL; private and reserved addresses are refused',
-      'x-rule': 'an absolute http(s) URL without a user name, whose host resolves to public addresses only',
-    },
-    kind: {
-      enum: ['standard', 'wecom', 'dingtalk', 'feishu'],
-      description: 'standard: Standard Webhooks signed JSON (default); the others post a chat-bot text message',
-    },
-    events: webhookEvents,
-    bot_secret: nullable({
-      ...text(200),
-      description: 'DingTalk / Feishu bot signing secret',
-      'x-rule': 'only with kind dingtalk or feishu',
-    }),
-  },
-  ['url', 'events'],
-);
 /** Every CSV export: UTF-8 with a BOM, header labels in `lang`, times as YYYY-MM-DD HH:mm:ss in `tz`. */
 export const csvLocaleQuery = [
   {
@@ -171,11 +113,4 @@ export const csvLocaleQuery = [
     description: 'header language: zh or en (default: Accept-Language, else zh)',
     schema: { type: 'string', enum: ['zh', 'en'] },
   },
-];
-export const exportQuery = [
-  { name: 'from', description: 'ISO date/time or epoch ms (inclusive)', schema: timeBound },
-  { name: 'to', description: 'ISO date/time or epoch ms (exclusive)', schema: timeBound },
-  { name: 'user_id', description: 'one user (orders, ledger)', schema: int },
-  { name: 'limit', description: 'rows, 1-1000000', schema: upTo(1_000_000) },
-  ...csvLocaleQuery,
 ];

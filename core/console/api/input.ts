@@ -102,9 +102,8 @@ export function queryInt(ctx: Context, name: string, min: number, max: number, f
   return Number(v);
 }
 
-/** A time bound in the query: ISO date/date-time or epoch milliseconds. */
-export function queryTime(ctx: Context, name: string): number | undefined {
-  const v = queryOf(ctx, name);
+/** A time bound from the query (its schema checked the form): ISO date/date-time or epoch milliseconds. */
+export function timeOf(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
   if (/^\d{10,15}$/.test(v)) return Number(v);
   return parseIsoDate(v, name);

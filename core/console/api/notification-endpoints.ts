@@ -1,66 +1,12 @@
-// The console routes of notifications and operator records (webhooks, admin drill-down, adjustments, audit,
-// exports) as data, for the OpenAPI document and request validation.
-import {
-  type ConsoleEndpoint,
-  exportQuery,
-  int,
-  newWebhook,
-  obj,
-  pageOf,
-  positiveTokens,
-  text,
-} from './endpoint-schemas.js';
+// The console routes of operator records (admin drill-down, adjustments, audit) as data, for the OpenAPI document
+// and request validation.
+import { type ConsoleEndpoint, int, obj, pageOf, positiveTokens, text } from './endpoint-schemas.js';
 
 const ADJUST_NOT_POSITIVE = "'amount' must be a positive TOKEN amount; 'kind' says whether it is a refund or a debit.";
 
-/** Notifications and operator records: webhooks, alerts, key rotation, admin drill-down, adjustments, audit, CSV. */
+/** Operator records: the drill-down of one user, adjustments, the audit log. */
 export function notificationEndpoints(): ConsoleEndpoint[] {
-  const hooks = (prefix: string, idp: string, auth: 'user' | 'admin', who: string): ConsoleEndpoint[] => [
-    { id: `${idp}Webhooks`, method: 'GET', path: prefix, summary: `${who} webhooks`, auth },
-    {
-      id: `${idp}CreateWebhook`,
-      method: 'POST',
-      path: prefix,
-      summary: `Add a ${who.toLowerCase()} webhook (signing secret shown once)`,
-      auth,
-      body: newWebhook,
-      status: 201,
-    },
-    {
-      id: `${idp}UpdateWebhook`,
-      method: 'PATCH',
-      path: `${prefix}/:id`,
-      summary: 'Enable or disable a webhook',
-      auth,
-      body: obj({ status: { enum: ['active', 'disabled'] } }, ['status']),
-    },
-    {
-      id: `${idp}DeleteWebhook`,
-      method: 'DELETE',
-      path: `${prefix}/:id`,
-      summary: 'Delete a webhook and its queued deliveries',
-      auth,
-    },
-    {
-      id: `${idp}WebhookDeliveries`,
-      method: 'GET',
-      path: `${prefix}/:id/deliveries`,
-      summary: 'Delivery log, newest first',
-      auth,
-      query: pageOf(200),
-    },
-    {
-      id: `${idp}ReplayDelivery`,
-      method: 'POST',
-      path: `${prefix}/:id/deliveries/:delivery/replay`,
-      summary: 'Send a delivery again (same message id)',
-      auth,
-      status: 202,
-    },
-  ];
   return [
-    ...hooks('/console/api/webhooks', 'my', 'user', 'My'),
-    ...hooks('/console/api/admin/webhooks', 'operator', 'admin', 'Operator'),
     {
       id: 'adminUserOverview',
       method: 'GET',
@@ -94,16 +40,5 @@ export function notificationEndpoints(): ConsoleEndpoint[] {
         ...pageOf(500),
       ],
     },
-    ...(['users', 'orders', 'ledger'] as const).map(
-      (t): ConsoleEndpoint => ({
-        id: `adminExport_${t}`,
-        method: 'GET',
-        path: `/console/api/admin/exports/${t}.csv`,
-        summary: `All ${t} as streamed CSV, newest first`,
-        auth: 'admin',
-        query: exportQuery,
-        produces: 'text/csv',
-      }),
-    ),
   ];
 }

@@ -7,7 +7,7 @@ import { type Locale, localeFromAcceptLanguage } from '../../accounts/locale.js'
 import type { User } from '../../accounts/users.js';
 import { asMicro, MAX_MICRO, toToken } from '../../kernel/money.js';
 import type { LedgerTable, OrdersTable } from '../../store/schema.js';
-import type { ApiKey, Order, User as UserAnswer, UserWithBalance } from '../contract/components.js';
+import type { ApiKey, LedgerEntry, Order, User as UserAnswer, UserWithBalance } from '../contract/components.js';
 
 export function iso(ms: number | string): string;
 export function iso(ms: number | string | null | undefined): string | null;
@@ -64,7 +64,7 @@ export function presentKey(k: ApiKeyRow): ApiKey {
 }
 
 /** One ledger row as the console shows it (the user's own ledger and the admin's user page). */
-export function presentLedgerEntry(r: Selectable<LedgerTable>): Record<string, unknown> {
+export function presentLedgerEntry(r: Selectable<LedgerTable>): LedgerEntry {
   return {
     id: Number(r.id),
     created_at: iso(r.created_at),

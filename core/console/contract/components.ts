@@ -114,7 +114,7 @@ export const Call = answer({
   created_at: rTime,
   operation: orNull(rStr),
   key_id: orNull(rInt),
-  status: as<number | string>({ type: ['integer', 'string'] }),
+  status: Type.Integer({ description: 'the HTTP status answered' }),
   error_code: orNull(rStr),
   charged: rTokens,
   cached: rBool,
@@ -136,9 +136,9 @@ export const LedgerEntry = answer({
 export const Webhook = answer({
   id: rInt,
   url: rStr,
-  kind: rStr,
+  kind: oneOf(['standard', 'wecom', 'dingtalk', 'feishu']),
   events: strList,
-  status: rStr,
+  status: oneOf(['active', 'disabled']),
   bot_signed: rBool,
   created_at: orNull(rTime),
 });
@@ -146,7 +146,7 @@ export const WebhookDelivery = answer({
   id: rInt,
   message_id: rStr,
   event: rStr,
-  status: rStr,
+  status: oneOf(['pending', 'delivered', 'failed']),
   attempts: rInt,
   next_at: orNull(rTime),
   last_status: orNull(rInt),
@@ -235,6 +235,7 @@ export type PaymentAction = Static<typeof PaymentAction>;
 export type Call = Static<typeof Call>;
 export type LedgerEntry = Static<typeof LedgerEntry>;
 export type Webhook = Static<typeof Webhook>;
+export type WebhookDelivery = Static<typeof WebhookDelivery>;
 export type Alerts = Static<typeof Alerts>;
 export type Plan = Static<typeof Plan>;
 export type Operation = Static<typeof Operation>;

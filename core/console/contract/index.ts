@@ -5,11 +5,15 @@ import { ACCOUNT } from './account.js';
 import { ADMIN_PAYMENTS } from './admin-payments.js';
 import { ALERTS } from './alerts.js';
 import { AUTH } from './auth.js';
+import { CANARIES } from './canaries.js';
 import { CATALOGUE } from './catalogue.js';
 import type { BodyOf, QueryOf, ResponseOf, RouteDef } from './define.js';
+import { EXPORTS } from './exports.js';
 import { KEYS } from './keys.js';
 import { ORDERS } from './orders.js';
 import { SECURITY } from './security.js';
+import { USAGE } from './usage.js';
+import { OPERATOR_WEBHOOKS, WEBHOOKS } from './webhooks.js';
 
 export const CONSOLE_GROUPS = {
   account: ACCOUNT,
@@ -20,6 +24,11 @@ export const CONSOLE_GROUPS = {
   security: SECURITY,
   orders: ORDERS,
   adminPayments: ADMIN_PAYMENTS,
+  usage: USAGE,
+  webhooks: WEBHOOKS,
+  operatorWebhooks: OPERATOR_WEBHOOKS,
+  exports: EXPORTS,
+  canaries: CANARIES,
 };
 
 export const CONSOLE_ROUTES: RouteDef[] = Object.values(CONSOLE_GROUPS).flatMap((g) => Object.values(g));

@@ -36,28 +36,6 @@ const LINKS: Record<string, Record<string, Json>> = {
     rotateKey: { operationId: 'rotateKey', parameters: byId('key/id'), description: 'Rotate its secret' },
     deleteKey: { operationId: 'deleteKey', parameters: byId('key/id'), description: 'Delete the new key' },
   },
-  ...Object.fromEntries(
-    ['my', 'operator'].map((who) => [
-      `${who}CreateWebhook`,
-      {
-        [`${who}UpdateWebhook`]: {
-          operationId: `${who}UpdateWebhook`,
-          parameters: byId('webhook/id'),
-          description: 'Enable or disable it',
-        },
-        [`${who}WebhookDeliveries`]: {
-          operationId: `${who}WebhookDeliveries`,
-          parameters: byId('webhook/id'),
-          description: 'Its delivery log',
-        },
-        [`${who}DeleteWebhook`]: {
-          operationId: `${who}DeleteWebhook`,
-          parameters: byId('webhook/id'),
-          description: 'Delete it',
-        },
-      },
-    ]),
-  ),
 };
 
 const CSV = { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header line' } } };

@@ -2,7 +2,6 @@
 // (test/console/openapi-contract.test.ts checks real answers against these). Console answers are plain JSON
 // objects (errors are the Failure envelope). Shared shapes are components (core/console/contract/components.ts);
 // the keys listed are always present. Objects stay open to new keys: a console client must ignore what it does not know.
-import { CANARY_RESPONSES } from './status-schemas.js';
 
 type Schema = Record<string, unknown>;
 
@@ -24,7 +23,6 @@ const o = (properties: Record<string, Schema>, optional: string[] = []): Schema 
   required: Object.keys(properties).filter((k) => !optional.includes(k)),
   properties,
 });
-const strList = list(str);
 
 /** Admin revenue: counts, the TOKEN value sold, and money per currency code in major units (yuan, dollars). */
 const perCurrency: Schema = {
@@ -42,8 +40,6 @@ const revenueSums = o({
 });
 const ms: Schema = { type: 'number', description: 'milliseconds, nearest-rank percentile' };
 
-const deleted = o({ deleted: { const: true }, id: int });
-const webhookAnswer = o({ webhook: ref('Webhook') });
 const adjustment = o({ user_id: int, email: str, amount: tokens, balance: tokens, ref: str });
 
 /** By endpoint id (core/console/api/console-endpoints.ts: the routes not yet defined in core/console/contract/); a test checks every endpoint has one. */
@@ -92,15 +88,6 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
     ),
   }),
   adminCancelOrder: o({ order: { allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] } }),
-  usage: o({
-    days: int,
-    from: orNull(time),
-    by_day: list({ type: 'object' }),
-    by_operation: list({ type: 'object' }),
-    rows: list({ type: 'object' }),
-  }),
-  calls: o({ calls: list(ref('Call')), next_before: nextBefore }),
-  ledger: o({ entries: list(ref('LedgerEntry')), next_before: nextBefore }),
   adminUsers: o({ users: list(ref('UserWithBalance')) }),
   adminUser: o({ user: ref('UserWithBalance') }),
   adminUpdateUser: o({ user: ref('UserWithBalance') }),
@@ -125,16 +112,3 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   adminAdjust: o({ user_id: int, kind: { enum: ['refund', 'debit'] }, amount: tokens, balance: tokens, ref: str }),
   adminAudit: o({ entries: list({ type: 'object' }), next_before: nextBefore }),
 };
-for (const who of ['my', 'operator']) {
-  CONSOLE_RESPONSES[`${who}Webhooks`] = o({ webhooks: list(ref('Webhook')), events: strList });
-  CONSOLE_RESPONSES[`${who}CreateWebhook`] = o({ webhook: ref('Webhook'), secret: orNull(str) });
-  CONSOLE_RESPONSES[`${who}UpdateWebhook`] = webhookAnswer;
-  CONSOLE_RESPONSES[`${who}DeleteWebhook`] = deleted;
-  CONSOLE_RESPONSES[`${who}WebhookDeliveries`] = o({
-    deliveries: list(ref('WebhookDelivery')),
-    next_before: nextBefore,
-  });
-  CONSOLE_RESPONSES[`${who}ReplayDelivery`] = o({ replayed: { const: true }, id: int });
-}
-
-Object.assign(CONSOLE_RESPONSES, CANARY_RESPONSES);

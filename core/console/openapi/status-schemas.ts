@@ -1,5 +1,4 @@
-// OpenAPI schemas of the status report (GET /status.json, core/health/status-view.ts) and of the admin canary
-// routes (core/console/api/admin-canary-routes.ts).
+// OpenAPI schema of the status report (GET /status.json, core/health/status-view.ts).
 type Schema = Record<string, unknown>;
 
 const str: Schema = { type: 'string' };
@@ -53,38 +52,4 @@ export const STATUS_OPENAPI = {
     '200': { description: 'The status report', content: { 'application/json': { schema: STATUS_REPORT } } },
     '405': { description: 'Only GET and HEAD are answered here' },
   },
-};
-
-export const CANARY_RESPONSES: Record<string, Schema> = {
-  adminCanaries: o({
-    subjects: list(
-      o({
-        operation: str,
-        platform: str,
-        ...subject,
-        last_detail: orNull(str),
-        failures: int,
-        successes: int,
-        next_probe_at: time,
-      }),
-    ),
-    canaries: list({ type: 'object' }),
-  }),
-  adminCanaryHistory: o({
-    hours: int,
-    results: list(
-      o({
-        operation: str,
-        platform: str,
-        source: { enum: ['canary', 'live'] },
-        ok: { type: 'boolean' },
-        failure_class: failureClass,
-        field: orNull(str),
-        detail: orNull(str),
-        duration_ms: orNull({ type: 'number' }),
-        request_id: orNull(str),
-        created_at: time,
-      }),
-    ),
-  }),
 };

@@ -6,11 +6,15 @@ import { accountRoutes } from './account.js';
 import { adminPaymentRoutes } from './admin-payments.js';
 import { alertRoutes } from './alerts.js';
 import { authRoutes } from './auth.js';
+import { canaryRoutes } from './canaries.js';
 import { catalogueRoutes } from './catalogue.js';
+import { exportRoutes } from './exports.js';
 import { keyRoutes } from './keys.js';
 import type { BoundRoute } from './mount-routes.js';
 import { orderRoutes } from './orders.js';
 import { securityRoutes } from './security.js';
+import { usageRoutes } from './usage.js';
+import { operatorWebhookRoutes, webhookRoutes } from './webhooks.js';
 
 const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute[] } = {
   account: accountRoutes,
@@ -21,6 +25,11 @@ const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute
   security: securityRoutes,
   orders: orderRoutes,
   adminPayments: adminPaymentRoutes,
+  usage: usageRoutes,
+  webhooks: webhookRoutes,
+  operatorWebhooks: operatorWebhookRoutes,
+  exports: exportRoutes,
+  canaries: canaryRoutes,
 };
 
 export function consoleRoutes(s: Services): BoundRoute[] {

@@ -610,8 +610,8 @@ export const en: Record<MessageKey, string> = {
   'admin.margin': 'Margin',
   'admin.canaries': 'Canaries and status',
   'admin.canariesHint':
-    "The state of each operation, platform and upstream (upstream:<id>: out of the failover while down), and the last week's results, newest first. Hover a failure for its detail.",
-  'admin.subject': 'Platform / upstream',
+    "The state of each operation, platform, upstream (upstream:<id>: out of the failover while down) and provider of the plugin's own (provider:<id>: probed on its own), and the last week's results, newest first. Hover a failure for its detail.",
+  'admin.subject': 'Platform / upstream / provider',
   'admin.since': 'Since',
   'admin.lastSuccess': 'Last success',
   'admin.lastFailure': 'Last failure (class · field)',

@@ -601,8 +601,8 @@ export const zh = {
   'admin.margin': '毛利',
   'admin.canaries': '探针与状态',
   'admin.canariesHint':
-    '每个接口、平台和上游（upstream:<id>：故障期间移出故障转移）的状态，以及最近一周的结果（最新在前）。鼠标悬停在失败上可看详情。',
-  'admin.subject': '平台 / 上游',
+    '每个接口、平台、上游（upstream:<id>：故障期间移出故障转移）和插件自身服务商（provider:<id>：单独探测）的状态，以及最近一周的结果（最新在前）。鼠标悬停在失败上可看详情。',
+  'admin.subject': '平台 / 上游 / 服务商',
   'admin.since': '起始于',
   'admin.lastSuccess': '上次成功',
   'admin.lastFailure': '上次失败（类别 · 字段）',

@@ -8,43 +8,25 @@ import { get } from '../api.js';
 import { h } from '../dom.js';
 import { dateTime } from '../format.js';
 import { t } from '../i18n/index.js';
+import type { Reply } from '../types.js';
 import { badge, card, table } from '../ui.js';
 
-type HealthState = 'unknown' | 'ok' | 'degraded' | 'down';
+type Subject = Reply<'adminCanaries'>['subjects'][number];
 
-interface Subject {
-  operation: string;
-  platform: string;
-  state: HealthState;
-  since: string | null;
-  last_success_at: string | null;
-  last_failure_at: string | null;
-  last_class: string | null;
-  last_field: string | null;
-  last_detail: string | null;
-}
-
-interface Result {
-  operation: string;
-  platform: string;
-  source: 'canary' | 'live';
-  ok: number;
-  failure_class: string | null;
-  field: string | null;
-  detail: string;
-  duration_ms: number | null;
-  created_at: string;
-}
-
-const KIND = { ok: 'ok', degraded: 'warn', down: 'err', unknown: 'muted' } as const;
+const KIND: Record<Subject['state'], 'ok' | 'warn' | 'err' | 'muted'> = {
+  ok: 'ok',
+  degraded: 'warn',
+  down: 'err',
+  unknown: 'muted',
+};
 const when = (iso: string | null): string => (iso ? dateTime(iso) : '—');
 const failure = (cls: string | null, field: string | null): HTMLElement | string =>
   cls ? h('span', null, h('code', null, cls), field ? [' · ', h('code', null, field)] : null) : '—';
 
 export async function canariesCard(): Promise<HTMLElement> {
   const [{ subjects }, { results }] = await Promise.all([
-    get<{ subjects: Subject[] }>('admin/canaries'),
-    get<{ results: Result[] }>('admin/canaries/history?hours=168&limit=20'),
+    get<Reply<'adminCanaries'>>('admin/canaries'),
+    get<Reply<'adminCanaryHistory'>>('admin/canaries/history?hours=168&limit=20'),
   ]);
   return card(
     t('admin.canaries'),

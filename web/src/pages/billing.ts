@@ -9,7 +9,7 @@ import { getLang, t, tMaybe } from '../i18n/index.js';
 import { loadMe } from '../layout.js';
 import { link, navigate, type Route } from '../router.js';
 import { stackOnPhone } from '../stack-table.js';
-import type { LedgerEntry, Order, Reply } from '../types.js';
+import type { Order, Reply } from '../types.js';
 import { badge, busy, button, card, field, input, messageSlot, notice, pageHeader, stat, table } from '../ui.js';
 import { payAgain, payStatus, renderPayOrder } from './pay-order.js';
 import { money } from './pay-types.js';
@@ -123,9 +123,7 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
     );
   };
   const loadLedger = async (append: boolean): Promise<void> => {
-    const r = await get<{ entries: LedgerEntry[]; next_before: number | null }>(
-      `ledger${query({ limit: 50, before: append ? ledgerBefore : undefined })}`,
-    );
+    const r = await get<Reply<'ledger'>>(`ledger${query({ limit: 50, before: append ? ledgerBefore : undefined })}`);
     const rows = r.entries.map((e) => [
       dateTime(e.created_at),
       ledgerKind(e.kind),

@@ -89,7 +89,7 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
   let nextBefore: number | null = null;
   const load = async (append: boolean): Promise<void> => {
     try {
-      const r = await get<{ calls: Call[]; next_before: number | null }>(
+      const r = await get<Reply<'calls'>>(
         `calls${query({ ...filters(), limit: 50, before: append ? nextBefore : undefined })}`,
       );
       rows = append ? [...rows, ...r.calls.map(callRow)] : r.calls.map(callRow);

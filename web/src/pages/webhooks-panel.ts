@@ -6,6 +6,7 @@ import { clear, fieldValue, h } from '../dom.js';
 import { dateTime } from '../format.js';
 import type { MessageKey } from '../i18n/index.js';
 import { t } from '../i18n/index.js';
+import type { Reply } from '../types.js';
 import {
   actionForm,
   badge,
@@ -20,24 +21,7 @@ import {
   table,
 } from '../ui.js';
 
-interface Endpoint {
-  id: number;
-  url: string;
-  kind: string;
-  events: string[];
-  status: 'active' | 'disabled';
-  created_at: string;
-}
-interface Delivery {
-  id: number;
-  event: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: string;
-  next_at: string | null;
-}
+type Endpoint = Reply<'myWebhooks'>['webhooks'][number];
 
 const EVENTS = ['balance.low', 'order.paid', 'plan.expiring', 'key.expiring'];
 const STATUS_BADGE = { delivered: 'ok', pending: 'warn', failed: 'err' } as const;
@@ -50,7 +34,7 @@ export function webhooksPanel(base: 'webhooks' | 'admin/webhooks'): HTMLElement 
 
   const showLog = async (e: Endpoint): Promise<void> => {
     try {
-      const rows = (await get<{ deliveries: Delivery[] }>(`${base}/${e.id}/deliveries`)).deliveries;
+      const rows = (await get<Reply<'myWebhookDeliveries'>>(`${base}/${e.id}/deliveries`)).deliveries;
       clear(
         logSlot,
         card(
@@ -88,7 +72,7 @@ export function webhooksPanel(base: 'webhooks' | 'admin/webhooks'): HTMLElement 
 
   const load = async (): Promise<void> => {
     try {
-      const hooks = (await get<{ webhooks: Endpoint[] }>(base)).webhooks;
+      const hooks = (await get<Reply<'myWebhooks'>>(base)).webhooks;
       clear(
         listSlot,
         table(
@@ -155,7 +139,7 @@ export function webhooksPanel(base: 'webhooks' | 'admin/webhooks'): HTMLElement 
     async (form) => {
       const events = [...form.querySelectorAll<HTMLInputElement>('input[name=events]:checked')].map((c) => c.value);
       const botSecret = fieldValue(form, 'bot_secret');
-      const r = await post<{ webhook: Endpoint; secret: string }>(base, {
+      const r = await post<Reply<'myCreateWebhook'>>(base, {
         url: fieldValue(form, 'url'),
         kind: fieldValue(form, 'kind'),
         events,

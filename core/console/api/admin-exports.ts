@@ -1,25 +1,23 @@
-// GET /console/api/admin/exports/{users,orders,ledger}.csv: whole tables as streamed CSV, the way calls.csv does
-// it (core/console/api/calls-csv.ts): keyset chunks by id, newest first, an event-loop turn between chunks so
+// GET /console/api/admin/exports/{users,orders,ledger}.csv (core/console/contract/exports.ts): whole tables as
+// streamed CSV, the way calls.csv does it (core/console/api/calls-csv.ts): keyset chunks by id, newest first, an event-loop turn between chunks so
 // one export never stalls the other callers, one export per admin at a time. Like every console CSV it starts
 // with a UTF-8 BOM and has its header in the reader's language and its times in their zone (csv-locale.ts).
 // Orders and ledger rows carry the user's email next to the id: an admin reads people, not numbers.
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { asMicro, toToken } from '../../kernel/money.js';
 import type { Services } from '../../services.js';
 import { audit } from './audit.js';
-import { requireAdmin, userOf } from './auth.js';
-import { type CsvLocale, csvHeader, csvLocaleOf, localClock, UTF8_BOM } from './csv-locale.js';
+import { type CsvLocale, csvHeader, localClock, UTF8_BOM } from './csv-locale.js';
 import { takeExportSlot } from './export-slot.js';
-import { queryInt, queryOf, queryTime } from './input.js';
 import { csvLine, iso } from './present.js';
 
-export const EXPORT_LIMITS = { chunkRows: 1_000, maxRows: 1_000_000, slotTtlMs: 10 * 60_000 } as const;
+export const EXPORT_LIMITS = { chunkRows: 1_000, slotTtlMs: 10 * 60_000 } as const;
 
 type Cell = string | number | null;
-interface Window {
+/** Which rows: created in [from, to), of one user (orders, ledger). */
+export interface Window {
   from?: number;
   to?: number;
   userId?: number;
@@ -36,7 +34,9 @@ type ChunkReader = (
 
 const money = (v: unknown): number => toToken(asMicro(v));
 
-const EXPORTS: Record<string, { header: string[]; read: ChunkReader }> = {
+export type ExportName = 'users' | 'orders' | 'ledger';
+
+const TABLES: Record<ExportName, { header: string[]; read: ChunkReader }> = {
   users: {
     header: ['id', 'email', 'role', 'status', 'balance', 'held', 'created_at'],
     read: async (db, before, limit, w, time) => {
@@ -186,37 +186,37 @@ async function* chunks(
   }
 }
 
-export function adminExportRoutes(router: Router, s: Services): void {
-  for (const [name, { header, read }] of Object.entries(EXPORTS)) {
-    router.get(`/console/api/admin/exports/${name}.csv`, requireAdmin(s), async (ctx: Context) => {
-      const limit = queryInt(ctx, 'limit', 1, EXPORT_LIMITS.maxRows, EXPORT_LIMITS.maxRows);
-      const userId =
-        queryOf(ctx, 'user_id') === undefined ? undefined : queryInt(ctx, 'user_id', 1, Number.MAX_SAFE_INTEGER, 0);
-      const w: Window = { from: queryTime(ctx, 'from'), to: queryTime(ctx, 'to'), userId };
-      const loc = csvLocaleOf(ctx);
-      const scope = `console:admin-export:${userOf(ctx).id}`;
-      const release = await takeExportSlot(
-        ctx,
-        s,
-        scope,
-        EXPORT_LIMITS.slotTtlMs,
-        'An export by this admin is already running. Retry when it has finished.',
-      );
-      try {
-        await audit(ctx, s, {
-          action: 'export',
-          targetType: name,
-          detail: { from: iso(w.from ?? null), to: iso(w.to ?? null), user_id: userId ?? null, limit },
-        });
-      } catch (err) {
-        await release();
-        throw err;
-      }
-      const body = Readable.from(chunks(s.store.db, header, read, w, limit, loc, release), { objectMode: false });
-      body.on('close', () => void release());
-      ctx.type = 'text/csv; charset=utf-8';
-      ctx.set('Content-Disposition', `attachment; filename="${name}.csv"`);
-      ctx.body = body;
+/** Answers the table `name` as a streamed CSV, once the admin's export slot is free; the export is audited. */
+export async function sendAdminExport(
+  ctx: Context,
+  s: Services,
+  adminId: number,
+  name: ExportName,
+  w: Window,
+  limit: number,
+  loc: CsvLocale,
+): Promise<void> {
+  const { header, read } = TABLES[name];
+  const release = await takeExportSlot(
+    ctx,
+    s,
+    `console:admin-export:${adminId}`,
+    EXPORT_LIMITS.slotTtlMs,
+    'An export by this admin is already running. Retry when it has finished.',
+  );
+  try {
+    await audit(ctx, s, {
+      action: 'export',
+      targetType: name,
+      detail: { from: iso(w.from ?? null), to: iso(w.to ?? null), user_id: w.userId ?? null, limit },
     });
+  } catch (err) {
+    await release();
+    throw err;
   }
+  const body = Readable.from(chunks(s.store.db, header, read, w, limit, loc, release), { objectMode: false });
+  body.on('close', () => void release());
+  ctx.type = 'text/csv; charset=utf-8';
+  ctx.set('Content-Disposition', `attachment; filename="${name}.csv"`);
+  ctx.body = body;
 }
