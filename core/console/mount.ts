@@ -4,9 +4,6 @@ import type Router from '@koa/router';
 import type { Services } from '../services.js';
 import { adminCanaryRoutes } from './api/admin-canary-routes.js';
 import { adminExportRoutes } from './api/admin-export-routes.js';
-import { adminInsightRoutes } from './api/admin-insight-routes.js';
-import { adminRoutes } from './api/admin-routes.js';
-import { adminUserRoutes } from './api/admin-user-routes.js';
 import { authRoutes } from './api/auth-routes.js';
 import { consoleGuard } from './api/console-guard.js';
 import { guardedRouter } from './api/guarded-router.js';
@@ -28,12 +25,9 @@ const API_MODULES: RouteModule[] = [
   usageRoutes,
   orderRoutes,
   paymentAdminRoutes,
-  adminRoutes,
   redeemAdminRoutes,
   webhookRoutes,
-  adminUserRoutes,
   adminExportRoutes,
-  adminInsightRoutes,
   adminCanaryRoutes,
   openapiRoutes,
 ];

@@ -7,13 +7,14 @@ import { get } from './api.js';
 import { clear, h } from './dom.js';
 import { t } from './i18n/index.js';
 import { link } from './router.js';
+import type { Reply } from './types.js';
 
 const holders = new Set<HTMLElement>();
 
 /** The server's count; the payments summary where the count route is missing; null when neither answers. */
 async function pendingCount(): Promise<number | null> {
   try {
-    return (await get<{ count: number }>('admin/orders/pending-count')).count;
+    return (await get<Reply<'adminPendingCount'>>('admin/orders/pending-count')).count;
   } catch {
     try {
       return (await get<{ pending: number }>('admin/payments/summary')).pending;

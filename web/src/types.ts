@@ -1,7 +1,6 @@
 // Shapes of the console API's answers. Routes defined in core/console/contract/ give their types from there
 // (`Reply<'listKeys'>`, type-only imports: nothing of core reaches the bundle); the rest are written here, as far
 // as the pages read them.
-import type { SessionUser } from './session.js';
 
 export type { UpstreamStatus } from '../../core/console/contract/catalogue.js';
 export type { ApiKey, KeyLimits, Package, Plan } from '../../core/console/contract/components.js';
@@ -121,11 +120,6 @@ export interface Order {
   paid_at: string | null;
 }
 
-export interface AdminUser extends SessionUser {
-  balance: number;
-  available: number;
-}
-
 export interface RedeemBatch {
   batch_id: number;
   kind: 'plan' | 'package';
@@ -134,16 +128,4 @@ export interface RedeemBatch {
   redeemed: number;
   created_at: string | null;
   expires_at: string | null;
-}
-
-export interface Stats {
-  users: number;
-  totals: { calls: number; successes: number; revenue: number };
-  days: Array<{
-    day: string;
-    calls: number;
-    successes: number;
-    revenue: number;
-    top_operations: Array<{ operation: string | null; calls: number; revenue: number }>;
-  }>;
 }

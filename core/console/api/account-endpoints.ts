@@ -168,43 +168,4 @@ export const ACCOUNT_ENDPOINTS: ConsoleEndpoint[] = [
     summary: 'Sign out everywhere: end every session, this one included',
     auth: 'user',
   },
-  {
-    id: 'adminResetPassword',
-    method: 'POST',
-    path: '/console/api/admin/users/:id/password',
-    summary: "Set a user's password (omit it to generate one, shown once); every session of the user ends",
-    auth: 'admin',
-    body: obj({ password }),
-  },
-  {
-    id: 'adminDisable2fa',
-    method: 'POST',
-    path: '/console/api/admin/users/:id/2fa/disable',
-    summary: "Turn off a user's 2FA (lost device)",
-    auth: 'admin',
-  },
-  {
-    id: 'adminMail',
-    method: 'GET',
-    path: '/console/api/admin/mail',
-    summary: 'Mail outbox: every mail with its transport and outcome',
-    auth: 'admin',
-    query: [
-      { name: 'limit', description: 'page size, 1-200', schema: { type: 'integer', minimum: 1, maximum: 200 } },
-      {
-        name: 'before',
-        description: 'id cursor: next_before of the previous page',
-        schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
-      },
-    ],
-  },
-  {
-    id: 'adminMailTest',
-    errors: ['MAIL_FAILED'],
-    method: 'POST',
-    path: '/console/api/admin/mail/test',
-    summary: 'Send a test mail (502 MAIL_FAILED with the server answer when it fails)',
-    auth: 'admin',
-    body: obj({ to: { ...text(254), format: 'email' } }, ['to']),
-  },
 ];

@@ -24,11 +24,10 @@ import { DETAILS } from '../../http/error-details.js';
 import { ApiError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { sendVerificationMail } from './account-mail.js';
-import { adminAccountRoutes } from './admin-account-routes.js';
 import { requireUser, tokenHashOf } from './auth.js';
 import { spendIpBudget } from './auth-limits.js';
 import { bodyOf, invalid, reqString } from './input.js';
-import { createPasswordGuard, type PasswordGuard } from './password-guard.js';
+import { type PasswordGuard, passwordGuardOf } from './password-guard.js';
 import { passwordRoutes } from './password-routes.js';
 import { presentUser } from './present.js';
 import { sessionRoutes } from './session-routes.js';
@@ -66,7 +65,7 @@ function rememberOf(body: Record<string, unknown>): boolean {
 
 export function authRoutes(router: Router, s: Services): void {
   const db = s.store.db;
-  const guard: PasswordGuard = createPasswordGuard(s);
+  const guard: PasswordGuard = passwordGuardOf(s);
 
   // "Remember me" asks for the long-lived token (USER_TOKEN_REMEMBER_HOURS) the browser keeps across restarts;
   // without it the token lives USER_TOKEN_TTL_HOURS and the console keeps it only for the browser session.
@@ -189,5 +188,4 @@ export function authRoutes(router: Router, s: Services): void {
   passwordRoutes(router, s, guard);
   twoFactorRoutes(router, s, guard);
   sessionRoutes(router, s);
-  adminAccountRoutes(router, s, guard);
 }

@@ -9,7 +9,6 @@ import {
   type ConsoleEndpoint,
   callFilters,
   csvLocaleQuery,
-  currencyAmount,
   int,
   login,
   nullable,
@@ -18,7 +17,6 @@ import {
   type Schema,
   signUp,
   text,
-  tokens,
   upTo,
 } from './endpoint-schemas.js';
 import { notificationEndpoints } from './notification-endpoints.js';
@@ -139,85 +137,6 @@ export const LEGACY_ENDPOINTS: ConsoleEndpoint[] = [
     summary: 'Redeem a code',
     auth: 'user',
     body: obj({ code: text(64) }, ['code']),
-  },
-  {
-    id: 'adminUsers',
-    method: 'GET',
-    path: '/console/api/admin/users',
-    summary: 'List or search users',
-    auth: 'admin',
-    query: [
-      { name: 'q', description: 'email contains, key prefix (sk_...) or user id' },
-      { name: 'limit', description: 'page size, 1-500', schema: upTo(500) },
-    ],
-  },
-  { id: 'adminUser', method: 'GET', path: '/console/api/admin/users/:id', summary: 'One user', auth: 'admin' },
-  {
-    id: 'adminUpdateUser',
-    method: 'PATCH',
-    path: '/console/api/admin/users/:id',
-    summary: 'Disable or enable a user',
-    auth: 'admin',
-    body: obj({ status: { enum: ['active', 'disabled'] } }, ['status']),
-  },
-  {
-    id: 'adminGrant',
-    method: 'POST',
-    path: '/console/api/admin/grants',
-    summary: 'Grant (or deduct, negative) TOKEN',
-    auth: 'admin',
-    body: obj(
-      {
-        email: text(254),
-        amount: { ...tokens, 'x-rule': `not 0; ${tokens['x-rule']}` },
-        reason: text(500),
-      },
-      ['email', 'amount', 'reason'],
-    ),
-    status: 201,
-  },
-  {
-    id: 'adminPendingCount',
-    method: 'GET',
-    path: '/console/api/admin/orders/pending-count',
-    summary: 'How many manual orders wait for an admin to confirm the payment (the admin badge)',
-    auth: 'admin',
-  },
-  {
-    id: 'adminOrders',
-    method: 'GET',
-    path: '/console/api/admin/orders',
-    summary: 'All orders',
-    auth: 'admin',
-    query: [
-      {
-        name: 'status',
-        description: 'pending, paid, cancelled, expired, refunded or amount_mismatch',
-        schema: { type: 'string', enum: ['pending', 'paid', 'cancelled', 'expired', 'refunded', 'amount_mismatch'] },
-      },
-      { name: 'q', description: 'order number (#123), email contains, or key prefix (sk_...)' },
-      ...pageOf(500),
-    ],
-  },
-  {
-    id: 'adminConfirmOrder',
-    method: 'POST',
-    path: '/console/api/admin/orders/:id/confirm',
-    summary: 'Confirm payment and fulfil (idempotent); an amount_mismatch order needs paid_amount',
-    auth: 'admin',
-    body: obj({
-      paid_amount: currencyAmount(
-        "amount_mismatch orders only: what the buyer really paid, in the order's currency, at most 2 decimals",
-      ),
-    }),
-  },
-  {
-    id: 'adminStats',
-    method: 'GET',
-    path: '/console/api/admin/stats',
-    summary: 'Calls, revenue and top operations per day',
-    auth: 'admin',
-    query: [{ name: 'days', description: '1-366, default 7', schema: upTo(366) }],
   },
   {
     id: 'adminCreateRedeemCodes',

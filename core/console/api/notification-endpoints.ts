@@ -1,19 +1,8 @@
-// The console routes of notifications and operator records (webhooks, admin drill-down, adjustments, audit,
-// exports) as data, for the OpenAPI document and request validation.
-import {
-  type ConsoleEndpoint,
-  exportQuery,
-  int,
-  newWebhook,
-  obj,
-  pageOf,
-  positiveTokens,
-  text,
-} from './endpoint-schemas.js';
+// The console routes of notifications and operator records (webhooks, exports) as data, for the OpenAPI document
+// and request validation.
+import { type ConsoleEndpoint, exportQuery, newWebhook, obj, pageOf } from './endpoint-schemas.js';
 
-const ADJUST_NOT_POSITIVE = "'amount' must be a positive TOKEN amount; 'kind' says whether it is a refund or a debit.";
-
-/** Notifications and operator records: webhooks, alerts, key rotation, admin drill-down, adjustments, audit, CSV. */
+/** Notifications and operator records: webhooks and CSV exports. */
 export function notificationEndpoints(): ConsoleEndpoint[] {
   const hooks = (prefix: string, idp: string, auth: 'user' | 'admin', who: string): ConsoleEndpoint[] => [
     { id: `${idp}Webhooks`, method: 'GET', path: prefix, summary: `${who} webhooks`, auth },
@@ -61,39 +50,6 @@ export function notificationEndpoints(): ConsoleEndpoint[] {
   return [
     ...hooks('/console/api/webhooks', 'my', 'user', 'My'),
     ...hooks('/console/api/admin/webhooks', 'operator', 'admin', 'Operator'),
-    {
-      id: 'adminUserOverview',
-      method: 'GET',
-      path: '/console/api/admin/users/:id/overview',
-      summary: 'One user: keys, recent calls, ledger, orders, plans and audit',
-      auth: 'admin',
-    },
-    {
-      id: 'adminAdjust',
-      method: 'POST',
-      path: '/console/api/admin/users/:id/adjustments',
-      summary: 'Refund or debit with a reason (never below the available balance)',
-      auth: 'admin',
-      body: obj(
-        { kind: { enum: ['refund', 'debit'] }, amount: positiveTokens(ADJUST_NOT_POSITIVE), reason: text(500) },
-        ['kind', 'amount', 'reason'],
-      ),
-      status: 201,
-    },
-    {
-      id: 'adminAudit',
-      method: 'GET',
-      path: '/console/api/admin/audit',
-      summary: 'Audit log, newest first',
-      auth: 'admin',
-      query: [
-        { name: 'user_id', description: 'the account concerned', schema: int },
-        { name: 'q', description: 'the accounts concerned: email contains, key prefix (sk_...) or user id' },
-        { name: 'actor_id', description: 'who did it', schema: int },
-        { name: 'action', description: 'e.g. key.rotate' },
-        ...pageOf(500),
-      ],
-    },
     ...(['users', 'orders', 'ledger'] as const).map(
       (t): ConsoleEndpoint => ({
         id: `adminExport_${t}`,

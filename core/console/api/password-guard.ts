@@ -113,3 +113,15 @@ export function createPasswordGuard(s: Services): PasswordGuard {
 
   return { gated, throttle, checkPassword, recordFailure };
 }
+
+const guards = new WeakMap<Services, PasswordGuard>();
+
+/** The app's one guard: every route that hashes or checks a password shares its scrypt gate and throttle. */
+export function passwordGuardOf(s: Services): PasswordGuard {
+  let guard = guards.get(s);
+  if (!guard) {
+    guard = createPasswordGuard(s);
+    guards.set(s, guard);
+  }
+  return guard;
+}

@@ -2,12 +2,23 @@
 // a handler to each), /openapi.json publishes it, and the browser takes its answer types from it (type-only).
 
 import { ACCOUNT } from './account.js';
+import { ADMIN_INSIGHT } from './admin-insight.js';
+import { ADMIN_ORDERS } from './admin-orders.js';
+import { ADMIN_USERS } from './admin-users.js';
 import { ALERTS } from './alerts.js';
 import { CATALOGUE } from './catalogue.js';
 import type { BodyOf, QueryOf, ResponseOf, RouteDef } from './define.js';
 import { KEYS } from './keys.js';
 
-export const CONSOLE_GROUPS = { account: ACCOUNT, keys: KEYS, catalogue: CATALOGUE, alerts: ALERTS };
+export const CONSOLE_GROUPS = {
+  account: ACCOUNT,
+  keys: KEYS,
+  catalogue: CATALOGUE,
+  alerts: ALERTS,
+  adminOrders: ADMIN_ORDERS,
+  adminInsight: ADMIN_INSIGHT,
+  adminUsers: ADMIN_USERS,
+};
 
 export const CONSOLE_ROUTES: RouteDef[] = Object.values(CONSOLE_GROUPS).flatMap((g) => Object.values(g));
 

@@ -29,14 +29,6 @@ const LINKS: Record<string, Record<string, Json>> = {
   listOrders: {
     getOrder: { operationId: 'getOrder', parameters: byId('orders/0/id'), description: 'The newest order' },
   },
-  adminUsers: {
-    adminUser: { operationId: 'adminUser', parameters: byId('users/0/id'), description: 'The first user found' },
-    adminUserOverview: {
-      operationId: 'adminUserOverview',
-      parameters: byId('users/0/id'),
-      description: 'Their keys, calls, ledger, orders and audit',
-    },
-  },
   createKey: {
     updateKey: {
       operationId: 'updateKey',

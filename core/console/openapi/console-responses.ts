@@ -26,29 +26,12 @@ const o = (properties: Record<string, Schema>, optional: string[] = []): Schema 
 });
 const strList = list(str);
 
-/** Admin revenue: counts, the TOKEN value sold, and money per currency code in major units (yuan, dollars). */
-const perCurrency: Schema = {
-  type: 'object',
-  additionalProperties: { type: 'number' },
-  description: 'currency code -> amount in major units',
-};
-const revenueSums = o({
-  orders: int,
-  plans: int,
-  packages: int,
-  value: tokens,
-  paid: perCurrency,
-  refunded: perCurrency,
-});
-const ms: Schema = { type: 'number', description: 'milliseconds, nearest-rank percentile' };
-
 const session = o({ token: str, expires_at: time, remember: bool, user: ref('User') });
 const challenge = o({ two_factor_required: { const: true }, challenge: str, expires_at: time });
 const pendingVerification = o({ verification_required: { const: true }, mail_sent: bool });
 const orderAnswer = o({ order: ref('PaymentOrder') });
 const deleted = o({ deleted: { const: true }, id: int });
 const webhookAnswer = o({ webhook: ref('Webhook') });
-const adjustment = o({ user_id: int, email: str, amount: tokens, balance: tokens, ref: str });
 
 /** By endpoint id (core/console/api/console-endpoints.ts: the routes not yet defined in core/console/contract/); a test checks every endpoint has one. */
 export const CONSOLE_RESPONSES: Record<string, Schema> = {
@@ -80,17 +63,6 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
   revokeSession: o({ revoked: { const: true } }),
   revokeOtherSessions: o({ revoked: { type: 'integer', description: 'sessions ended' } }),
   revokeAllSessions: o({ revoked: { type: 'integer', description: 'sessions ended' } }),
-  adminResetPassword: o(
-    {
-      reset: { const: true },
-      signed_out_sessions: int,
-      password: { type: 'string', description: 'only when the server chose it' },
-    },
-    ['password'],
-  ),
-  adminDisable2fa: o({ enabled: { const: false } }),
-  adminMail: o({ transport: str, items: list({ type: 'object' }), next_before: nextBefore }),
-  adminMailTest: o({ sent: { const: true }, transport: str, id: { type: ['string', 'integer', 'null'] } }),
   paymentMethods: o({
     methods: list(o({ id: str, kind: str, methods: strList, currency: str, label: { type: ['string', 'object'] } })),
     default: orNull(str),
@@ -107,39 +79,6 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
     tokens,
     provider_refunded: bool,
   }),
-  adminRevenue: o({ days: list({ allOf: [o({ day: str }), revenueSums] }), totals: revenueSums }),
-  adminOperationHealth: o({
-    hours: int,
-    since: time,
-    operations: list(
-      o({
-        operation: str,
-        calls: int,
-        successes: int,
-        errors: int,
-        success_rate: { type: 'number', minimum: 0, maximum: 1 },
-        p50_ms: ms,
-        p95_ms: ms,
-        p99_ms: ms,
-      }),
-    ),
-  }),
-  adminMargin: o({
-    days: int,
-    rows: list(
-      o({
-        day: str,
-        operation: str,
-        upstream: orNull(str),
-        calls: int,
-        revenue: { type: 'number' },
-        cost: { type: 'number' },
-        canary_cost: { type: 'number', description: "upstream cost of the canary's probes (not counted as calls)" },
-        margin: { type: 'number', description: 'revenue - cost - canary_cost' },
-      }),
-    ),
-  }),
-  adminCancelOrder: o({ order: { allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] } }),
   usage: o({
     days: int,
     from: orNull(time),
@@ -158,18 +97,6 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
     tokens,
     balance: orNull(tokens),
     plan_ends_at: orNull(time),
-  }),
-  adminUsers: o({ users: list(ref('UserWithBalance')) }),
-  adminUser: o({ user: ref('UserWithBalance') }),
-  adminUpdateUser: o({ user: ref('UserWithBalance') }),
-  adminGrant: adjustment,
-  adminPendingCount: o({ count: int }),
-  adminOrders: o({ orders: list({ allOf: [ref('PaymentOrder'), o({ user_email: orNull(str) })] }) }),
-  adminConfirmOrder: o({ order: { oneOf: [ref('PaymentOrder'), { type: 'null' }] }, fulfilled: bool }),
-  adminStats: o({
-    users: { type: 'integer', description: 'accounts in all' },
-    totals: o({ calls: int, successes: int, revenue: tokens }),
-    days: list({ type: 'object' }),
   }),
   adminCreateRedeemCodes: o({
     batch_id: int,
@@ -192,17 +119,6 @@ export const CONSOLE_RESPONSES: Record<string, Schema> = {
       }),
     ),
   }),
-  adminUserOverview: o({
-    user: ref('UserWithBalance'),
-    keys: list(ref('ApiKey')),
-    calls: list(ref('Call')),
-    ledger: list(ref('LedgerEntry')),
-    orders: list(ref('Order')),
-    subscriptions: list({ type: 'object' }),
-    audit: list({ type: 'object' }),
-  }),
-  adminAdjust: o({ user_id: int, kind: { enum: ['refund', 'debit'] }, amount: tokens, balance: tokens, ref: str }),
-  adminAudit: o({ entries: list({ type: 'object' }), next_before: nextBefore }),
 };
 for (const who of ['my', 'operator']) {
   CONSOLE_RESPONSES[`${who}Webhooks`] = o({ webhooks: list(ref('Webhook')), events: strList });

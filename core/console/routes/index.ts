@@ -3,6 +3,9 @@
 import type { Services } from '../../services.js';
 import type { CONSOLE_GROUPS } from '../contract/index.js';
 import { accountRoutes } from './account.js';
+import { adminInsightRoutes } from './admin-insight.js';
+import { adminOrderRoutes } from './admin-orders.js';
+import { adminUserRoutes } from './admin-users.js';
 import { alertRoutes } from './alerts.js';
 import { catalogueRoutes } from './catalogue.js';
 import { keyRoutes } from './keys.js';
@@ -13,6 +16,9 @@ const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute
   keys: keyRoutes,
   catalogue: catalogueRoutes,
   alerts: alertRoutes,
+  adminOrders: adminOrderRoutes,
+  adminInsight: adminInsightRoutes,
+  adminUsers: adminUserRoutes,
 };
 
 export function consoleRoutes(s: Services): BoundRoute[] {

@@ -8,12 +8,13 @@ import { dateTime, tokens } from '../format.js';
 import { getLang, t } from '../i18n/index.js';
 import { refreshPendingBadges } from '../pending-badge.js';
 import { stackOnPhone } from '../stack-table.js';
+import type { Reply } from '../types.js';
 import { badge, button, card, field, input, messageSlot, table, tabs } from '../ui.js';
 import { payStatus } from './pay-order.js';
 import { money, type PayOrder } from './pay-types.js';
 
-/** Admin lists carry the buyer's email. */
-type AdminOrder = PayOrder & { user_email: string | null };
+/** Admin lists carry the buyer's email (the definition's order, with the page's narrower status type). */
+type AdminOrder = PayOrder & Pick<Reply<'adminOrders'>['orders'][number], 'user_email'>;
 
 type Filter = 'pending' | 'paid' | 'amount_mismatch' | 'expired' | 'cancelled' | 'refunded' | 'all';
 
@@ -139,7 +140,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
             () =>
               act(async () => {
                 if (!window.confirm(t('admin.confirmAsk', { id: o.id, amount: money(o) }))) return;
-                await post(`admin/orders/${o.id}/confirm`);
+                await post<Reply<'adminConfirmOrder'>>(`admin/orders/${o.id}/confirm`);
                 msg.ok(t('admin.confirmed', { id: o.id }));
               }),
             'btn btn-small btn-primary',
@@ -164,7 +165,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
             () =>
               act(async () => {
                 if (!window.confirm(t('admin.cancelAsk', { id: o.id }))) return;
-                await post(`admin/orders/${o.id}/cancel`);
+                await post<Reply<'adminCancelOrder'>>(`admin/orders/${o.id}/cancel`);
                 msg.ok(t('admin.cancelDone', { id: o.id }));
               }),
             'btn btn-small btn-danger',
