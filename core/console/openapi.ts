@@ -7,9 +7,9 @@ import { ERROR_CATALOGUE } from '../http/errors.js';
 import { BALANCE_PATH } from '../pipeline/balance-by-key.js';
 import type { Registry } from '../registry/registry.js';
 import type { Services } from '../services.js';
-import { CONSOLE_ENDPOINTS } from './api/console-endpoints.js';
 import { BALANCE_OPENAPI } from './balance-openapi.js';
 import { CONSOLE_COMPONENTS } from './contract/components.js';
+import { CONSOLE_ROUTES } from './contract/index.js';
 import { dataSchemas, operationObject, toOpenApiPath } from './openapi/api-operations.js';
 import { consoleOperation } from './openapi/console-operations.js';
 import { STATUS_OPENAPI } from './openapi/status-schemas.js';
@@ -35,7 +35,7 @@ export function buildOpenApi(registry: Registry, version: string): Json {
   // The same answer by POST (core/app.ts), for clients that only post.
   add(BALANCE_PATH, 'POST', { ...BALANCE_OPENAPI, operationId: 'balanceByKeyPost' });
   add('/status.json', 'GET', STATUS_OPENAPI);
-  for (const e of CONSOLE_ENDPOINTS) add(toOpenApiPath(e.path).path, e.method, consoleOperation(e));
+  for (const d of CONSOLE_ROUTES) add(toOpenApiPath(d.path).path, d.method, consoleOperation(d));
   return {
     openapi: '3.1.0',
     info: {

@@ -47,7 +47,7 @@ export const DETAILS = {
       `The console API takes JSON: send Content-Type: application/json (got "${got}").`,
     ),
 
-  // Console input (core/console/api/input.ts, request-validation.ts).
+  // Console input (core/console/api/input.ts, core/console/routes/input-checks.ts).
   bodyNotObject: () => L('请求体必须是 JSON 对象。', 'The request body must be a JSON object.'),
   unknownField: (name: string, allowed: string) =>
     L(`未知字段 '${name}'；可用字段：${allowed}。`, `Unknown field '${name}'; allowed: ${allowed}.`),

@@ -195,6 +195,17 @@ t.test('key and limit changes are audited with before/after, and listed in the a
     ip: '127.0.0.1',
   });
   t.equal((await h.client.get('/console/api/admin/audit', u.headers)).status, 403);
+  for (const [q, message] of [
+    ['user_id=abc', "'user_id' must be an integer from 1 to 9007199254740991."],
+    ['user_id=0x10', "'user_id' must be an integer from 1 to 9007199254740991."],
+    ['actor_id=1e2', "'actor_id' must be an integer from 1 to 9007199254740991."],
+    ['before=1.5', "'before' must be an integer from 1 to 9007199254740991."],
+    ['limit=501', "'limit' must be an integer from 1 to 500."],
+    ['limit=%2B5', "'limit' must be an integer from 1 to 500."],
+  ]) {
+    const bad = await h.client.get(`/console/api/admin/audit?${q}`, a.headers);
+    t.same([bad.status, bad.body.error], [400, { code: 'INVALID_INPUT', message }], `?${q} is refused`);
+  }
 });
 
 t.test('drill-down: keys, calls, ledger, orders, plans and audit of one user', async (t) => {

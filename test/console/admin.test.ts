@@ -1,6 +1,6 @@
 // Admin routes: refused to anonymous (401) and non-admins (403) on the server; users, grants, stats.
 import t from 'tap';
-import { CONSOLE_ENDPOINTS } from '../../core/console/api/console-endpoints.js';
+import { CONSOLE_ROUTES } from '../../core/console/contract/index.js';
 import { CANARY_EMAIL, ensureSystemKey } from '../../core/health/system-account.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { admin, consoleUser } from './support.js';
@@ -16,7 +16,7 @@ t.teardown(() => h.close());
 
 t.test('every admin route: anonymous 401, a logged-in user 403', async (t) => {
   const u = await consoleUser(h, 0);
-  const adminRoutes = CONSOLE_ENDPOINTS.filter((e) => e.auth === 'admin');
+  const adminRoutes = CONSOLE_ROUTES.filter((e) => e.auth === 'admin');
   t.ok(adminRoutes.length >= 9);
   for (const e of adminRoutes) {
     const path = e.path.replace(':id', '1').replace(':batch', '1');

@@ -4,7 +4,7 @@
 
 import Router from '@koa/router';
 import t from 'tap';
-import { CONSOLE_ENDPOINTS } from '../../core/console/api/console-endpoints.js';
+import { CONSOLE_ROUTES } from '../../core/console/contract/index.js';
 import { mountConsole } from '../../core/console/mount.js';
 import { ERROR_CODES } from '../../core/http/errors.js';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
@@ -70,7 +70,7 @@ t.test('every operation: GET with query parameters, POST with a JSON body, alias
 
 t.test('every console endpoint is in the document with its security', async (t) => {
   const doc = (await h.client.get('/openapi.json')).body;
-  for (const e of CONSOLE_ENDPOINTS) {
+  for (const e of CONSOLE_ROUTES) {
     const op = doc.paths[openApiPath(e.path)]?.[e.method.toLowerCase()];
     t.ok(op, `${e.method} ${e.path}`);
     t.same(op.security, e.auth === 'none' ? [] : [{ bearer: [] }]);
@@ -86,6 +86,6 @@ t.test('the console endpoint list matches the mounted routes exactly', async (t)
     for (const m of layer.methods)
       if (m !== 'HEAD' && String(layer.path).startsWith('/console/api/')) mounted.add(`${m} ${String(layer.path)}`);
   }
-  const listed = new Set(CONSOLE_ENDPOINTS.map((e) => `${e.method} ${e.path}`));
+  const listed = new Set(CONSOLE_ROUTES.map((e) => `${e.method} ${e.path}`));
   t.same([...mounted].sort(), [...listed].sort());
 });

@@ -60,6 +60,13 @@ t.test('typed input, console refusals, the first listed status', async (t) => {
   t.same(await post('/probe/7?limit=4', { n: 2 }), { status: 201, body: { id: 7, limit: 4, n: 2 } });
   t.same((await post('/probe/7?limit=', { n: 2 })).body, { id: 7, limit: 3, n: 2 }, 'an empty value is absent');
   t.same((await post('/probe/7?limit=11', { n: 2 })).body.message, "'limit' must be an integer from 1 to 10.");
+  for (const loose of ['0x4', '1e0', '%204', '%2B4', '4.0'])
+    t.same(
+      await post(`/probe/7?limit=${loose}`, { n: 2 }),
+      { status: 400, body: { code: 'INVALID_INPUT', message: "'limit' must be an integer from 1 to 10." } },
+      `a query integer is decimal digits only (${loose})`,
+    );
+  t.same((await post('/probe/7?limit=04', { n: 2 })).body, { id: 7, limit: 4, n: 2 }, 'leading zeros are digits');
   t.same((await post('/probe/7', { n: 9 })).body.message, "'n' must be an integer from 1 to 5.");
   t.same((await post('/probe/7', { n: 1, x: 1 })).body.message, "Unknown field 'x'; allowed: n.");
   const notFound = await post('/probe/07', { n: 1 });

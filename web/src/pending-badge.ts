@@ -14,7 +14,7 @@ const holders = new Set<HTMLElement>();
 /** The server's count; the payments summary where the count route is missing; null when neither answers. */
 async function pendingCount(): Promise<number | null> {
   try {
-    return (await get<{ count: number }>('admin/orders/pending-count')).count;
+    return (await get<Reply<'adminPendingCount'>>('admin/orders/pending-count')).count;
   } catch {
     try {
       return (await get<Reply<'adminPaymentSummary'>>('admin/payments/summary')).pending;

@@ -1,7 +1,6 @@
 // Shapes of the console API's answers. Routes defined in core/console/contract/ give their types from there
 // (`Reply<'listKeys'>`, type-only imports: nothing of core reaches the bundle); the rest are written here, as far
 // as the pages read them.
-import type { SessionUser } from './session.js';
 
 export type { UpstreamStatus } from '../../core/console/contract/catalogue.js';
 export type { ApiKey, Call, KeyLimits, Package, Plan } from '../../core/console/contract/components.js';
@@ -79,21 +78,4 @@ export interface Order {
   status: 'pending' | 'paid' | 'cancelled';
   created_at: string | null;
   paid_at: string | null;
-}
-
-export interface AdminUser extends SessionUser {
-  balance: number;
-  available: number;
-}
-
-export interface Stats {
-  users: number;
-  totals: { calls: number; successes: number; revenue: number };
-  days: Array<{
-    day: string;
-    calls: number;
-    successes: number;
-    revenue: number;
-    top_operations: Array<{ operation: string | null; calls: number; revenue: number }>;
-  }>;
 }

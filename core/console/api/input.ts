@@ -1,50 +1,15 @@
-// Console request helpers: reading and converting a body or query value the schemas (request-validation.ts) have
-// already checked, and the checks a schema cannot make. Every refusal is 400 INVALID_INPUT naming the field;
-// unknown body fields are refused (a typo in a limit must not silently do nothing).
+// Console request helpers: converting a body or query value the route's schemas (core/console/contract/, checked
+// by core/console/routes/mount-routes.ts) have already checked, and the checks a schema cannot make. Every
+// refusal is 400 INVALID_INPUT naming the field.
 import type { Context } from 'koa';
 import { DETAILS } from '../../http/error-details.js';
 import { ApiError } from '../../http/errors.js';
 import { MAX_TOKEN, toMicro } from '../../kernel/money.js';
-import { invalid, requireJsonBody } from '../routes/input-checks.js';
+import { invalid } from '../routes/input-checks.js';
 
 export { invalid } from '../routes/input-checks.js';
 
 export type Body = Record<string, unknown>;
-
-/** The JSON body as an object holding only `allowed` fields. */
-export function bodyOf(ctx: Context, allowed: readonly string[]): Body {
-  requireJsonBody(ctx);
-  const raw = (ctx.request as { body?: unknown }).body;
-  const body = raw === undefined || raw === null ? {} : raw;
-  if (typeof body !== 'object' || Array.isArray(body)) throw invalid(DETAILS.bodyNotObject());
-  // A route with a published body schema was checked against it already (request-validation.ts): the schema is the
-  // one list of fields. `allowed` still guards a route that has none.
-  if ((ctx.state as { bodyValidated?: boolean }).bodyValidated) return body as Body;
-  for (const name of Object.keys(body)) {
-    if (!allowed.includes(name)) throw invalid(DETAILS.unknownField(name, allowed.join(', ')));
-  }
-  return body as Body;
-}
-
-export function reqString(b: Body, name: string, max = 200): string {
-  const v = b[name];
-  if (typeof v !== 'string' || v.trim() === '') throw invalid(DETAILS.requiredString(name));
-  if (v.length > max) throw invalid(DETAILS.tooLong(name, max));
-  return v;
-}
-
-export function reqEnum<T extends string>(b: Body, name: string, values: readonly T[]): T {
-  const v = b[name];
-  if (typeof v !== 'string' || !values.includes(v as T)) throw invalid(DETAILS.oneOf(name, values.join(', ')));
-  return v as T;
-}
-
-export function reqInt(b: Body, name: string, min: number, max: number): number {
-  const v = b[name];
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-    throw invalid(DETAILS.intRange(name, min, max));
-  return v;
-}
 
 /** A TOKEN amount (JSON number or decimal string, at most 6 decimals) as micro-TOKEN. */
 export function reqTokens(b: Body, name: string): number {
@@ -93,13 +58,6 @@ export function queryOf(ctx: Context, name: string): string | undefined {
   const v = ctx.query[name];
   const s = Array.isArray(v) ? v[0] : v;
   return s === undefined || s === '' ? undefined : s;
-}
-
-export function queryInt(ctx: Context, name: string, min: number, max: number, fallback: number): number {
-  const v = queryOf(ctx, name);
-  if (v === undefined) return fallback;
-  if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) throw invalid(DETAILS.intRange(name, min, max));
-  return Number(v);
 }
 
 /** A time bound from the query (its schema checked the form): ISO date/date-time or epoch milliseconds. */

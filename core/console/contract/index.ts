@@ -2,7 +2,10 @@
 // a handler to each), /openapi.json publishes it, and the browser takes its answer types from it (type-only).
 
 import { ACCOUNT } from './account.js';
+import { ADMIN_INSIGHT } from './admin-insight.js';
+import { ADMIN_ORDERS } from './admin-orders.js';
 import { ADMIN_PAYMENTS } from './admin-payments.js';
+import { ADMIN_USERS } from './admin-users.js';
 import { ALERTS } from './alerts.js';
 import { AUTH } from './auth.js';
 import { CANARIES } from './canaries.js';
@@ -29,6 +32,9 @@ export const CONSOLE_GROUPS = {
   operatorWebhooks: OPERATOR_WEBHOOKS,
   exports: EXPORTS,
   canaries: CANARIES,
+  adminOrders: ADMIN_ORDERS,
+  adminInsight: ADMIN_INSIGHT,
+  adminUsers: ADMIN_USERS,
 };
 
 export const CONSOLE_ROUTES: RouteDef[] = Object.values(CONSOLE_GROUPS).flatMap((g) => Object.values(g));

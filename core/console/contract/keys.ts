@@ -64,6 +64,13 @@ export const KEYS = defineRoutes({
     summary: 'List API keys',
     auth: 'user',
     responses: { 200: answer({ keys: list(key) }) },
+    links: {
+      updateKey: {
+        operationId: 'updateKey',
+        parameters: { id: '$response.body#/keys/0/id' },
+        description: 'Change the first key',
+      },
+    },
   },
   createKey: {
     method: 'POST',
@@ -73,6 +80,23 @@ export const KEYS = defineRoutes({
     body: body({ name: Type.Optional(text(64)), ...keyLimits }),
     responses: {
       201: answer({ key, secret: Type.String({ description: 'the API key itself, shown once' }) }),
+    },
+    links: {
+      updateKey: {
+        operationId: 'updateKey',
+        parameters: { id: '$response.body#/key/id' },
+        description: 'Rename, disable or limit the new key',
+      },
+      rotateKey: {
+        operationId: 'rotateKey',
+        parameters: { id: '$response.body#/key/id' },
+        description: 'Rotate its secret',
+      },
+      deleteKey: {
+        operationId: 'deleteKey',
+        parameters: { id: '$response.body#/key/id' },
+        description: 'Delete the new key',
+      },
     },
   },
   updateKey: {

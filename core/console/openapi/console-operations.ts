@@ -1,10 +1,10 @@
-// The console routes in the OpenAPI document: path ids as integers >= 1 (what idParam accepts), the request body
-// and query schemas the console validates with (core/console/api/request-validation.ts compiles these very
-// objects), a response schema per route and `links`, so a client or a stateful fuzzer can follow create -> use ->
-// delete flows.
-import type { ConsoleEndpoint } from '../api/console-endpoints.js';
+// The console routes in the OpenAPI document, from their definitions (core/console/contract/): path ids as
+// integers >= 1 (what idParam accepts), the body and query schemas the mounter validates with
+// (core/console/routes/mount-routes.ts compiles these very objects), a response schema per success status and
+// the definition's `links`, so a client or a stateful fuzzer can follow create -> use -> delete flows.
+import type { ErrorCode } from '../../http/errors.js';
+import type { RouteDef } from '../contract/define.js';
 import { toOpenApiPath } from './api-operations.js';
-import { CONSOLE_RESPONSES } from './console-responses.js';
 import { CONSOLE_ERRORS, errorResponses } from './error-schemas.js';
 
 type Json = Record<string, unknown>;
@@ -12,90 +12,61 @@ type Json = Record<string, unknown>;
 /** Path ids are positive integers: anything else is 404 RESOURCE_NOT_FOUND (core/console/api/input.ts idParam). */
 export const PATH_ID = { type: 'integer', minimum: 1, maximum: 9_007_199_254_740_991 };
 
-const byId = (id: string): Json => ({ id: `$response.body#/${id}` });
-
-/** Links from a route's success answer to the routes that act on what it made or listed (the first item). */
-const LINKS: Record<string, Record<string, Json>> = {
-  listKeys: {
-    updateKey: { operationId: 'updateKey', parameters: byId('keys/0/id'), description: 'Change the first key' },
-  },
-  adminUsers: {
-    adminUser: { operationId: 'adminUser', parameters: byId('users/0/id'), description: 'The first user found' },
-    adminUserOverview: {
-      operationId: 'adminUserOverview',
-      parameters: byId('users/0/id'),
-      description: 'Their keys, calls, ledger, orders and audit',
-    },
-  },
-  createKey: {
-    updateKey: {
-      operationId: 'updateKey',
-      parameters: byId('key/id'),
-      description: 'Rename, disable or limit the new key',
-    },
-    rotateKey: { operationId: 'rotateKey', parameters: byId('key/id'), description: 'Rotate its secret' },
-    deleteKey: { operationId: 'deleteKey', parameters: byId('key/id'), description: 'Delete the new key' },
-  },
-};
-
 const CSV = { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header line' } } };
 
-function successContent(e: ConsoleEndpoint, schema: Json | undefined): Json {
-  if (e.produces === 'text/csv') return CSV;
-  const json = { 'application/json': { schema: schema ?? { type: 'object' } } };
-  return e.produces === 'json+csv' ? { ...json, ...CSV } : json;
+function successContent(d: RouteDef, schema: Json): Json {
+  if (d.produces === 'text/csv') return CSV;
+  const json = { 'application/json': { schema } };
+  return d.produces === 'json+csv' ? { ...json, ...CSV } : json;
 }
 
-/** The success answers by status: the route's own (a defined route), else console-responses.ts. */
-function successes(e: ConsoleEndpoint): Array<[string, Json | undefined]> {
-  if (e.responses) return Object.entries(e.responses);
-  return [[String(e.status ?? 200), CONSOLE_RESPONSES[e.id]]];
-}
+const propertiesOf = (schema: unknown): Record<string, Json> =>
+  ((schema as { properties?: Record<string, Json> } | undefined)?.properties ?? {}) as Record<string, Json>;
 
 /** The rules of the body and query fields that no schema keyword states (`x-rule`), one line per field. */
-function rulesOf(e: ConsoleEndpoint): string | undefined {
-  const fields: Array<[string, Json]> = [
-    ...(e.query ?? []).filter((q) => q.schema).map((q): [string, Json] => [q.name, q.schema as Json]),
-    ...Object.entries((e.body?.properties ?? {}) as Record<string, Json>),
-  ];
+function rulesOf(d: RouteDef): string | undefined {
+  const fields = [...Object.entries(propertiesOf(d.query)), ...Object.entries(propertiesOf(d.body))];
   const lines = fields.filter(([, s]) => typeof s['x-rule'] === 'string').map(([n, s]) => `- \`${n}\`: ${s['x-rule']}`);
   return lines.length ? `Also refused with 400 INVALID_INPUT, beyond the schemas:\n${lines.join('\n')}` : undefined;
 }
 
-export function consoleOperation(e: ConsoleEndpoint): Json {
-  const { params } = toOpenApiPath(e.path);
+export function consoleOperation(d: RouteDef): Json {
+  const { params } = toOpenApiPath(d.path);
   const parameters: Json[] = [
     ...params.map((name) => ({ name, in: 'path', required: true, schema: PATH_ID })),
-    ...(e.query ?? []).map((q) => ({
-      name: q.name,
+    ...Object.entries(propertiesOf(d.query)).map(([name, { description, ...schema }]) => ({
+      name,
       in: 'query',
       required: false,
-      description: q.description,
-      schema: q.schema ?? { type: 'string', minLength: 1 },
+      description: String(description ?? ''),
+      schema,
     })),
   ];
-  const links = e.links ?? LINKS[e.id];
-  const rules = rulesOf(e);
+  const rules = rulesOf(d);
   const codes = [
     ...CONSOLE_ERRORS,
-    ...(e.body ? ['UNSUPPORTED_MEDIA_TYPE' as const] : []),
+    ...(d.body ? ['UNSUPPORTED_MEDIA_TYPE' as const] : []),
     // REQUIRE_ADMIN_2FA: an admin without 2FA is refused on admin routes (core/console/api/auth.ts requireAdmin).
-    ...(e.auth === 'admin' ? ['TWO_FACTOR_REQUIRED' as const] : []),
-    ...(e.errors ?? []),
+    ...(d.auth === 'admin' ? ['TWO_FACTOR_REQUIRED' as const] : []),
+    ...((d.errors ?? []) as ErrorCode[]),
   ];
   return {
-    operationId: e.id,
-    summary: e.summary,
+    operationId: d.id,
+    summary: d.summary,
     ...(rules ? { description: rules } : {}),
-    tags: [e.auth === 'admin' ? 'admin' : 'console'],
-    security: e.auth === 'none' ? [] : [{ bearer: [] }],
+    tags: [d.auth === 'admin' ? 'admin' : 'console'],
+    security: d.auth === 'none' ? [] : [{ bearer: [] }],
     parameters,
-    ...(e.body ? { requestBody: { required: true, content: { 'application/json': { schema: e.body } } } } : {}),
+    ...(d.body ? { requestBody: { required: true, content: { 'application/json': { schema: d.body } } } } : {}),
     responses: {
       ...Object.fromEntries(
-        successes(e).map(([status, schema]) => [
+        Object.entries(d.responses).map(([status, schema]) => [
           status,
-          { description: 'Success', content: successContent(e, schema), ...(links ? { links } : {}) },
+          {
+            description: 'Success',
+            content: successContent(d, schema as Json),
+            ...(d.links ? { links: d.links } : {}),
+          },
         ]),
       ),
       ...errorResponses(codes),

@@ -3,7 +3,10 @@
 import type { Services } from '../../services.js';
 import type { CONSOLE_GROUPS } from '../contract/index.js';
 import { accountRoutes } from './account.js';
+import { adminInsightRoutes } from './admin-insight.js';
+import { adminOrderRoutes } from './admin-orders.js';
 import { adminPaymentRoutes } from './admin-payments.js';
+import { adminUserRoutes } from './admin-users.js';
 import { alertRoutes } from './alerts.js';
 import { authRoutes } from './auth.js';
 import { canaryRoutes } from './canaries.js';
@@ -30,6 +33,9 @@ const BINDERS: { [G in keyof typeof CONSOLE_GROUPS]: (s: Services) => BoundRoute
   operatorWebhooks: operatorWebhookRoutes,
   exports: exportRoutes,
   canaries: canaryRoutes,
+  adminOrders: adminOrderRoutes,
+  adminInsight: adminInsightRoutes,
+  adminUsers: adminUserRoutes,
 };
 
 export function consoleRoutes(s: Services): BoundRoute[] {

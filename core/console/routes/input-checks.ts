@@ -94,6 +94,22 @@ export function queryValues(ctx: Context, names: string[]): Record<string, unkno
   return out;
 }
 
+/**
+ * Ajv's coercion reads '0x10', '1e2', ' 5', '+5' and '5.0' as integers; the console's integer query values are
+ * decimal digits only, anything else is refused naming the field's range (as Ajv refuses 'abc').
+ */
+export function refuseLooseIntegers(values: Record<string, unknown>, schema: unknown): void {
+  const props = ((schema as { properties?: Record<string, Schema> } | undefined)?.properties ?? {}) as Record<
+    string,
+    Schema
+  >;
+  for (const [name, v] of Object.entries(values)) {
+    const field = props[name];
+    if (field && typesOf(field).includes('integer') && !/^-?\d+$/.test(String(v)))
+      throw invalid(DETAILS.intRange(name, String(field.minimum ?? -MAX), String(field.maximum ?? MAX)));
+  }
+}
+
 /** The request carries a body (length or chunked). */
 export function hasBody(ctx: Context): boolean {
   return Boolean(ctx.request.length) || ctx.req.headers['transfer-encoding'] !== undefined;

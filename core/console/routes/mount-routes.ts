@@ -11,7 +11,7 @@ import { requireAdmin, requireUser, userOf } from '../api/auth.js';
 import { consoleGuard } from '../api/console-guard.js';
 import { idParam } from '../api/input.js';
 import type { BodyOf, ParamsOf, QueryOf, ResponseOf, RouteDef } from '../contract/define.js';
-import { invalid, makeAjv, messageOf, queryValues, requireJsonBody } from './input-checks.js';
+import { invalid, makeAjv, messageOf, queryValues, refuseLooseIntegers, requireJsonBody } from './input-checks.js';
 
 /** What a handler receives: the checked body, query (coerced to the declared types) and path ids, and the user. */
 export interface Input<D extends RouteDef> {
@@ -86,6 +86,7 @@ function run(def: RouteDef, handler: AnyHandler): Middleware {
     let query: Record<string, unknown> | undefined;
     if (checks.query) {
       query = queryValues(ctx, checks.queryNames);
+      refuseLooseIntegers(query, def.query);
       if (!checks.query(query)) throw invalid(messageOf((checks.query.errors ?? [])[0]));
     }
     let body: unknown;

@@ -6,22 +6,8 @@ import { clear, fieldValue, h } from '../dom.js';
 import { dateTime } from '../format.js';
 import { t } from '../i18n/index.js';
 import { stackOnPhone } from '../stack-table.js';
+import type { Reply } from '../types.js';
 import { button, card, field, input, messageSlot, table } from '../ui.js';
-
-interface AuditEntry {
-  id: number;
-  created_at: string;
-  actor_id: number | null;
-  actor_role: string;
-  action: string;
-  target_type: string;
-  target_id: string | null;
-  subject_user_id: number | null;
-  detail: unknown;
-  ip: string | null;
-  actor_email?: string | null;
-  subject_email?: string | null;
-}
 
 export async function renderAdminAudit(main: HTMLElement): Promise<void> {
   const msg = messageSlot();
@@ -39,7 +25,7 @@ export async function renderAdminAudit(main: HTMLElement): Promise<void> {
   );
   const load = async (): Promise<void> => {
     try {
-      const r = await get<{ entries: AuditEntry[]; next_before: number | null }>(
+      const r = await get<Reply<'adminAudit'>>(
         `admin/audit${query({ q: fieldValue(filter, 'q').trim() || undefined, action: fieldValue(filter, 'action') || undefined, before: before ?? undefined })}`,
       );
       const rows = r.entries.map((e) => [

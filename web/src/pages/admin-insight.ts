@@ -5,31 +5,10 @@ import { get } from '../api.js';
 import { clear, h } from '../dom.js';
 import { int, ms, tokens } from '../format.js';
 import { t } from '../i18n/index.js';
+import type { Reply } from '../types.js';
 import { badge, card, messageSlot, stat, table, tabs } from '../ui.js';
 
-interface RevenueDay {
-  day: string;
-  orders: number;
-  plans: number;
-  packages: number;
-  value: number;
-  paid: Record<string, number>;
-  refunded: Record<string, number>;
-}
-interface Revenue {
-  days: RevenueDay[];
-  totals: Omit<RevenueDay, 'day'>;
-}
-interface OpHealth {
-  operation: string;
-  calls: number;
-  successes: number;
-  errors: number;
-  success_rate: number;
-  p50_ms: number;
-  p95_ms: number;
-  p99_ms: number;
-}
+type OpHealth = Reply<'adminOperationHealth'>['operations'][number];
 
 /** "¥20.00 · $3.50"; 0.00 when nothing moved. */
 function money(m: Record<string, number>): string {
@@ -39,7 +18,7 @@ function money(m: Record<string, number>): string {
 }
 
 export async function revenueCard(): Promise<HTMLElement> {
-  const r = await get<Revenue>('admin/revenue?days=30');
+  const r = await get<Reply<'adminRevenue'>>('admin/revenue?days=30');
   const x = r.totals;
   return card(
     t('admin.revenueTitle'),
@@ -92,7 +71,7 @@ export async function operationsCard(): Promise<HTMLElement> {
   const slot = h('div');
   const load = async (hours: Window): Promise<void> => {
     try {
-      const ops = (await get<{ operations: OpHealth[] }>(`admin/operation-health?hours=${hours}`)).operations;
+      const ops = (await get<Reply<'adminOperationHealth'>>(`admin/operation-health?hours=${hours}`)).operations;
       const rate = (o: OpHealth) =>
         badge(`${(o.success_rate * 100).toFixed(1)}%`, o.success_rate < 0.95 ? 'err' : 'ok');
       clear(

@@ -5,18 +5,10 @@ import { get, post, query } from '../api.js';
 import { clear, h } from '../dom.js';
 import { dateTime } from '../format.js';
 import { t } from '../i18n/index.js';
+import type { Reply, RequestBody } from '../types.js';
 import { badge, button, card, field, input, messageSlot, notice, table } from '../ui.js';
 
-interface MailRow {
-  id: number;
-  to: string;
-  subject: string;
-  text: string;
-  transport: 'smtp' | 'outbox';
-  status: 'queued' | 'sent' | 'failed';
-  error: string | null;
-  created_at: string;
-}
+type MailRow = Reply<'adminMail'>['items'][number];
 
 const STATUS_KIND = { queued: 'info', sent: 'ok', failed: 'err' } as const;
 const statusText = (): Record<MailRow['status'], string> => ({
@@ -26,9 +18,7 @@ const statusText = (): Record<MailRow['status'], string> => ({
 });
 
 export async function renderAdminMail(main: HTMLElement, before?: number): Promise<void> {
-  const page = await get<{ transport: 'smtp' | 'outbox'; items: MailRow[]; next_before: number | null }>(
-    `admin/mail${query({ limit: 50, before })}`,
-  );
+  const page = await get<Reply<'adminMail'>>(`admin/mail${query({ limit: 50, before })}`);
   const msg = messageSlot();
   const to = input('test_to', { type: 'email' });
   const rows = page.items.map((m) => [
@@ -57,7 +47,9 @@ export async function renderAdminMail(main: HTMLElement, before?: number): Promi
       msg.el,
       button(t('mail.sendTest'), async () => {
         try {
-          await post('admin/mail/test', { to: to.value });
+          await post<Reply<'adminMailTest'>>('admin/mail/test', {
+            to: to.value,
+          } satisfies RequestBody<'adminMailTest'>);
           msg.ok(t('mail.testSent'));
           await renderAdminMail(main);
         } catch (err) {

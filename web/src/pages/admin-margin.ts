@@ -6,18 +6,10 @@ import { download, get } from '../api.js';
 import { clear, h } from '../dom.js';
 import { int, tokens } from '../format.js';
 import { t } from '../i18n/index.js';
+import type { Reply } from '../types.js';
 import { button, card, messageSlot, table, tabs } from '../ui.js';
 
-interface MarginRow {
-  day: string;
-  operation: string;
-  upstream: string | null;
-  calls: number;
-  revenue: number;
-  cost: number;
-  canary_cost: number;
-  margin: number;
-}
+type MarginRow = Reply<'adminMargin'>['rows'][number];
 
 type Days = '7' | '30' | '90';
 const DAYS_LABEL = { '7': 'admin.opsWindow168', '30': 'admin.opsWindow720', '90': 'admin.days90' } as const;
@@ -47,7 +39,7 @@ export async function marginCard(): Promise<HTMLElement> {
   const load = async (d: Days): Promise<void> => {
     days = d;
     try {
-      const rows = (await get<{ rows: MarginRow[] }>(`admin/margin?days=${d}`)).rows;
+      const rows = (await get<Reply<'adminMargin'>>(`admin/margin?days=${d}`)).rows;
       clear(
         slot,
         table(

@@ -13,8 +13,8 @@ import { badge, button, card, field, input, messageSlot, table, tabs } from '../
 import { payStatus } from './pay-order.js';
 import { money, type PayOrder } from './pay-types.js';
 
-/** Admin lists carry the buyer's email. */
-type AdminOrder = PayOrder & { user_email: string | null };
+/** Admin lists carry the buyer's email (the definition's order, with the page's narrower status type). */
+type AdminOrder = PayOrder & Pick<Reply<'adminOrders'>['orders'][number], 'user_email'>;
 
 /** How the order is paid, in words: manual payment by name (with its instance when that is not `manual`), an
  * online one by its instance and channel. */
@@ -123,7 +123,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
             () =>
               act(async () => {
                 if (!window.confirm(t('admin.confirmAsk', { id: o.id, amount: money(o) }))) return;
-                await post(`admin/orders/${o.id}/confirm`);
+                await post<Reply<'adminConfirmOrder'>>(`admin/orders/${o.id}/confirm`);
                 msg.ok(t('admin.confirmed', { id: o.id }));
               }),
             'btn btn-small btn-primary',
@@ -148,7 +148,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
             () =>
               act(async () => {
                 if (!window.confirm(t('admin.cancelAsk', { id: o.id }))) return;
-                await post(`admin/orders/${o.id}/cancel`);
+                await post<Reply<'adminCancelOrder'>>(`admin/orders/${o.id}/cancel`);
                 msg.ok(t('admin.cancelDone', { id: o.id }));
               }),
             'btn btn-small btn-danger',

@@ -7,48 +7,19 @@ import { dateTime, tokens } from '../format.js';
 import type { MessageKey } from '../i18n/index.js';
 import { t } from '../i18n/index.js';
 import { link, rerender } from '../router.js';
+import type { Reply } from '../types.js';
 import { actionForm, badge, card, field, input, messageSlot, pageHeader, select, stat, table } from '../ui.js';
-
-interface Overview {
-  user: {
-    id: number;
-    email: string;
-    role: string;
-    status: string;
-    balance: number;
-    available: number;
-    created_at: string;
-  };
-  keys: Array<{ id: number; name: string; prefix: string; status: string; last_used_at: string | null }>;
-  calls: Array<{
-    created_at: string;
-    operation: string | null;
-    key_id: number | null;
-    status: number;
-    charged: number;
-  }>;
-  ledger: Array<{ created_at: string; kind: string; amount: number; balance_after: number; note: string | null }>;
-  orders: Array<{ id: number; item_name?: string; amount?: number; status: string; created_at: string }>;
-  subscriptions: Array<{ plan_id: string; starts_at: string; ends_at: string }>;
-  audit: Array<{
-    created_at: string;
-    action: string;
-    actor_id: number | null;
-    actor_email?: string | null;
-    ip: string | null;
-  }>;
-}
 
 export async function renderAdminUser(main: HTMLElement, id: string): Promise<void> {
   const msg = messageSlot();
-  const o = await get<Overview>(`admin/users/${encodeURIComponent(id)}/overview`);
+  const o = await get<Reply<'adminUserOverview'>>(`admin/users/${encodeURIComponent(id)}/overview`);
   const submit = h('button', { class: 'btn btn-primary', attrs: { type: 'submit' } }, t('adminUser.apply'));
   const form = actionForm(
     'form-grid grid-3',
     submit,
     msg,
     async (form) => {
-      const r = await post<{ amount: number; balance: number }>(`admin/users/${o.user.id}/adjustments`, {
+      const r = await post<Reply<'adminAdjust'>>(`admin/users/${o.user.id}/adjustments`, {
         kind: fieldValue(form, 'kind'),
         amount: fieldValue(form, 'amount'),
         reason: fieldValue(form, 'reason'),

@@ -7,7 +7,7 @@ import { t } from '../i18n/index.js';
 import { link } from '../router.js';
 import { getUser } from '../session.js';
 import { stackOnPhone } from '../stack-table.js';
-import type { AdminUser } from '../types.js';
+import type { Reply } from '../types.js';
 import { badge, busy, button, card, field, input, messageSlot, table } from '../ui.js';
 
 export async function renderAdminUsers(main: HTMLElement): Promise<void> {
@@ -21,8 +21,7 @@ export async function renderAdminUsers(main: HTMLElement): Promise<void> {
   );
   const load = async (): Promise<void> => {
     try {
-      const users = (await get<{ users: AdminUser[] }>(`admin/users${query({ q: fieldValue(searchForm, 'q') })}`))
-        .users;
+      const users = (await get<Reply<'adminUsers'>>(`admin/users${query({ q: fieldValue(searchForm, 'q') })}`)).users;
       const rows = users.map((u) => [
         link(`admin/users/${u.id}`, String(u.id)),
         u.email,
@@ -36,7 +35,9 @@ export async function renderAdminUsers(main: HTMLElement): Promise<void> {
               u.status === 'active' ? t('keys.disable') : t('keys.enable'),
               async () => {
                 try {
-                  await api('PATCH', `admin/users/${u.id}`, { status: u.status === 'active' ? 'disabled' : 'active' });
+                  await api<Reply<'adminUpdateUser'>>('PATCH', `admin/users/${u.id}`, {
+                    status: u.status === 'active' ? 'disabled' : 'active',
+                  });
                   await load();
                 } catch (err) {
                   msg.error(err);
@@ -74,7 +75,7 @@ export async function renderAdminUsers(main: HTMLElement): Promise<void> {
           ev.preventDefault();
           void busy(grantBtn, async () => {
             try {
-              const r = await post<{ email: string; amount: number; balance: number }>('admin/grants', {
+              const r = await post<Reply<'adminGrant'>>('admin/grants', {
                 email: fieldValue(grantForm, 'email'),
                 amount: fieldValue(grantForm, 'amount'),
                 reason: fieldValue(grantForm, 'reason'),

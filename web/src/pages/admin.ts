@@ -11,7 +11,7 @@ import { attachPendingBadge } from '../pending-badge.js';
 import { revealActive } from '../reveal-active.js';
 import type { Route } from '../router.js';
 import { link } from '../router.js';
-import type { Stats } from '../types.js';
+import type { Reply } from '../types.js';
 import { card, pageHeader, stat, table } from '../ui.js';
 import { renderAdminAudit } from './admin-audit.js';
 import { availabilityCard } from './admin-availability.js';
@@ -38,7 +38,7 @@ const SECTIONS: Array<[string, MessageKey]> = [
 
 async function renderStats(main: HTMLElement): Promise<void> {
   const [stats, revenue, health, availability, upstreams, margin, canaries] = await Promise.all([
-    get<Stats>('admin/stats?days=30'),
+    get<Reply<'adminStats'>>('admin/stats?days=30'),
     revenueCard(),
     operationsCard(),
     availabilityCard(),
