@@ -95,6 +95,7 @@ function printUpstream(u: UpstreamRows): void {
   console.log(
     `configured upstream / hand-written plugin: throughput ${(c / p).toFixed(3)}${u.cpuRatio === undefined ? '' : `, gateway cpu per call ${u.cpuRatio.toFixed(3)} (goal <= 1.10)`}`,
   );
+  if (u.profile) console.log(u.profile);
 }
 
 async function onlyUpstream(passwordHash: string): Promise<void> {

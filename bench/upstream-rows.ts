@@ -3,13 +3,20 @@
 // hand-written plugin (bench/plugins/bench-pick), each paired with bare Koa. Goal: the configured one costs at
 // most 10% more gateway CPU per call than the hand-written one. Both rows are billed, uncached, new numbers.
 import type { ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createBenchDatabase } from './bench-db.js';
 import { drive } from './load.js';
 import { type PairedResult, paired } from './paired.js';
+import { inclusiveMicros, selfByWindow, summariseProfile } from './profile-summary.js';
 
-type Start = (args: string[], env: Record<string, string>) => Promise<ChildProcess>;
+type Start = (args: string[], env: Record<string, string>, nodeArgs?: string[]) => Promise<ChildProcess>;
+
+/**
+ * BENCH_UPSTREAM_PROFILE=<dir>: the gateway writes a CPU profile of its main thread there (node --cpu-prof), both
+ * rows in one; `upstreamProfileText` sums it per pipeline branch, so the two rows' own work shows apart.
+ */
+const PROFILE_DIR = process.env.BENCH_UPSTREAM_PROFILE;
 
 const INPUT = `
     input: { type: object, required: [phone], additionalProperties: false, properties: { phone: { type: string, minLength: 11, maxLength: 11, description: { zh: 手机号, en: Number } } } }
@@ -47,6 +54,71 @@ export interface UpstreamRows {
   rows: Array<[string, PairedResult, string]>;
   /** Gateway CPU per call, configured over hand-written (goal <= 1.10); undefined off Linux. */
   cpuRatio?: number;
+  /** With BENCH_UPSTREAM_PROFILE: where the gateway's main thread went, per row's call. */
+  profile?: string;
+}
+
+/** Functions whose inclusive time tells the rows apart: each branch's own, and the work the configured one adds. */
+const BRANCHES = {
+  up_config: [
+    'runUpstreams@upstreams.ts',
+    'attemptOrder@upstreams.ts',
+    'upstreamCacheKey@upstreams.ts',
+    'admit@upstream-health.ts',
+    'succeeded@upstream-health.ts',
+    'validate',
+    'serialiseResult',
+  ],
+  up_plugin: ['runOne@run-plugin.ts', 'sandboxRequest', 'serialiseResult'],
+} as const;
+
+/** Microseconds of the monotonic clock, as V8 stamps its profile samples. */
+const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/** Per call of each row, inside that row's own measured slices: the functions whose self time differs most. */
+function differences(file: string, windows: Array<[string, number, number]>, calls: Record<string, number>): string[] {
+  const self = selfByWindow(file, windows);
+  const perCall = (code: string): Map<string, number> => {
+    const m = new Map<string, number>();
+    for (const [k, us] of self.get(code) ?? []) m.set(k, us / Math.max(1, calls[code]));
+    return m;
+  };
+  const [c, p] = [perCall('up_config'), perCall('up_plugin')];
+  const busy = (m: Map<string, number>): number =>
+    [...m].reduce((n, [k, v]) => (k.startsWith('(idle)') ? n : n + v), 0);
+  const diff = [...new Set([...c.keys(), ...p.keys()])]
+    .map((k): [string, number] => [k, (c.get(k) ?? 0) - (p.get(k) ?? 0)])
+    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
+    .filter(([k]) => !k.startsWith('(idle)'))
+    .slice(0, 25);
+  return [
+    `main thread busy per measured call: up_config ${busy(c).toFixed(0)} us, up_plugin ${busy(p).toFixed(0)} us`,
+    'self time per call, up_config minus up_plugin (largest differences):',
+    ...diff.map(([k, v]) => `  ${v >= 0 ? '+' : ''}${v.toFixed(1).padStart(7)} us  ${k}`),
+  ];
+}
+
+function profileText(
+  dir: string,
+  calls: Record<string, number>,
+  windows: Array<[string, number, number]>,
+  measured: Record<string, number>,
+): string {
+  const files = readdirSync(dir).map((f) => join(dir, f));
+  const summaries = files.map((f) => ({ f, ...summariseProfile(f) })).sort((a, b) => b.busy - a.busy);
+  const main = summaries[0];
+  const lines = [
+    main.text,
+    ...differences(main.f, windows, measured),
+    `main thread, microseconds per call of the row (inclusive, ${calls.up_config} / ${calls.up_plugin} calls):`,
+  ];
+  for (const [code, names] of Object.entries(BRANCHES)) {
+    const us = inclusiveMicros(main.f, names);
+    lines.push(
+      `  ${code}: ${names.map((n) => `${n} ${((us.get(n) ?? 0) / Math.max(1, calls[code])).toFixed(1)}`).join(', ')}`,
+    );
+  }
+  return lines.join('\n');
 }
 
 export async function benchUpstream(
@@ -62,38 +134,62 @@ export async function benchUpstream(
   const opsFile = join(dataDir, 'upstream-operations.yaml');
   writeFileSync(opsFile, operationsYaml(stubPort));
   const stub = await start([resolve('bench/upstream-stub.ts')], { PORT: String(stubPort) });
-  const gateway = await start([resolve('bench/upstream-gateway.ts')], {
-    DATA_DIR: dataDir,
-    PORT: String(gatewayPort),
-    OPERATIONS_FILE: opsFile,
-    PLUGIN_DIRS: `${resolve('plugins')}:${resolve('bench/plugins')}`,
-    RATE_LIMIT_PER_SECOND: '1000000',
-    RATE_LIMIT_BURST: '1000000',
-    MAX_IN_FLIGHT_PER_KEY: '1000',
-    LOG_LEVEL: 'warn',
-  });
+  const profileArgs = PROFILE_DIR
+    ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`]
+    : [];
+  const gateway = await start(
+    [resolve('bench/upstream-gateway.ts')],
+    {
+      DATA_DIR: dataDir,
+      PORT: String(gatewayPort),
+      OPERATIONS_FILE: opsFile,
+      PLUGIN_DIRS: `${resolve('plugins')}:${resolve('bench/plugins')}`,
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      MAX_IN_FLIGHT_PER_KEY: '1000',
+      LOG_LEVEL: 'warn',
+    },
+    profileArgs,
+  );
   try {
     const g = { port: gatewayPort, pid: gateway.pid };
     const rows: Array<[string, PairedResult, string]> = [];
-    for (const code of ['up_config', 'up_plugin']) await drive(gatewayPort, keys, 2, connections, 0, code); // warm-up
+    const calls: Record<string, number> = { up_config: 0, up_plugin: 0 };
+    for (const code of ['up_config', 'up_plugin'])
+      calls[code] += (await drive(gatewayPort, keys, 2, connections, 0, code)).total; // warm-up
     // Alternate the two rows' halves so background load meets both alike.
     const half = Math.max(1, Math.floor(seconds / 2));
     const parts: Record<string, PairedResult[]> = { up_config: [], up_plugin: [] };
+    const windows: Array<[string, number, number]> = [];
     for (let i = 0; i < 2; i++)
-      for (const code of ['up_config', 'up_plugin'])
+      for (const code of ['up_config', 'up_plugin']) {
+        const from = nowUs();
         parts[code].push(await paired(g, bare, keys, half, connections, 0, code));
+        windows.push([code, from, nowUs()]);
+      }
+    const measured: Record<string, number> = { up_config: 0, up_plugin: 0 };
+    for (const code of ['up_config', 'up_plugin']) for (const p of parts[code]) measured[code] += p.gateway.total;
+    for (const code of ['up_config', 'up_plugin']) calls[code] += measured[code];
     rows.push(
       ['up config', merge(parts.up_config), 'operations.yaml upstreams: (plugins/http, JSONata) -> stub on loopback'],
       ['up plugin', merge(parts.up_plugin), 'hand-written plugin (bench/plugins/bench-pick), same fetch and pick'],
     );
     const [c, p] = [rows[0][1].gatewayCpuUs, rows[1][1].gatewayCpuUs];
-    return { rows, ...(c && p ? { cpuRatio: c / p } : {}) };
+    for (const child of [gateway, stub]) await stop(child); // the profile is written as the gateway exits
+    return {
+      rows,
+      ...(c && p ? { cpuRatio: c / p } : {}),
+      ...(PROFILE_DIR ? { profile: profileText(resolve(PROFILE_DIR), calls, windows, measured) } : {}),
+    };
   } finally {
-    for (const child of [gateway, stub]) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    }
+    for (const child of [gateway, stub]) await stop(child);
   }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
 }
 
 /** Two halves of one row as one: sums of calls, CPU weighted by calls. */

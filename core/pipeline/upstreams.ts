@@ -23,12 +23,28 @@ type Failure = Extract<SharedRun, { failure: unknown }>;
 /** Codes that say something about the caller's request, not about the upstream's health. */
 const CALLER_CODES: ReadonlySet<string> = new Set(['INVALID_INPUT', 'NOT_FOUND', 'UNSUPPORTED']);
 
+/** An operation's upstreams that can be tried, in tiers by priority: fixed per loaded configuration. */
+const tiersOf = new WeakMap<readonly UpstreamConfig[], UpstreamConfig[][]>();
+function tiers(list: readonly UpstreamConfig[]): UpstreamConfig[][] {
+  let out = tiersOf.get(list);
+  if (!out) {
+    const byPriority = new Map<number, UpstreamConfig[]>();
+    for (const u of list)
+      if (u.missing.length === 0) byPriority.set(u.priority, [...(byPriority.get(u.priority) ?? []), u]);
+    out = [...byPriority].sort(([a], [b]) => a - b).map(([, tier]) => tier);
+    tiersOf.set(list, out);
+  }
+  return out;
+}
+
 /** Tiers in priority order, each shuffled by weight (a weight-0 upstream goes last in its tier). */
 export function attemptOrder(list: readonly UpstreamConfig[], random: () => number = Math.random): UpstreamConfig[] {
-  const tiers = new Map<number, UpstreamConfig[]>();
-  for (const u of list) if (u.missing.length === 0) tiers.set(u.priority, [...(tiers.get(u.priority) ?? []), u]);
   const out: UpstreamConfig[] = [];
-  for (const [, tier] of [...tiers].sort(([a], [b]) => a - b)) {
+  for (const tier of tiers(list)) {
+    if (tier.length === 1) {
+      out.push(tier[0]); // nothing to shuffle
+      continue;
+    }
     const pool = [...tier];
     while (pool.length) {
       const total = pool.reduce((n, u) => n + u.weight, 0);
@@ -114,7 +130,7 @@ export async function runUpstreams(call: Validated, s: Services, base?: Record<s
     base && data && typeof data === 'object' && !Array.isArray(data) ? { ...base, ...data } : data;
   const order = attemptOrder(op.upstreams ?? []);
   for (const u of pinned === undefined ? order : order.filter((x) => x.id === pinned)) {
-    const cacheKey = await upstreamCacheKey(op, u, call.input);
+    const cacheKey = u.cacheKey ? await upstreamCacheKey(op, u, call.input) : null;
     // A pinned probe (a canary) must reach the upstream itself, never its cached answer.
     const kept = cacheKey === null || pinned !== undefined ? undefined : await s.state.cacheGet(cacheKey);
     if (kept !== undefined) {

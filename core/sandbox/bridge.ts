@@ -10,6 +10,7 @@ import { BUNDLE_GLOBAL } from './bundle.js';
 import type { CallTable } from './calls.js';
 import type { HostFetchInit, HostFetchResponse, LogLevel, PluginManifest } from './contract.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, HostFetchError, hostFetch } from './host-fetch.js';
+import { KEPT_OPTIONS_MAX, OPTIONS_MISSING } from './kept-options.js';
 import type { LogBudget } from './log-budget.js';
 import type { ThreadActivity } from './thread-activity.js';
 
@@ -250,12 +251,26 @@ const hardenIntrinsics = () => {
 hardenIntrinsics();
 const unwrapFetch = (r) => { if (typeof r.error === 'string') throw new Error(r.error); return r; };
 const unwrapAsset = (r) => { if (typeof r === 'string') throw new Error(r); return r; };
-const invoke = async function invoke(callId, input, options, operation, pin) {
+// Each operation's options arrive once and are kept frozen under their number (kept-options.ts); a call without
+// them names them. Past KEPT_OPTIONS_MAX (configuration reloads) all are let go and come again when next needed.
+const keptOptions = new Map();
+const optionsOf = (options, id) => {
+  if (options === null) return keptOptions.get(id);
+  let kept = keptOptions.get(id);
+  if (kept === undefined) {
+    if (keptOptions.size >= ${KEPT_OPTIONS_MAX}) keptOptions.clear();
+    keptOptions.set(id, (kept = deepFreeze(options)));
+  }
+  return kept;
+};
+const invoke = async function invoke(callId, input, options, operation, pin, optionsId) {
+  const frozenOptions = optionsOf(options, optionsId);
+  if (frozenOptions === undefined) return ${JSON.stringify(OPTIONS_MISSING)};
   const host = Object.freeze({
     ...(typeof pin === 'string' ? { pin } : {}),
     fetch: (url, init) => hostFetch.apply(undefined, [callId, String(url), plainInit(init)], FETCH_OPTS).then(unwrapFetch),
     log: (level, message, fields) => { hostLog(callId, String(level), String(message), plainFields(fields)); },
-    options: deepFreeze(options),
+    options: frozenOptions,
     operation,
     asset: (name) => hostAsset.apply(undefined, [callId, String(name)], ASSET_OPTS).then(unwrapAsset),
     hasAsset: (name) => hostHasAsset.apply(undefined, [callId, String(name)], FETCH_OPTS),
@@ -276,7 +291,7 @@ const settled = (p) => p.then((value) => [true, value], (e) => {
 });
 const start = (calls) => {
   const results = calls.map(() => [false]);
-  const all = Promise.all(calls.map((c, i) => settled(invoke(c[0], c[1], c[2], c[3], c[4])).then((r) => { results[i] = r; })));
+  const all = Promise.all(calls.map((c, i) => settled(invoke(c[0], c[1], c[2], c[3], c[4], c[5])).then((r) => { results[i] = r; })));
   return { results, all };
 };
 const many = (calls) => {

@@ -19,8 +19,18 @@ import type ivm from 'isolated-vm';
 import { atTurnEnd } from '../kernel/turn-end.js';
 import type { ThreadActivity } from './thread-activity.js';
 
-/** What one call passes to the isolate's `invoke` (core/sandbox/bridge.ts). */
-export type CallArgs = [callId: number, input: unknown, options: unknown, operation: string, pin: string | null];
+/**
+ * What one call passes to the isolate's `invoke` (core/sandbox/bridge.ts): its options, or null when the isolate
+ * already holds them under `optionsId` (kept-options.ts).
+ */
+export type CallArgs = [
+  callId: number,
+  input: unknown,
+  options: unknown,
+  operation: string,
+  pin: string | null,
+  optionsId: number,
+];
 
 /** Per call: its value, or the Error it rejected with (as text), or nothing the batch can pass on. */
 export type ManyResult = [ok: true, value: unknown] | [ok: false, error?: { message: string; stack: string }];

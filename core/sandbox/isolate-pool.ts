@@ -11,6 +11,7 @@ import { type CallState, CallTable } from './calls.js';
 import type { PluginManifest } from './contract.js';
 import { type CallArgs, IsolateBatch } from './isolate-batch.js';
 import { type Attempt, type Entry, letGoOf, type Slot, SlotFactory } from './isolate-slot.js';
+import { KeptOptions, OPTIONS_MISSING } from './kept-options.js';
 import type { LogBudget } from './log-budget.js';
 import {
   checkOutcome,
@@ -70,6 +71,8 @@ export class IsolatePool {
   /** `allow_hosts: []`: its calls only compute, so the calls of a turn to one isolate are started together. */
   private readonly offline: boolean;
   private readonly batches = new WeakMap<Slot, IsolateBatch>();
+  /** Options sent to each isolate once, then named by number (kept-options.ts). */
+  private readonly kept = new KeptOptions();
 
   constructor(private readonly o: PoolOptions) {
     this.factory = new SlotFactory({ ...o, calls: this.calls });
@@ -294,27 +297,49 @@ export class IsolatePool {
       const remaining = Math.max(1, Math.ceil(call.deadlineAt - Date.now()));
       const timer = setTimeout(onDeadline, remaining);
 
-      const args: CallArgs = [state.id, call.input, call.options, call.operation, call.pin ?? null];
-      const alone = (): Promise<unknown> =>
+      const optionsId = this.kept.idOf(call.options);
+      const argsWith = (sendOptions: boolean): CallArgs => [
+        state.id,
+        call.input,
+        sendOptions ? call.options : null,
+        call.operation,
+        call.pin ?? null,
+        optionsId,
+      ];
+      const aloneWith = (args: CallArgs) => (): Promise<unknown> =>
         entry.invoke.apply(undefined, args, {
           arguments: { copy: true },
           result: { promise: true, copy: true },
-          timeout: remaining, // covers the synchronous part; the timer above covers the rest
+          // covers the synchronous part; the timer above covers the rest
+          timeout: Math.max(1, Math.ceil(call.deadlineAt - Date.now())),
         });
+      const onValue = (value: unknown, resent: boolean): void => {
+        if (value === OPTIONS_MISSING && !resent) {
+          // The isolate let this call's options go: once more with them, on the isolate's own thread.
+          this.kept.forget(slot, optionsId);
+          startAtTurnEnd(aloneWith(argsWith(true))).then((v) => onValue(v, true), onError);
+          return;
+        }
+        if (!settle()) return;
+        this.kept.note(slot, optionsId);
+        const checked = checkOutcome(value);
+        if ('outcome' in checked) finish({ kind: 'done', outcome: checked.outcome });
+        else {
+          call.log.error('plugin call failed', { reason: checked.invalid });
+          finish({ kind: 'done', outcome: internalOutcome(this.o.plugin) });
+        }
+      };
+      const onError = (err: unknown): void => {
+        if (!settle()) return;
+        finish(this.classify(err, slot, attempt, state, call));
+      };
+      const args = argsWith(!this.kept.holds(slot, optionsId));
+      const alone = aloneWith(args);
       // Started with the other isolate calls of this turn (kernel/turn-end.ts): one wake-up of the thread for all,
       // and for a plugin that cannot reach the network one isolated-vm call for all (isolate-batch.ts).
       (this.offline ? this.batchOf(slot, entry).run(args, remaining, alone) : startAtTurnEnd(alone)).then(
-        (value: unknown) => {
-          if (!settle()) return;
-          const checked = checkOutcome(value);
-          if ('outcome' in checked) return finish({ kind: 'done', outcome: checked.outcome });
-          call.log.error('plugin call failed', { reason: checked.invalid });
-          finish({ kind: 'done', outcome: internalOutcome(this.o.plugin) });
-        },
-        (err: unknown) => {
-          if (!settle()) return;
-          finish(this.classify(err, slot, attempt, state, call));
-        },
+        (value: unknown) => onValue(value, args[2] !== null),
+        onError,
       );
     });
   }

@@ -5,16 +5,10 @@ import type { Logger } from '../kernel/logger.js';
 import { BOOTSTRAP, type BridgeDeps, createBridge } from './bridge.js';
 import type { PluginManifest } from './contract.js';
 import { holdUntilExit, letGo } from './exit-guard.js';
-import type { BatchEntry } from './isolate-batch.js';
+import type { BatchEntry, CallArgs } from './isolate-batch.js';
 import { ThreadActivity } from './thread-activity.js';
 
-export type InvokeFn = (
-  callId: number,
-  input: unknown,
-  options: unknown,
-  operation: string,
-  pin: string | null,
-) => Promise<unknown>;
+export type InvokeFn = (...args: CallArgs) => Promise<unknown>;
 
 /** The isolate's entry points: one call, or several at once on its thread or on the host's (isolate-batch.ts). */
 export interface Entry extends BatchEntry {

@@ -87,8 +87,23 @@ export function createUpstreamHealth(state: SharedState, now: () => number = Dat
   const clear = async (op: string, id: string): Promise<void> => {
     try {
       await state.cacheSet(`${KEY(op, id)}:down`, '', 1);
-      const fails = await state.get(`${KEY(op, id)}:fails`);
-      if (fails) await state.incr(`${KEY(op, id)}:fails`, -fails, FAIL_TTL_S);
+      await clearFails(op, id);
+    } catch {
+      // nothing to clear while the state is unreachable
+    }
+  };
+  const clearFails = async (op: string, id: string): Promise<void> => {
+    const fails = await state.get(`${KEY(op, id)}:fails`);
+    if (fails) await state.incr(`${KEY(op, id)}:fails`, -fails, FAIL_TTL_S);
+  };
+  /**
+   * A success closes the circuit: only what is set is cleared, so the usual success, with nothing to clear, reads
+   * and never writes (a write into the shared cache with every call of every configured upstream).
+   */
+  const closeCircuit = async (op: string, id: string): Promise<void> => {
+    try {
+      if (await state.cacheGet(`${KEY(op, id)}:down`)) await state.cacheSet(`${KEY(op, id)}:down`, '', 1);
+      await clearFails(op, id);
     } catch {
       // nothing to clear while the state is unreachable
     }
@@ -118,7 +133,7 @@ export function createUpstreamHealth(state: SharedState, now: () => number = Dat
         return true;
       }
     },
-    succeeded: (op, id) => clear(op, id),
+    succeeded: closeCircuit,
     async failed(op, id, threshold, coolDownS, reason) {
       let n: number;
       try {

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import nock from 'nock';
-import { createUser } from '../../core/accounts/users.js';
-import { createTestApp, type TestApp, testPasswordHash } from '../helpers/create-test-app.js';
+import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+import { addOperator } from '../helpers/operator.js';
 import { fixture } from '../plugins/jiexi/_helpers.js';
 
 export const XHS = 'https://www.xiaohongshu.com';
@@ -18,21 +18,11 @@ export const XHS_VIDEO = fixture('xhs-video.html').replaceAll('66b1c2d3000000001
 export async function canaryApp(settings: Record<string, unknown> = {}): Promise<TestApp> {
   const yaml = readFileSync('operations.yaml', 'utf8').replace(/(code: jiexi[\s\S]*?timeout_ms: )10000/, '$11500');
   const h = await createTestApp({ operationsYaml: yaml, pluginDirs: [resolve('plugins')], settings });
-  const db = h.services.store.db;
-  await createUser(db, `ops-${Date.now()}@example.com`, 'password123', 'admin', await testPasswordHash());
-  await db
-    .insertInto('webhook_endpoints')
-    .values({
-      user_id: null,
-      url: 'https://hooks.example.com/tollgate',
-      kind: 'standard',
-      secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXR0ZXN0c2VjcmV0',
-      bot_secret: null,
-      events: JSON.stringify(['operation.degraded', 'operation.down', 'operation.recovered']),
-      status: 'active',
-      created_at: Date.now(),
-    })
-    .execute();
+  await addOperator(h, `ops-${Date.now()}@example.com`, [
+    'operation.degraded',
+    'operation.down',
+    'operation.recovered',
+  ]);
   return h;
 }
 

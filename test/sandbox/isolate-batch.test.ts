@@ -54,7 +54,7 @@ function offGatewayThread(): ThreadActivity {
   return activity;
 }
 
-const args = (id: number, input: Record<string, unknown>): CallArgs => [id, input, {}, 'op', null];
+const args = (id: number, input: Record<string, unknown>): CallArgs => [id, input, {}, 'op', null, 1];
 
 /** Stand-ins for a call run alone: each answers `alone <n>` and records that it ran. */
 function standIns(): { ran: number[]; alone: (n: number) => () => Promise<unknown> } {

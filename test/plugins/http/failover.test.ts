@@ -1,48 +1,39 @@
 // Several upstreams per operation through the whole gateway: tiers by priority, failures marked `next` move on,
 // the caller's own errors do not, a circuit opens after consecutive failures, the mapped answer must match
 // `response`, and every answer names the upstream that served it.
-import { resolve } from 'node:path';
 import nock from 'nock';
 import t from 'tap';
 import { upstreamHealthOf } from '../../../core/state/upstream-health.js';
 import { admin } from '../../console/support.js';
-import { createTestApp, type TestApp } from '../../helpers/create-test-app.js';
+import type { TestApp } from '../../helpers/create-test-app.js';
 import { replyAfter } from '../../sandbox/helpers.js';
+import { field, ID_FIELD, itemUpstream, itemYaml, NOT_FOUND_RULE, upstreamApp } from './support.js';
 
 nock.disableNetConnect();
-const upstream = (id: string, priority: number, extra = '') => `
-      - id: ${id}
+const upstream = (id: string, priority: number, extra = '') =>
+  itemUpstream(
+    id,
+    `
         priority: ${priority}
         cost_per_call: 0.001
         timeout_ms: 300
-        circuit: { failures: 2, cool_down_s: 60 }
-        request:
-          url: https://${id}.example.com/v1/items/{{ input.id }}
-          headers: { authorization: 'Bearer \${${id.toUpperCase()}_TOKEN}' }
-        errors:
-          - when: status = 404
-            code: NOT_FOUND
-            message: { zh: 没有这个条目, en: No such item }${extra}
-        result: '{ "id": body.item.id, "name": body.item.title, "provider": "${id}" }'`;
-const YAML = `
-operations:
-  - code: item
-    price_per_call: 0.01
-    timeout_ms: 2000
-    input: { type: object, required: [id], properties: { id: { type: string, maxLength: 40 } } }
-    response:
-      id: { type: string, zh: 编号, en: Id }
-      name: { type: string, zh: 名称, en: Name }
-      provider: { type: string, zh: 来源, en: Source }
-    upstreams:${upstream('alpha', 1)}${upstream('beta', 2)}
-`;
+        circuit: { failures: 2, cool_down_s: 60 }`,
+    `
+          headers: { authorization: 'Bearer \${${id.toUpperCase()}_TOKEN}' }`,
+    `${NOT_FOUND_RULE}${extra}
+        result: '{ "id": body.item.id, "name": body.item.title, "provider": "${id}" }'`,
+  );
+const YAML = itemYaml(
+  `${ID_FIELD}${field('name', '名称', 'Name')}${field('provider', '来源', 'Source')}`,
+  `${upstream('alpha', 1)}${upstream('beta', 2)}`,
+);
 const ok = (id: string, title = 'Thing') => ({ item: { id, title } });
 
 let h: TestApp;
 t.before(async () => {
   process.env.ALPHA_TOKEN = 'alpha-secret';
   process.env.BETA_TOKEN = 'beta-secret';
-  h = await createTestApp({ operationsYaml: YAML, pluginDirs: [resolve('plugins')] });
+  h = await upstreamApp(YAML);
 });
 t.afterEach(async () => {
   nock.cleanAll();
@@ -147,7 +138,7 @@ t.test('two failures in a row open the circuit: alpha is skipped until its trial
 
 t.test('a header value with a line break is refused as INVALID_INPUT, nothing fetched', async (t) => {
   const yaml = YAML.replace("authorization: 'Bearer ${ALPHA_TOKEN}'", "x-id: '{{ input.id }}'");
-  const h2 = await createTestApp({ operationsYaml: yaml, pluginDirs: [resolve('plugins')] });
+  const h2 = await upstreamApp(yaml);
   t.teardown(() => h2.close());
   const u = await h2.user('1');
   const res = await h2.client.get(`/api/item?id=${encodeURIComponent('a\r\nx-evil: 1')}`, { 'X-API-Key': u.key });

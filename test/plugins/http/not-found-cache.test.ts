@@ -1,37 +1,29 @@
 // An upstream's NOT_FOUND kept under its cache_key (not_found_ttl) through the whole gateway: the next call for the
 // key is answered NOT_FOUND again, in the caller's language, free, without asking the upstream; once the entry
 // runs out the upstream is asked again.
-import { resolve } from 'node:path';
 import nock from 'nock';
 import t from 'tap';
-import { createTestApp, type TestApp } from '../../helpers/create-test-app.js';
+import type { TestApp } from '../../helpers/create-test-app.js';
+import { ID_FIELD, itemUpstream, itemYaml, NOT_FOUND_RULE, upstreamApp } from './support.js';
 
 nock.disableNetConnect();
-const YAML = `
-operations:
-  - code: item
-    price_per_call: 0.01
-    timeout_ms: 2000
-    input: { type: object, required: [id], properties: { id: { type: string, maxLength: 40 } } }
-    response:
-      id: { type: string, zh: 编号, en: Id }
-    upstreams:
-      - id: alpha
+const YAML = itemYaml(
+  ID_FIELD,
+  itemUpstream(
+    'alpha',
+    `
         cost_per_call: 0.001
         cache_key: input.id
-        not_found_ttl: 1
-        request:
-          url: https://alpha.example.com/v1/items/{{ input.id }}
-        errors:
-          - when: status = 404
-            code: NOT_FOUND
-            message: { zh: 没有这个条目, en: No such item }
-        result: '{ "id": body.item.id }'
-`;
+        not_found_ttl: 1`,
+    '',
+    `${NOT_FOUND_RULE}
+        result: '{ "id": body.item.id }'`,
+  ),
+);
 
 let h: TestApp;
 t.before(async () => {
-  h = await createTestApp({ operationsYaml: YAML, pluginDirs: [resolve('plugins')] });
+  h = await upstreamApp(YAML);
 });
 t.afterEach(() => nock.cleanAll());
 t.teardown(() => h.close());

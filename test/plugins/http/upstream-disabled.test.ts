@@ -2,58 +2,41 @@
 // one mail to every active admin, zh and en) once per change into disabled, and the admin's operations list shows
 // it. A canary's probe pinned to the disabled upstream meets the rule again and stays quiet; after the disable runs
 // out, a new failure is news again.
-import { resolve } from 'node:path';
 import nock from 'nock';
 import t from 'tap';
-import { createUser } from '../../../core/accounts/users.js';
 import { createCanaryRunner } from '../../../core/health/canary-runner.js';
 import { upstreamHealthOf } from '../../../core/state/upstream-health.js';
 import { admin } from '../../console/support.js';
-import { createTestApp, type TestApp, testPasswordHash } from '../../helpers/create-test-app.js';
+import type { TestApp } from '../../helpers/create-test-app.js';
+import { addOperator } from '../../helpers/operator.js';
+import { ID_FIELD, itemUpstream, itemYaml, upstreamApp } from './support.js';
 
 nock.disableNetConnect();
-const YAML = `
-operations:
-  - code: item
-    price_per_call: 0.01
-    timeout_ms: 2000
-    input: { type: object, required: [id], properties: { id: { type: string, maxLength: 40 } } }
-    response:
-      id: { type: string, zh: 编号, en: Id }
-    canary:
-      interval: 600
-      samples:
-        - input: { id: probe }
-    upstreams:
-      - id: alpha
-        request:
-          url: https://alpha.example.com/v1/items/{{ input.id }}
+const YAML = itemYaml(
+  ID_FIELD,
+  itemUpstream(
+    'alpha',
+    '',
+    '',
+    `
         errors:
           - when: status = 401
             code: UPSTREAM_FAILED
             message: { zh: 密钥无效, en: Bad credential }
             disable_s: 8
-        result: '{ "id": body.item.id }'
-`;
+        result: '{ "id": body.item.id }'`,
+  ),
+  `
+    canary:
+      interval: 600
+      samples:
+        - input: { id: probe }`,
+);
 
 let h: TestApp;
 t.before(async () => {
-  h = await createTestApp({ operationsYaml: YAML, pluginDirs: [resolve('plugins')] });
-  const db = h.services.store.db;
-  await createUser(db, 'ops@example.com', 'password123', 'admin', await testPasswordHash());
-  await db
-    .insertInto('webhook_endpoints')
-    .values({
-      user_id: null,
-      url: 'https://hooks.example.com/tollgate',
-      kind: 'standard',
-      secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXR0ZXN0c2VjcmV0',
-      bot_secret: null,
-      events: JSON.stringify(['upstream.disabled']),
-      status: 'active',
-      created_at: Date.now(),
-    })
-    .execute();
+  h = await upstreamApp(YAML);
+  await addOperator(h, 'ops@example.com', ['upstream.disabled']);
 });
 t.teardown(() => h.close());
 
