@@ -7,6 +7,7 @@ import {
   as,
   body,
   both,
+  currencyAmount,
   idQuery,
   list,
   oneOf,
@@ -25,18 +26,6 @@ import {
 } from './schema.js';
 
 export const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'expired', 'refunded', 'amount_mismatch'] as const;
-
-const CURRENCY_ERROR = "'{field}' must be a positive amount with at most 2 decimals, in the order's currency.";
-/** An amount in an order's currency: above 0, at most 2 decimals (a number or a decimal string). */
-const currencyAmount = (description: string) =>
-  as<number | string>({
-    type: ['number', 'string'],
-    pattern: '^\\s*\\d{1,12}(\\.\\d{1,2})?\\s*$',
-    exclusiveMinimum: 0,
-    description,
-    'x-error': { pattern: CURRENCY_ERROR, exclusiveMinimum: CURRENCY_ERROR },
-    'x-rule': 'greater than 0, at most 2 decimals',
-  });
 
 const paymentOrder = ref('PaymentOrder', PaymentOrder);
 /** An order as the operator sees it: with its buyer's email (null when the account is gone). */

@@ -2,11 +2,13 @@
 // log, a provider query on demand, refunds, and batches of single-use redeem codes (with their CSV export, to print
 // or hand to a reseller).
 import { Bilingual, PaymentOrder } from './components.js';
+import { csvLocaleQuery } from './csv.js';
 import { defineRoutes } from './define.js';
 import {
   answer,
   as,
   body,
+  currencyAmount,
   idQuery,
   list,
   oneOf,
@@ -29,39 +31,6 @@ import {
 const order = ref('PaymentOrder', PaymentOrder);
 const id = params({ id: pathId('order') });
 const kind = oneOf(['plan', 'package']);
-
-/** An amount in an order's currency: above 0, at most 2 decimals (core/console/api/input.ts minorOf). */
-const CURRENCY_ERROR = "'{field}' must be a positive amount with at most 2 decimals, in the order's currency.";
-const currencyAmount = (description: string) =>
-  as<number | string>({
-    type: ['number', 'string'],
-    pattern: '^\\s*\\d{1,12}(\\.\\d{1,2})?\\s*$',
-    exclusiveMinimum: 0,
-    description,
-    'x-error': { pattern: CURRENCY_ERROR, exclusiveMinimum: CURRENCY_ERROR },
-    'x-rule': 'greater than 0, at most 2 decimals',
-  });
-
-const TZ_ERROR = "'tz' must be an IANA time zone such as Asia/Shanghai or Europe/London.";
-/** Every CSV export: UTF-8 with a BOM, header labels in `lang`, times as YYYY-MM-DD HH:mm:ss in `tz`. */
-const csvLocale = {
-  tz: Type.Optional(
-    Type.String({
-      maxLength: 64,
-      pattern: '^[A-Za-z][A-Za-z0-9_+\\-/]*$',
-      description: 'IANA time zone of the times, e.g. Europe/London (default Asia/Shanghai)',
-      'x-error': { pattern: TZ_ERROR },
-      'x-rule': 'a zone in the IANA time zone database',
-    }),
-  ),
-  lang: Type.Optional(
-    Type.Unsafe<'zh' | 'en'>({
-      type: 'string',
-      enum: ['zh', 'en'],
-      description: 'header language: zh or en (default: Accept-Language, else zh)',
-    }),
-  ),
-};
 
 /** One row of the payment log (core/billing/payments/payment-log.ts), as received. */
 const PaymentLogEntry = answer({
@@ -233,7 +202,7 @@ export const ADMIN_PAYMENTS = defineRoutes({
     summary: 'A batch of codes as CSV',
     auth: 'admin',
     params: params({ batch: pathId('redeem-code batch') }),
-    query: query(csvLocale),
+    query: query(csvLocaleQuery),
     produces: 'text/csv',
     responses: { 200: Type.String({ description: 'RFC 4180 CSV with a header line' }) },
   },

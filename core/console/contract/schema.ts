@@ -41,6 +41,18 @@ export const positiveTokens = (notPositive: string) =>
     'x-rule': 'greater than 0 and at most 1000000000, at most 6 decimals',
   });
 /** A request body: the listed fields only. */
+const CURRENCY_ERROR = "'{field}' must be a positive amount with at most 2 decimals, in the order's currency.";
+/** An amount in an order's currency: above 0, at most 2 decimals, a number or a decimal string (core/console/api/input.ts minorOf). */
+export const currencyAmount = (description: string) =>
+  as<number | string>({
+    type: ['number', 'string'],
+    pattern: '^\\s*\\d{1,12}(\\.\\d{1,2})?\\s*$',
+    exclusiveMinimum: 0,
+    description,
+    'x-error': { pattern: CURRENCY_ERROR, exclusiveMinimum: CURRENCY_ERROR },
+    'x-rule': 'greater than 0, at most 2 decimals',
+  });
+
 export const body = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: false });
 /** Query parameters: each optional, an empty value counts as absent; unknown names are ignored. */
 export const query = <P extends TProperties>(properties: P) => Type.Object(properties);
