@@ -60,22 +60,3 @@ export interface ResponseFieldRow {
 }
 
 export type Me = Reply<'me'>;
-
-/** A plan's or package's name and description in both languages (name/description are the caller's). */
-export interface CatalogueText {
-  zh: { name: string; description: string };
-  en: { name: string; description: string };
-}
-
-export interface Order {
-  id: number;
-  user_id: number;
-  kind: 'plan' | 'package';
-  item_id: string;
-  item_name: string;
-  amount: number;
-  provider: string;
-  status: 'pending' | 'paid' | 'cancelled';
-  created_at: string | null;
-  paid_at: string | null;
-}

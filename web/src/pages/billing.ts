@@ -9,12 +9,12 @@ import { getLang, t, tMaybe } from '../i18n/index.js';
 import { loadMe } from '../layout.js';
 import { link, navigate, type Route } from '../router.js';
 import { stackOnPhone } from '../stack-table.js';
-import type { Order, Reply } from '../types.js';
+import type { Reply } from '../types.js';
 import { badge, busy, button, card, field, input, messageSlot, notice, pageHeader, stat, table } from '../ui.js';
 import { payAgain, payStatus, renderPayOrder } from './pay-order.js';
 import { money } from './pay-types.js';
 
-export function orderStatus(o: Order): HTMLElement {
+export function orderStatus(o: { status: string }): HTMLElement {
   const kind = o.status === 'paid' ? 'ok' : o.status === 'pending' ? 'warn' : 'muted';
   return badge(tMaybe(`order.${o.status}`) ?? o.status, kind);
 }
