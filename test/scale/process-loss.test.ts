@@ -56,29 +56,50 @@ if (why) {
     const u = await seedUser(store, '100');
     let killedAt = 0;
     let heldAtKill: Promise<number> = Promise.resolve(0);
-    // Calls spin 50 ms, so at the kill many of A's calls hold money and in-flight slots (queued for an isolate).
+    const holdsPlacedBy = async (at: number): Promise<number> => {
+      const row = await store.db
+        .selectFrom('holds')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('created_at', '<=', at)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    };
+    // Until the kill every call goes to A, so the holds in the database are A's. A is frozen (SIGSTOP) while the
+    // database is asked, and killed only when it holds money at that moment; a fixed kill point proved nothing on
+    // a loaded host (A could be between calls, or settle them while the kill was on its way). After the kill
+    // every call goes to B, whose holds are all created after it.
+    let watching = false;
+    let loadDone = false;
+    const killWhenHolding = async (): Promise<void> => {
+      watching = true;
+      while (!killedAt && !loadDone) {
+        a.proc.kill('SIGSTOP');
+        if ((await holdsPlacedBy(Number.MAX_SAFE_INTEGER)) > 0) {
+          killedAt = Date.now();
+          a.proc.kill('SIGKILL');
+          heldAtKill = new Promise((r) => a.proc.once('exit', r)).then(() => holdsPlacedBy(killedAt));
+        } else {
+          a.proc.kill('SIGCONT');
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      }
+    };
+    let watcher: Promise<void> = Promise.resolve();
     const results = await load(
       300,
       40,
-      (i) => (!killedAt && i % 2 ? a.port : b.port),
+      (_i) => (killedAt ? b.port : a.port),
       '/api/echo?spinMs=50',
       u.key,
       (_r, done) => {
-        if (done === 100 && !killedAt) {
-          killedAt = Date.now();
-          a.proc.kill('SIGKILL');
-          heldAtKill = new Promise((r) => a.proc.once('exit', r)).then(async () => {
-            const row = await store.db
-              .selectFrom('holds')
-              .select(sql<number>`count(*)`.as('n'))
-              .executeTakeFirstOrThrow();
-            return row.n;
-          });
-        }
+        if (done >= 60 && !watching) watcher = killWhenHolding();
       },
     );
+    loadDone = true;
+    await watcher;
     const fromB = results.filter((r) => r.port === b.port);
     t.comment(`results: ${JSON.stringify(countBy(results))}`);
+    t.ok(killedAt > 0, 'A was killed mid-load');
     t.ok((await heldAtKill) > 0, `the dead process left holds behind (${await heldAtKill})`);
     t.ok(
       fromB.length > 150 && fromB.every((r) => r.status === 200),
