@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Context } from 'koa';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import { asMicro, toToken } from '../../kernel/money.js';
 import type { Services } from '../../services.js';
 import { audit } from './audit.js';
@@ -34,17 +35,42 @@ type ChunkReader = (
 
 const money = (v: unknown): number => toToken(asMicro(v));
 
+/** The columns a chunk is chosen by, as the query names them; users have no owner column. */
+interface ChunkColumns {
+  id: string;
+  created: string;
+  owner?: string;
+}
+
+/**
+ * Narrows a table's query to one chunk: ids below `before` and rows in the window. One place for the three
+ * tables, so an export's window always means the same rows whichever table it reads.
+ */
+function inChunk<Q extends { where(e: Expression<SqlBool>): Q }>(
+  q: Q,
+  c: ChunkColumns,
+  before: number | undefined,
+  w: Window,
+): Q {
+  let out = q;
+  if (before !== undefined) out = out.where(sql<SqlBool>`${sql.ref(c.id)} < ${before}`);
+  if (c.owner !== undefined && w.userId !== undefined) out = out.where(sql<SqlBool>`${sql.ref(c.owner)} = ${w.userId}`);
+  if (w.from !== undefined) out = out.where(sql<SqlBool>`${sql.ref(c.created)} >= ${w.from}`);
+  if (w.to !== undefined) out = out.where(sql<SqlBool>`${sql.ref(c.created)} < ${w.to}`);
+  return out;
+}
+
 export type ExportName = 'users' | 'orders' | 'ledger';
 
 const TABLES: Record<ExportName, { header: string[]; read: ChunkReader }> = {
   users: {
     header: ['id', 'email', 'role', 'status', 'balance', 'held', 'created_at'],
     read: async (db, before, limit, w, time) => {
-      let q = db.selectFrom('users').select(['id', 'email', 'role', 'status', 'balance', 'held', 'created_at']);
-      if (before !== undefined) q = q.where('id', '<', before);
-      if (w.from !== undefined) q = q.where('created_at', '>=', w.from);
-      if (w.to !== undefined) q = q.where('created_at', '<', w.to);
-      const rows = await q.orderBy('id', 'desc').limit(limit).execute();
+      const q = db.selectFrom('users').select(['id', 'email', 'role', 'status', 'balance', 'held', 'created_at']);
+      const rows = await inChunk(q, { id: 'id', created: 'created_at' }, before, w)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
       return rows.map((r) => [
         Number(r.id),
         r.email,
@@ -72,7 +98,7 @@ const TABLES: Record<ExportName, { header: string[]; read: ChunkReader }> = {
     ],
     read: async (db, before, limit, w, time) => {
       // The email by the user's primary key, per row of the chunk: still one keyset query on orders.id.
-      let q = db
+      const q = db
         .selectFrom('orders as o')
         .leftJoin('users as u', 'u.id', 'o.user_id')
         .select([
@@ -88,11 +114,10 @@ const TABLES: Record<ExportName, { header: string[]; read: ChunkReader }> = {
           'o.created_at',
           'o.paid_at',
         ]);
-      if (before !== undefined) q = q.where('o.id', '<', before);
-      if (w.userId !== undefined) q = q.where('o.user_id', '=', w.userId);
-      if (w.from !== undefined) q = q.where('o.created_at', '>=', w.from);
-      if (w.to !== undefined) q = q.where('o.created_at', '<', w.to);
-      const rows = await q.orderBy('o.id', 'desc').limit(limit).execute();
+      const rows = await inChunk(q, { id: 'o.id', created: 'o.created_at', owner: 'o.user_id' }, before, w)
+        .orderBy('o.id', 'desc')
+        .limit(limit)
+        .execute();
       return rows.map((r) => [
         Number(r.id),
         Number(r.user_id),
@@ -122,7 +147,7 @@ const TABLES: Record<ExportName, { header: string[]; read: ChunkReader }> = {
       'note',
     ],
     read: async (db, before, limit, w, time) => {
-      let q = db
+      const q = db
         .selectFrom('ledger as l')
         .leftJoin('users as u', 'u.id', 'l.user_id')
         .select([
@@ -137,11 +162,10 @@ const TABLES: Record<ExportName, { header: string[]; read: ChunkReader }> = {
           'l.operation',
           'l.note',
         ]);
-      if (before !== undefined) q = q.where('l.id', '<', before);
-      if (w.userId !== undefined) q = q.where('l.user_id', '=', w.userId);
-      if (w.from !== undefined) q = q.where('l.created_at', '>=', w.from);
-      if (w.to !== undefined) q = q.where('l.created_at', '<', w.to);
-      const rows = await q.orderBy('l.id', 'desc').limit(limit).execute();
+      const rows = await inChunk(q, { id: 'l.id', created: 'l.created_at', owner: 'l.user_id' }, before, w)
+        .orderBy('l.id', 'desc')
+        .limit(limit)
+        .execute();
       return rows.map((r) => [
         Number(r.id),
         Number(r.user_id),
