@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { clientIpOf } from '../../http/client-ip.js';
 import { type AuditEntry, type AuditRow, writeAudit } from '../../notify/audit-log.js';
 import type { Services } from '../../services.js';
+import type { AuditEntry as AuditAnswer } from '../contract/admin-users.js';
 import { userOf } from './auth.js';
 import { iso } from './present.js';
 
@@ -15,17 +16,22 @@ export async function audit(
   await writeAudit(s.store.db, { ...e, actorId: actor.id, actorRole: actor.role, ip: clientIpOf(ctx) });
 }
 
-export function presentAudit(r: AuditRow): Record<string, unknown> {
+/** One audit row as the log shows it; `email` names the actor and the subject (null when unknown or gone). */
+export function presentAudit(r: AuditRow, email: (id: number) => string | null): AuditAnswer {
+  const actorId = r.actor_id === null ? null : Number(r.actor_id);
+  const subjectId = r.subject_user_id === null ? null : Number(r.subject_user_id);
   return {
     id: Number(r.id),
     created_at: iso(r.created_at),
-    actor_id: r.actor_id === null ? null : Number(r.actor_id),
+    actor_id: actorId,
     actor_role: r.actor_role,
     action: r.action,
     target_type: r.target_type,
     target_id: r.target_id,
-    subject_user_id: r.subject_user_id === null ? null : Number(r.subject_user_id),
+    subject_user_id: subjectId,
     detail: JSON.parse(r.detail) as unknown,
     ip: r.ip,
+    actor_email: actorId === null ? null : email(actorId),
+    subject_email: subjectId === null ? null : email(subjectId),
   };
 }

@@ -22,6 +22,7 @@ import {
   rStr,
   rTime,
   rTokens,
+  type Static,
   Type,
   text,
   textQuery,
@@ -198,3 +199,5 @@ export const ADMIN_USERS = defineRoutes({
     responses: { 200: answer({ entries: list(AuditEntry), next_before: nextBefore }) },
   },
 });
+
+export type AuditEntry = Static<typeof AuditEntry>;

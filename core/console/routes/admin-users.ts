@@ -23,14 +23,11 @@ import { presentCall } from '../api/calls-query.js';
 import { reqTokens } from '../api/input.js';
 import { passwordGuardOf } from '../api/password-guard.js';
 import { iso, presentKey, presentLedgerEntry, presentOrder, presentUserWithBalance } from '../api/present.js';
-import { ADJUST_NOT_POSITIVE, ADMIN_USERS } from '../contract/admin-users.js';
-import type { LedgerEntry, Order } from '../contract/components.js';
-import type { ResponseOf } from '../contract/define.js';
+import { ADJUST_NOT_POSITIVE, ADMIN_USERS, type AuditEntry } from '../contract/admin-users.js';
 import { invalid } from './input-checks.js';
 import { implement } from './mount-routes.js';
 
 const RECENT = 50;
-type AuditEntry = ResponseOf<typeof ADMIN_USERS.adminAudit>['entries'][number];
 
 const noUser = (id: number): ApiError => new ApiError('RESOURCE_NOT_FOUND', `There is no user ${id}.`);
 
@@ -42,17 +39,9 @@ export function adminUserRoutes(s: Services) {
   const withEmails = async (rows: AuditRow[]): Promise<AuditEntry[]> => {
     const emails = await emailsOf(
       db,
-      rows.flatMap((r) => [
-        r.actor_id === null ? null : Number(r.actor_id),
-        r.subject_user_id === null ? null : Number(r.subject_user_id),
-      ]),
+      rows.flatMap((r) => [r.actor_id, r.subject_user_id].map((id) => (id === null ? null : Number(id)))),
     );
-    const email = (id: number | null) => (id === null ? null : (emails.get(Number(id)) ?? null));
-    return rows.map((r) => ({
-      ...(presentAudit(r) as Omit<AuditEntry, 'actor_email' | 'subject_email'>),
-      actor_email: email(r.actor_id),
-      subject_email: email(r.subject_user_id),
-    }));
+    return rows.map((r) => presentAudit(r, (id) => emails.get(id) ?? null));
   };
 
   const userOr404 = async (id: number) => {
@@ -120,8 +109,8 @@ export function adminUserRoutes(s: Services) {
         user: presentUserWithBalance(user),
         keys: keys.map(presentKey),
         calls: calls.map(presentCall),
-        ledger: ledger.map((r) => presentLedgerEntry(r) as LedgerEntry),
-        orders: orders.map((r) => presentOrder(r) as Order),
+        ledger: ledger.map(presentLedgerEntry),
+        orders: orders.map(presentOrder),
         subscriptions: subscriptions.map((r) => ({
           id: Number(r.id),
           plan_id: r.plan_id,
