@@ -50,6 +50,11 @@ export interface Operation {
   routes: string[];
 }
 
+/** The catalogue's answer (GET operations) with its operations as typed above: every page that lists them reads this. */
+export interface OperationCatalogue {
+  operations: Operation[];
+}
+
 /** One row of an operation's response field table (core/config/response-fields.ts fieldRows). */
 export interface ResponseFieldRow {
   path: string;

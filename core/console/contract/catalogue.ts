@@ -1,23 +1,9 @@
 // What can be called and bought, and what a new account gets. No login needed: the docs pages and the pricing
 // page show them to visitors too. Plus the admin's view of which operations are configured, and how their
 // configured upstreams stand.
-import { Operation, Package, Plan } from './components.js';
+import { catalogueText, Operation, Package, Plan } from './components.js';
 import { defineRoutes } from './define.js';
-import {
-  answer,
-  anyObject,
-  list,
-  oneOf,
-  orNull,
-  rBool,
-  ref,
-  rInt,
-  rStr,
-  rTime,
-  rTokens,
-  type Static,
-  Type,
-} from './schema.js';
+import { answer, list, oneOf, orNull, rBool, ref, rInt, rStr, rTime, rTokens, type Static, Type } from './schema.js';
 
 /** One configured upstream of an operation (operations.yaml `upstreams:`), core/console/api/upstream-status.ts. */
 export const UpstreamStatus = answer({
@@ -77,10 +63,12 @@ export const CATALOGUE = defineRoutes({
           answer({
             code: rStr,
             name: rStr,
-            text: anyObject,
+            text: catalogueText,
             plugin: rStr,
             available: rBool,
-            missing: Type.Array(Type.Unknown()),
+            missing: Type.Array(list(rStr), {
+              description: 'one group per way to configure it: the settings it still lacks',
+            }),
             upstreams: list(UpstreamStatus),
           }),
         ),

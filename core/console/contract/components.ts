@@ -164,7 +164,7 @@ export const Alerts = answer({
 });
 
 /** Name and description in both languages (the console switches language without asking again). */
-const catalogueText = answer({
+export const catalogueText = answer({
   zh: answer({ name: rStr, description: rStr }),
   en: answer({ name: rStr, description: rStr }),
 });
@@ -172,7 +172,7 @@ export const Operation = answer({
   code: rStr,
   name: rStr,
   description: rStr,
-  text: anyObject,
+  text: catalogueText,
   available: rBool,
   price: rTokens,
   cache_ttl: rInt,

@@ -5,18 +5,15 @@ import { get } from '../api.js';
 import { h } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { opName } from '../op-text.js';
-import type { Operation } from '../types.js';
+import type { Reply } from '../types.js';
 import { badge, card, table } from '../ui.js';
 
-interface OperationStatus extends Pick<Operation, 'code' | 'name' | 'text'> {
-  plugin: string;
-  available: boolean;
-  /** One entry per way to configure it; each lists what is still missing. */
-  missing: string[][];
-}
+/** What the card reads of an operation: availability and, when unavailable, one list of missing settings per way
+ * to configure it. */
+type OperationStatus = Reply<'adminOperations'>['operations'][number];
 
 export async function availabilityCard(): Promise<HTMLElement> {
-  const { operations } = await get<{ operations: OperationStatus[] }>('admin/operations');
+  const { operations } = await get<Reply<'adminOperations'>>('admin/operations');
   const fix = (o: OperationStatus): HTMLElement | string =>
     o.available
       ? ''

@@ -13,9 +13,6 @@ import { badge, button, card, field, input, messageSlot, table, tabs } from '../
 import { payStatus } from './pay-order.js';
 import { money, type PayOrder } from './pay-types.js';
 
-/** Admin lists carry the buyer's email (the definition's order, with the page's narrower status type). */
-type AdminOrder = PayOrder & Pick<Reply<'adminOrders'>['orders'][number], 'user_email'>;
-
 /** How the order is paid, in words: manual payment by name (with its instance when that is not `manual`), an
  * online one by its instance and channel. */
 function methodText(o: PayOrder): string {
@@ -175,9 +172,7 @@ export async function renderAdminOrders(main: HTMLElement): Promise<void> {
     try {
       const q = fieldValue(searchForm, 'q').trim() || undefined;
       const orders = (
-        await get<{ orders: AdminOrder[] }>(
-          `admin/orders${query({ status: filter === 'all' ? undefined : filter, q })}`,
-        )
+        await get<Reply<'adminOrders'>>(`admin/orders${query({ status: filter === 'all' ? undefined : filter, q })}`)
       ).orders;
       const rows = orders.map((o) => [
         `#${o.id}`,

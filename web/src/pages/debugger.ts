@@ -18,7 +18,7 @@ import { savedKey, saveKey } from '../saved-key.js';
 import { type SchemaForm, schemaForm } from '../schema-form.js';
 import { getUser, sessionSecrets } from '../session.js';
 import { operationStates, statusLine } from '../status-dot.js';
-import type { Operation } from '../types.js';
+import type { OperationCatalogue } from '../types.js';
 import { badge, busy, card, field, notice, pageHeader, reveal, select } from '../ui.js';
 import { PLACEHOLDER_KEY } from './docs.js';
 
@@ -59,7 +59,7 @@ function metric(label: string, value: string, testId: string): HTMLElement {
 
 export async function renderDebugger(main: HTMLElement, route: Route): Promise<void> {
   const [ops, states] = await Promise.all([
-    get<{ operations: Operation[] }>('operations').then((r) => r.operations),
+    get<OperationCatalogue>('operations').then((r) => r.operations),
     operationStates(),
   ]);
   if (ops.length === 0) {

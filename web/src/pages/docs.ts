@@ -15,7 +15,7 @@ import type { Route } from '../router.js';
 import { link } from '../router.js';
 import { constraintText, requiredInfo, typeOf } from '../schema-form.js';
 import { operationStates, statusDot, statusLine } from '../status-dot.js';
-import type { Operation, ResponseFieldRow } from '../types.js';
+import type { Operation, OperationCatalogue, ResponseFieldRow } from '../types.js';
 import { badge, card, notice, pageHeader, table } from '../ui.js';
 
 /** The errors an /api call can answer with (core/http/errors.ts), in the order a caller meets them. */
@@ -204,7 +204,7 @@ function renderOperation(main: HTMLElement, op: Operation, states: States): void
 
 export async function renderDocs(main: HTMLElement, route: Route): Promise<void> {
   const [ops, states] = await Promise.all([
-    get<{ operations: Operation[] }>('operations').then((r) => r.operations),
+    get<OperationCatalogue>('operations').then((r) => r.operations),
     operationStates(),
   ]);
   const code = route.parts[1];

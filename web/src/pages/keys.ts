@@ -9,7 +9,7 @@ import { t } from '../i18n/index.js';
 import { link } from '../router.js';
 import { forgetSecret, rememberSecret } from '../session.js';
 import { stackOnPhone } from '../stack-table.js';
-import type { ApiKey, Operation, Reply } from '../types.js';
+import type { ApiKey, OperationCatalogue, Reply } from '../types.js';
 import { badge, busy, button, card, copyButton, field, input, messageSlot, notice, pageHeader, table } from '../ui.js';
 
 function lines(text: string): string[] | undefined {
@@ -39,7 +39,7 @@ function statusBadge(k: ApiKey): HTMLElement {
 }
 
 export async function renderKeys(main: HTMLElement): Promise<void> {
-  const ops = (await get<{ operations: Operation[] }>('operations')).operations;
+  const ops = (await get<OperationCatalogue>('operations')).operations;
   const listSlot = h('div');
   const secretSlot = h('div');
   const msg = messageSlot();

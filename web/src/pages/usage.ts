@@ -7,7 +7,7 @@ import { type Child, clear, fieldValue, h } from '../dom.js';
 import { dateTime, int, ms, tokens } from '../format.js';
 import { t, tMaybe } from '../i18n/index.js';
 import { loadMe } from '../layout.js';
-import type { Call, Operation, Reply } from '../types.js';
+import type { Call, OperationCatalogue, Reply } from '../types.js';
 import { badge, busy, card, errorText, field, input, messageSlot, notice, pageHeader, select, table } from '../ui.js';
 import { dailyUsage } from '../usage-data.js';
 
@@ -28,7 +28,7 @@ function callRow(c: Call): Child[] {
 export async function renderUsage(main: HTMLElement): Promise<void> {
   const [series, ops, keys] = await Promise.all([
     dailyUsage(30),
-    get<{ operations: Operation[] }>('operations'),
+    get<OperationCatalogue>('operations'),
     get<Reply<'listKeys'>>('keys'),
     loadMe(true),
   ]);
