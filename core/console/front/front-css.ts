@@ -1,22 +1,12 @@
-// The front page's stylesheet, inlined in a <style> element: one request for the whole page. The CSP allows
-// exactly this text by its SHA-256 (no 'unsafe-inline'), so an injected style or script still cannot run.
-import { createHash } from 'node:crypto';
+// The front page's stylesheet: the shared base (page-css.ts) and the hero, the catalogue cards and the code
+// samples. Inlined in a <style> element and allowed by its SHA-256 in the page's CSP.
+import { inlineStyleCsp, pageCss } from './page-css.js';
 
-export const FRONT_CSS = `
-:root { --bg:#f5f7fb; --panel:#fff; --text:#1b2330; --muted:#667085; --line:#e4e8f0; --accent:#2f6fed; --accent-soft:#eaf1ff; --code-bg:#0f1623; --code-text:#dbe4f3; --warn:#9a6200; --warn-soft:#fff5e0; color-scheme: light; }
-@media (prefers-color-scheme: dark) {
-  :root { --bg:#0f141c; --panel:#171d27; --text:#e3e8f0; --muted:#9aa5b8; --line:#2a3342; --accent:#6b9bff; --accent-soft:#1c2a45; --code-bg:#0a0e14; --warn:#e0a93d; --warn-soft:#33290f; color-scheme: dark; }
-}
-* { box-sizing: border-box; }
-body { margin:0; background:var(--bg); color:var(--text); font:15px/1.6 -apple-system, BlinkMacSystemFont, "Segoe UI", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", Roboto, Helvetica, Arial, sans-serif; }
-a { color:var(--accent); }
-.wrap { max-width:1080px; margin:0 auto; padding:0 20px; }
-header.top { display:flex; align-items:center; gap:12px; padding:16px 0; }
-.brand { display:flex; align-items:center; gap:10px; font-weight:700; font-size:18px; color:var(--text); text-decoration:none; }
-.logo { width:30px; height:30px; border-radius:8px; display:grid; place-items:center; background:linear-gradient(135deg,#2f6fed,#7b5cf0); color:#fff; }
-.spacer { flex:1; }
-.top a.plain { color:var(--text); text-decoration:none; font-weight:600; }
-.lang { border:1px solid var(--line); border-radius:8px; padding:4px 10px; text-decoration:none; color:var(--text); }
+export const FRONT_CSS = pageCss({
+  light: '--accent-soft:#eaf1ff; --code-bg:#0f1623; --code-text:#dbe4f3; --warn:#9a6200; --warn-soft:#fff5e0; ',
+  dark: '--accent-soft:#1c2a45; --code-bg:#0a0e14; --warn:#e0a93d; --warn-soft:#33290f; ',
+  width: 1080,
+  rules: `
 .hero { padding:40px 0 28px; }
 .hero h1 { font-size:34px; line-height:1.25; margin:0 0 12px; }
 .hero p { color:var(--muted); max-width:720px; margin:0 0 20px; font-size:16px; }
@@ -42,12 +32,10 @@ ul.links { padding-left:20px; margin:0; }
 ul.links li { margin:4px 0; }
 a.status { display:flex; align-items:center; gap:6px; color:var(--text); text-decoration:none; font-weight:600; font-size:14px; }
 .sdot { width:9px; height:9px; border-radius:50%; background:var(--line); }
-.s-ok .sdot { background:#1f9d55; } .s-degraded .sdot { background:#d98b00; } .s-down .sdot { background:#d23c3c; }
+.s-ok .sdot { background:var(--ok); } .s-degraded .sdot { background:var(--deg); } .s-down .sdot { background:var(--down); }
 footer { color:var(--muted); font-size:13px; padding:28px 0 40px; border-top:1px solid var(--line); margin-top:36px; }
-@media (max-width:520px) { .hero h1 { font-size:26px; } .hero { padding:20px 0 12px; } .top a.plain { display:none; } }
-`;
+@media (max-width:520px) { .hero h1 { font-size:26px; } .hero { padding:20px 0 12px; } }
+`,
+});
 
-export const FRONT_CSS_HASH = `sha256-${createHash('sha256').update(FRONT_CSS).digest('base64')}`;
-
-/** Nothing but this stylesheet and same-origin images: the page runs no script at all. */
-export const FRONT_CSP = `default-src 'none'; style-src '${FRONT_CSS_HASH}'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+export const FRONT_CSP = inlineStyleCsp(FRONT_CSS);
