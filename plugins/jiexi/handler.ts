@@ -32,7 +32,7 @@ async function run(input: JiexiInput, host: Host): Promise<PluginOutcome<JiexiDa
   } catch (err) {
     // Modules map fetch rejections themselves; this catches a host.fetch rejection they let through and any
     // bug tripped by an unexpected upstream shape, so the caller still gets a code naming the platform.
-    return fetchFailure(err, `${module.label} (${module.id})`);
+    return fetchFailure(err, { en: `${module.id.charAt(0).toUpperCase()}${module.id.slice(1)}`, zh: module.label });
   }
 }
 

@@ -46,17 +46,27 @@ export function fail(code: PluginErrorCode, message: string, zh?: string): Plugi
   return both ? { ok: false, code, message: both.en, message_zh: both.zh } : { ok: false, code, message };
 }
 
-/** Maps a rejection of host.fetch: "fetch timed out:" means the deadline or per-request timeout passed. */
-export function fetchFailure(err: unknown, where: string): PluginFailure {
-  const message = err instanceof Error ? err.message : String(err);
-  if (message.startsWith('fetch timed out:')) return fail('UPSTREAM_TIMEOUT', `${where}: ${message}`);
-  return fail('UPSTREAM_FAILED', `${where}: ${message}`);
+/**
+ * A step of a platform's protocol, named in both languages: the English for the operator (with the host's own
+ * reason after it), the Chinese for a caller reading Chinese.
+ */
+export interface StepName {
+  en: string;
+  zh: string;
 }
 
-/** host.fetch that never throws. `where` is e.g. "Kuaishou share page". */
+/** Maps a rejection of host.fetch: "fetch timed out:" means the deadline or per-request timeout passed. */
+export function fetchFailure(err: unknown, where: StepName): PluginFailure {
+  const message = err instanceof Error ? err.message : String(err);
+  if (message.startsWith('fetch timed out:'))
+    return fail('UPSTREAM_TIMEOUT', `${where.en}: ${message}`, `${where.zh}请求超时，请稍后重试`);
+  return fail('UPSTREAM_FAILED', `${where.en}: ${message}`, `${where.zh}请求失败，请稍后重试`);
+}
+
+/** host.fetch that never throws. `where` is e.g. { en: 'Kuaishou share page', zh: '快手分享页' }. */
 export async function fetchStep(
   host: Host,
-  where: string,
+  where: StepName,
   url: string,
   init: HostFetchInit,
 ): Promise<Step<HostFetchResponse>> {

@@ -13,7 +13,7 @@ import { arr, at, idStr, type JsonRecord, num, parseJson, rec, str } from '../..
 import { parseUrl, queryParam, resolveLocation, type UrlParts } from '../../_lib/url-lite.js';
 import { DESKTOP_CHROME_UA, JSON_ACCEPT } from '../../_lib/user-agents.js';
 import { type JiexiData, noExtras, type PlatformModule } from '../platform.js';
-import { fail, fetchStep, header, isRedirect, type Step } from '../upstream.js';
+import { fail, fetchStep, header, isRedirect, type Step, type StepName } from '../upstream.js';
 
 const API = 'https://api.bilibili.com';
 const headers = { 'User-Agent': DESKTOP_CHROME_UA, Referer: 'https://www.bilibili.com/', Accept: JSON_ACCEPT };
@@ -28,6 +28,8 @@ const SHORT_CODE_PATH = /^\/[A-Za-z0-9]+\/?$/;
 const MAX_HOPS = 3;
 const NOT_VIDEO = 'Not a Bilibili video link.';
 const NOT_VIDEO_ZH = '不是B站视频链接';
+const VIEW_API: StepName = { en: 'Bilibili view API', zh: 'B站视频信息接口' };
+const PLAYURL_API: StepName = { en: 'Bilibili playurl API', zh: 'B站播放地址接口' };
 
 /** The video a link points at: a BV id (or, for old links, an av number) and the 1-based part `p`. */
 export interface VideoRef {
@@ -73,10 +75,8 @@ async function resolveRef(start: UrlParts, host: Host): Promise<Step<VideoRef>> 
     const direct = SHORT_BV_PATH.exec(parts.path);
     if (direct) return { ok: true, value: { bvid: direct[1], aid: null, page: 1 } };
     if (!SHORT_CODE_PATH.test(parts.path)) return fail('UNSUPPORTED', NOT_VIDEO, NOT_VIDEO_ZH);
-    const got = await fetchStep(host, `Bilibili ${parts.host} short link`, `https://${parts.host}${parts.path}`, {
-      headers,
-      redirect: 'manual',
-    });
+    const where = { en: `Bilibili ${parts.host} short link`, zh: 'B站短链接' };
+    const got = await fetchStep(host, where, `https://${parts.host}${parts.path}`, { headers, redirect: 'manual' });
     if (!got.ok) return got;
     const location = header(got.value, 'location');
     if (!isRedirect(got.value.status) || !location) {
@@ -86,25 +86,35 @@ async function resolveRef(start: UrlParts, host: Host): Promise<Step<VideoRef>> 
           `Bilibili: the ${parts.host} short link does not exist (HTTP 404).`,
           'B站短链接不存在',
         );
-      return fail('UPSTREAM_FAILED', `Bilibili ${parts.host} short link: no redirect (HTTP ${got.value.status}).`);
+      return fail(
+        'UPSTREAM_FAILED',
+        `${where.en}: no redirect (HTTP ${got.value.status}).`,
+        `B站短链接没有跳转（HTTP ${got.value.status}）`,
+      );
     }
     const next = parseUrl(resolveLocation(location, parts));
     if (!next) return fail('UNSUPPORTED', NOT_VIDEO, NOT_VIDEO_ZH);
     parts = next;
   }
-  return fail('UPSTREAM_FAILED', 'Bilibili short link: too many redirects.');
+  return fail('UPSTREAM_FAILED', 'Bilibili short link: too many redirects.', 'B站短链接跳转次数过多');
 }
 
 const NOT_FOUND_CODES = new Set([-404, 62002, 62004, 62012]);
 
 /** Checks HTTP status, body and the API's `code`; returns `data`. */
-function apiData(res: HostFetchResponse, step: string): Step<JsonRecord | null> {
-  if (res.status === 412) return fail('UPSTREAM_FAILED', `Bilibili ${step}: throttled (HTTP 412).`);
-  if (res.status !== 200) return fail('UPSTREAM_FAILED', `Bilibili ${step}: HTTP ${res.status}.`);
-  if (res.body.trim() === '') return fail('UPSTREAM_FAILED', `Bilibili ${step}: empty body.`);
+function apiData(res: HostFetchResponse, step: StepName): Step<JsonRecord | null> {
+  const throttled = `${step.zh}访问受限，请稍后重试`;
+  if (res.status === 412) return fail('UPSTREAM_FAILED', `${step.en}: throttled (HTTP 412).`, throttled);
+  if (res.status !== 200)
+    return fail('UPSTREAM_FAILED', `${step.en}: HTTP ${res.status}.`, `${step.zh}返回 HTTP ${res.status}`);
+  if (res.body.trim() === '') return fail('UPSTREAM_FAILED', `${step.en}: empty body.`, `${step.zh}返回空内容`);
   const json = parseJson(res.body);
   if (!json.ok || num(at(json.value, 'code')) === null)
-    return fail('UPSTREAM_FAILED', `Bilibili ${step}: not the expected JSON (changed shape).`);
+    return fail(
+      'UPSTREAM_FAILED',
+      `${step.en}: not the expected JSON (changed shape).`,
+      `${step.zh}返回的数据格式已变化`,
+    );
   const code = num(at(json.value, 'code')) as number;
   const message = str(at(json.value, 'message')) ?? '';
   if (code === 0) return { ok: true, value: rec(at(json.value, 'data')) };
@@ -114,8 +124,8 @@ function apiData(res: HostFetchResponse, step: string): Step<JsonRecord | null> 
       `Bilibili: the video does not exist or is not visible (code ${code} ${message}).`,
       'B站视频不存在或不可见',
     );
-  if (code === -412) return fail('UPSTREAM_FAILED', `Bilibili ${step}: throttled (code -412 ${message}).`);
-  return fail('UPSTREAM_FAILED', `Bilibili ${step}: code ${code} ${message}.`);
+  if (code === -412) return fail('UPSTREAM_FAILED', `${step.en}: throttled (code -412 ${message}).`, throttled);
+  return fail('UPSTREAM_FAILED', `${step.en}: code ${code} ${message}.`, `${step.zh}返回错误（code ${code}）`);
 }
 
 async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>> {
@@ -125,26 +135,39 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
   if (!ref.ok) return ref;
   const { bvid, aid, page } = ref.value;
   const query = bvid ? `bvid=${bvid}` : `aid=${aid ?? ''}`;
-  const viewRes = await fetchStep(host, 'Bilibili view API', `${API}/x/web-interface/view?${query}`, { headers });
+  const viewRes = await fetchStep(host, VIEW_API, `${API}/x/web-interface/view?${query}`, { headers });
   if (!viewRes.ok) return viewRes;
-  const view = apiData(viewRes.value, 'view API');
+  const view = apiData(viewRes.value, VIEW_API);
   if (!view.ok) return view;
   const data = view.value;
   const pages = arr(at(data, 'pages'));
   if (!data || pages.length === 0)
-    return fail('UPSTREAM_FAILED', 'Bilibili view API: the video has no pages (no playable part).');
+    return fail(
+      'UPSTREAM_FAILED',
+      'Bilibili view API: the video has no pages (no playable part).',
+      'B站视频没有可播放的分P',
+    );
   const part = pages[Math.min(page, pages.length) - 1];
   const cid = idStr(at(part, 'cid'));
   const id = str(data.bvid) ?? bvid;
-  if (!cid || !id) return fail('UPSTREAM_FAILED', 'Bilibili view API: pages[].cid or bvid missing (changed shape).');
+  if (!cid || !id)
+    return fail(
+      'UPSTREAM_FAILED',
+      'Bilibili view API: pages[].cid or bvid missing (changed shape).',
+      'B站视频信息缺少 cid 或 bvid（接口数据格式已变化）',
+    );
   const playQuery = `otype=json&fnver=0&fnval=0&qn=80&bvid=${id}&cid=${cid}&platform=html5`;
-  const playRes = await fetchStep(host, 'Bilibili playurl API', `${API}/x/player/playurl?${playQuery}`, { headers });
+  const playRes = await fetchStep(host, PLAYURL_API, `${API}/x/player/playurl?${playQuery}`, { headers });
   if (!playRes.ok) return playRes;
-  const play = apiData(playRes.value, 'playurl API');
+  const play = apiData(playRes.value, PLAYURL_API);
   if (!play.ok) return play;
   const mp4 = str(at(play.value, 'durl', 0, 'url'));
   if (!mp4)
-    return fail('UPSTREAM_FAILED', 'Bilibili playurl API: durl is empty (no progressive stream for this video).');
+    return fail(
+      'UPSTREAM_FAILED',
+      'Bilibili playurl API: durl is empty (no progressive stream for this video).',
+      'B站没有该视频的 MP4 播放地址',
+    );
   const pageDuration = num(at(part, 'duration'));
   return {
     ok: true,

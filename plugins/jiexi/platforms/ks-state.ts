@@ -19,6 +19,9 @@ export interface PhotoHit {
 
 const MAX_DEPTH = 6;
 
+/** A throttled visitor, sent to the captcha page or answered result 2001: the post may well exist, retry later. */
+export const CAPTCHA_ZH = '快手要求验证码（访问受限），请稍后重试';
+
 function isAtlasShaped(v: unknown): v is JsonRecord {
   return isRecord(v) && Array.isArray(v.list) && (Array.isArray(v.cdnList) || Array.isArray(v.cdn));
 }
@@ -107,6 +110,7 @@ export function findLinkedPhoto(state: unknown, photoId: string | null): PhotoVe
       failure: fail(
         'UPSTREAM_FAILED',
         'Kuaishou share page: INIT_STATE has no object with result/photo (changed shape).',
+        '快手分享页缺少作品数据（页面数据格式已变化）',
       ),
     };
   if (found.result !== 1) return { kind: 'failed', failure: resultFailure(found.result, str(found.error_msg)) };
@@ -123,6 +127,7 @@ export function findLinkedPhoto(state: unknown, photoId: string | null): PhotoVe
       failure: fail(
         'UPSTREAM_FAILED',
         `Kuaishou share page: INIT_STATE carries post ${otherId} but not the linked post ${photoId} (changed shape).`,
+        `快手分享页只有作品 ${otherId}，没有链接中的作品 ${photoId}（页面数据格式已变化）`,
       ),
     };
   return { kind: 'photo', hit: { photo, parent: found, owner: found } };
@@ -138,12 +143,28 @@ export function resultFailure(result: unknown, message: string | null): PluginFa
       '快手视频不存在或已删除',
     );
   if (result === 2001)
-    return fail('UPSTREAM_FAILED', `Kuaishou share page: captcha required, IP rate-limited (result 2001)${detail}.`);
+    return fail(
+      'UPSTREAM_FAILED',
+      `Kuaishou share page: captcha required, IP rate-limited (result 2001)${detail}.`,
+      CAPTCHA_ZH,
+    );
   if (result === 50)
-    return fail('UPSTREAM_FAILED', `Kuaishou share page: signature check failed (result 50)${detail}.`);
+    return fail(
+      'UPSTREAM_FAILED',
+      `Kuaishou share page: signature check failed (result 50)${detail}.`,
+      '快手签名校验失败，请稍后重试',
+    );
   if (result === 2)
-    return fail('UPSTREAM_FAILED', `Kuaishou share page: refused (result 2, desktop page served)${detail}.`);
-  return fail('UPSTREAM_FAILED', `Kuaishou share page: result ${String(result)}${detail}.`);
+    return fail(
+      'UPSTREAM_FAILED',
+      `Kuaishou share page: refused (result 2, desktop page served)${detail}.`,
+      '快手拒绝了请求（返回了网页版页面），请稍后重试',
+    );
+  return fail(
+    'UPSTREAM_FAILED',
+    `Kuaishou share page: result ${String(result)}${detail}.`,
+    `快手分享页返回错误（result ${String(result)}）`,
+  );
 }
 
 function atlasHost(atlas: unknown, listKey: 'cdnList' | 'musicCdnList' = 'cdnList'): string | null {

@@ -14,7 +14,7 @@ import { hostMatches, parseUrl, queryParam, resolveLocation, type UrlParts } fro
 import { HTML_ACCEPT, IPHONE_SAFARI_UA } from '../../_lib/user-agents.js';
 import type { JiexiData, PlatformModule } from '../platform.js';
 import { cookieHeader, fail, fetchStep, header, isRedirect, type Step } from '../upstream.js';
-import { findLinkedPhoto, photoToData } from './ks-state.js';
+import { CAPTCHA_ZH, findLinkedPhoto, photoToData } from './ks-state.js';
 
 /** Share-link hosts: the main app's and 极速版's (v.kuaishouapp.com/s/<code>). */
 const SHORT_HOSTS = ['v.kuaishou.com', 'v.kuaishouapp.com'];
@@ -46,6 +46,9 @@ const F_CODE = /^\/f\/[A-Za-z0-9_-]+\/?$/;
 const MAX_HOPS = 4;
 const NOT_VIDEO = 'Not a Kuaishou video link.';
 const NOT_VIDEO_ZH = '不是快手视频链接';
+const SHORT_LINK = { en: 'Kuaishou short link', zh: '快手短链接' };
+const DESKTOP_PAGE = { en: 'Kuaishou desktop page', zh: '快手网页版页面' };
+const SHARE_PAGE = { en: 'Kuaishou share page', zh: '快手分享页' };
 
 const headers = { 'User-Agent': IPHONE_SAFARI_UA, Accept: HTML_ACCEPT, Referer: 'https://v.kuaishou.com/' };
 
@@ -94,7 +97,7 @@ async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget
     const shortVideo = onDesktop || onShortHost ? SHORT_VIDEO.exec(parts.path) : null;
     const isShort = (onShortHost && SHORT_CODE.test(parts.path)) || (onDesktop && F_CODE.test(parts.path));
     if (!shortVideo && !isShort) return fail('UNSUPPORTED', NOT_VIDEO, NOT_VIDEO_ZH);
-    const where = shortVideo ? 'Kuaishou desktop page' : 'Kuaishou short link';
+    const where = shortVideo ? DESKTOP_PAGE : SHORT_LINK;
     const url = `https://${shortVideo ? 'www.kuaishou.com' : parts.host}${parts.path}${parts.query ? `?${parts.query}` : ''}`;
     const got = await fetchStep(host, where, url, { headers, redirect: 'manual' });
     if (!got.ok) return got;
@@ -109,21 +112,27 @@ async function resolvePage(start: UrlParts, host: Host): Promise<Step<PageTarget
       }
       if (res.status === 404)
         return fail('NOT_FOUND', 'Kuaishou short link does not exist (HTTP 404).', '快手短链接不存在');
-      return fail('UPSTREAM_FAILED', `Kuaishou short link: expected a redirect, got HTTP ${res.status}.`);
+      return fail(
+        'UPSTREAM_FAILED',
+        `Kuaishou short link: expected a redirect, got HTTP ${res.status}.`,
+        `快手短链接没有跳转（HTTP ${res.status}）`,
+      );
     }
     const next = parseUrl(resolveLocation(location, parts));
-    if (!next) return fail('UPSTREAM_FAILED', `${where}: redirect target is not a URL.`);
+    if (!next)
+      return fail('UPSTREAM_FAILED', `${where.en}: redirect target is not a URL.`, `${where.zh}跳转到无法识别的地址`);
     // A throttled IP is sent to the captcha site (captcha.zt.kuaishou.com) instead of the video: that is a
     // refusal to retry later, not a link to something else.
     if (isCaptchaTarget(next))
       return fail(
         'UPSTREAM_FAILED',
-        `${where}: redirected to a captcha page (${next.host}); IP rate-limited, retry later.`,
+        `${where.en}: redirected to a captcha page (${next.host}); IP rate-limited, retry later.`,
+        CAPTCHA_ZH,
       );
     if (!hostMatches(next.host, LINK_HOSTS)) return fail('UNSUPPORTED', NOT_VIDEO, NOT_VIDEO_ZH);
     parts = next;
   }
-  return fail('UPSTREAM_FAILED', 'Kuaishou short link: too many redirects.');
+  return fail('UPSTREAM_FAILED', 'Kuaishou short link: too many redirects.', '快手短链接跳转次数过多');
 }
 
 async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>> {
@@ -133,16 +142,22 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
   if (!target.ok) return target;
   const pageHeaders: Record<string, string> = { ...headers };
   if (target.value.cookie) pageHeaders.Cookie = target.value.cookie;
-  const got = await fetchStep(host, 'Kuaishou share page', target.value.url, { headers: pageHeaders });
+  const got = await fetchStep(host, SHARE_PAGE, target.value.url, { headers: pageHeaders });
   if (!got.ok) return got;
   const page = got.value;
   if (page.status === 404)
     return fail('NOT_FOUND', 'Kuaishou: the video page does not exist (HTTP 404).', '快手视频页面不存在');
-  if (page.status !== 200) return fail('UPSTREAM_FAILED', `Kuaishou share page: HTTP ${page.status}.`);
-  if (page.body.trim() === '') return fail('UPSTREAM_FAILED', 'Kuaishou share page: empty body.');
+  if (page.status !== 200)
+    return fail('UPSTREAM_FAILED', `Kuaishou share page: HTTP ${page.status}.`, `快手分享页返回 HTTP ${page.status}`);
+  if (page.body.trim() === '')
+    return fail('UPSTREAM_FAILED', 'Kuaishou share page: empty body.', '快手分享页返回空内容');
   const state = parseStateScript(page.body, 'INIT_STATE');
   if (!state.ok)
-    return fail('UPSTREAM_FAILED', `Kuaishou share page: ${state.detail} (verification page or changed layout).`);
+    return fail(
+      'UPSTREAM_FAILED',
+      `Kuaishou share page: ${state.detail} (verification page or changed layout).`,
+      '快手分享页无法读取（验证页面或页面结构已变化）',
+    );
   const found = findLinkedPhoto(state.value, target.value.photoId);
   if (found.kind === 'failed') return found.failure;
   const data = photoToData(found.hit, target.value.photoId ?? '');
@@ -150,6 +165,7 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
     return fail(
       'UPSTREAM_FAILED',
       'Kuaishou share page: photo has neither mainMvUrls nor atlas images (changed shape).',
+      '快手作品既没有视频地址也没有图片（页面数据格式已变化）',
     );
   return { ok: true, data };
 }

@@ -8,7 +8,7 @@ import { at, type JsonRecord, num, parseJson, rec, str } from '../../_lib/pick.j
 import { parseStateScript } from '../../_lib/state-script.js';
 import { parseUrl, queryParam, type UrlParts } from '../../_lib/url-lite.js';
 import { DESKTOP_CHROME_UA, HTML_ACCEPT, IPHONE_SAFARI_UA } from '../../_lib/user-agents.js';
-import { fail, fetchStep } from '../upstream.js';
+import { fail, fetchStep, type StepName } from '../upstream.js';
 
 /** The web hosts that serve note pages (mainland and international). */
 export const NOTE_PAGE_HOSTS = ['www.xiaohongshu.com', 'www.rednote.com'];
@@ -61,6 +61,7 @@ export function classifyLanding(landed: UrlParts | null): PluginFailure | null {
     return fail(
       'UPSTREAM_FAILED',
       `Xiaohongshu share link: redirected to ${landed?.host ?? 'an invalid URL'} instead of the note page.`,
+      `小红书分享链接跳转到了${landed ? ` ${landed.host} ` : '无法识别的地址，'}而不是笔记页面`,
     );
   }
   // Security pages say error_code=…; the plain 404 page of 2026 says errorCode=… (e.g. -510001).
@@ -83,9 +84,13 @@ function classifyStatus(status: number): PluginFailure | null {
   if (status === 200) return null;
   if (status === 461 || status === 471) return wall(`captcha, HTTP ${status}`);
   if (status === 418 || status === 412)
-    return fail('UPSTREAM_FAILED', `Xiaohongshu note page: throttled (HTTP ${status}); retry later.`);
+    return fail(
+      'UPSTREAM_FAILED',
+      `Xiaohongshu note page: throttled (HTTP ${status}); retry later.`,
+      `小红书笔记页访问受限（HTTP ${status}），请稍后重试`,
+    );
   if (status === 404) return gone('HTTP 404');
-  return fail('UPSTREAM_FAILED', `Xiaohongshu note page: HTTP ${status}.`);
+  return fail('UPSTREAM_FAILED', `Xiaohongshu note page: HTTP ${status}.`, `小红书笔记页返回 HTTP ${status}`);
 }
 
 /** A page without __INITIAL_STATE__: a JSON error, a security page, a "gone" page, or a layout we do not know. */
@@ -98,7 +103,11 @@ function classifyStateless(body: string, detail: string): PluginFailure {
   }
   if (WALL_TEXT.test(body)) return wall('security page');
   if (GONE_TEXT.test(body)) return gone('the page says so');
-  return fail('UPSTREAM_FAILED', `Xiaohongshu note page: ${detail} (anti-bot page or changed layout).`);
+  return fail(
+    'UPSTREAM_FAILED',
+    `Xiaohongshu note page: ${detail} (anti-bot page or changed layout).`,
+    '小红书笔记页无法读取（验证页面或页面结构已变化）',
+  );
 }
 
 function serverErrorCode(state: unknown): number | null {
@@ -138,6 +147,11 @@ export function mobileNote(state: unknown, pathId: string | null): JsonRecord | 
   };
 }
 
+const VIEW_NAMES: Record<PageView, StepName> = {
+  desktop: { en: 'Xiaohongshu note page', zh: '小红书笔记页' },
+  mobile: { en: 'Xiaohongshu mobile note page', zh: '小红书手机版笔记页' },
+};
+
 const VIEW_HEADERS: Record<PageView, Record<string, string>> = {
   desktop: { 'User-Agent': DESKTOP_CHROME_UA, Accept: HTML_ACCEPT },
   mobile: { 'User-Agent': IPHONE_SAFARI_UA, Accept: HTML_ACCEPT },
@@ -145,8 +159,7 @@ const VIEW_HEADERS: Record<PageView, Record<string, string>> = {
 
 /** GET one note page URL (redirects followed by the host, every hop re-checked) and classify it. */
 export async function readNotePage(url: string, host: Host, view: PageView = 'desktop'): Promise<PageVerdict> {
-  const where = view === 'mobile' ? 'Xiaohongshu mobile note page' : 'Xiaohongshu note page';
-  const got = await fetchStep(host, where, url, { headers: VIEW_HEADERS[view] });
+  const got = await fetchStep(host, VIEW_NAMES[view], url, { headers: VIEW_HEADERS[view] });
   if (!got.ok) return failed(got);
   const res = got.value;
   const landed = parseUrl(res.url);
@@ -154,8 +167,10 @@ export async function readNotePage(url: string, host: Host, view: PageView = 'de
   if (byStatus) return notFoundOr(byStatus);
   const byLanding = classifyLanding(landed);
   if (byLanding) return notFoundOr(byLanding);
-  if (!landed) return failed(fail('UPSTREAM_FAILED', 'Xiaohongshu note page: no final URL.'));
-  if (res.body.trim() === '') return failed(fail('UPSTREAM_FAILED', 'Xiaohongshu note page: empty body.'));
+  if (!landed)
+    return failed(fail('UPSTREAM_FAILED', 'Xiaohongshu note page: no final URL.', '小红书笔记页没有最终地址'));
+  if (res.body.trim() === '')
+    return failed(fail('UPSTREAM_FAILED', 'Xiaohongshu note page: empty body.', '小红书笔记页返回空内容'));
 
   const state = parseStateScript(res.body, '__INITIAL_STATE__');
   if (!state.ok) return failed(classifyStateless(res.body, state.detail));
@@ -170,7 +185,11 @@ export async function readNotePage(url: string, host: Host, view: PageView = 'de
   const map = rec(at(note, 'noteDetailMap'));
   if (!note || !map) {
     return failed(
-      fail('UPSTREAM_FAILED', 'Xiaohongshu note page: __INITIAL_STATE__ has no note.noteDetailMap (changed shape).'),
+      fail(
+        'UPSTREAM_FAILED',
+        'Xiaohongshu note page: __INITIAL_STATE__ has no note.noteDetailMap (changed shape).',
+        '小红书笔记页缺少笔记数据（页面数据格式已变化）',
+      ),
     );
   }
 

@@ -80,7 +80,12 @@ async function resolveShort(start: string, host: Host): Promise<Step<string>> {
   let url = start;
   for (let hop = 0; hop < MAX_SHORT_HOPS; hop++) {
     const parts = parseUrl(url);
-    if (!parts) return fail('UPSTREAM_FAILED', 'Xiaohongshu share link: redirect target is not a URL.');
+    if (!parts)
+      return fail(
+        'UPSTREAM_FAILED',
+        'Xiaohongshu share link: redirect target is not a URL.',
+        '小红书分享链接跳转到无法识别的地址',
+      );
     if (!SHORT_HOSTS.includes(parts.host)) {
       const target = fetchTarget(parts);
       if (target) return { ok: true, value: target };
@@ -90,7 +95,7 @@ async function resolveShort(start: string, host: Host): Promise<Step<string>> {
       const named = verdict.code === 'NOT_FOUND' ? redirectPathTarget(parts) : null;
       return named ? { ok: true, value: named } : verdict;
     }
-    const got = await fetchStep(host, 'Xiaohongshu share link', url, {
+    const got = await fetchStep(host, { en: 'Xiaohongshu share link', zh: '小红书分享链接' }, url, {
       headers: { 'User-Agent': DESKTOP_CHROME_UA, Accept: HTML_ACCEPT },
       redirect: 'manual',
     });
@@ -99,11 +104,15 @@ async function resolveShort(start: string, host: Host): Promise<Step<string>> {
     if (!isRedirect(got.value.status) || !location) {
       if (got.value.status === 404)
         return fail('NOT_FOUND', '小红书分享链接不存在 (Xiaohongshu: the share link does not exist, HTTP 404).');
-      return fail('UPSTREAM_FAILED', `Xiaohongshu share link: expected a redirect, got HTTP ${got.value.status}.`);
+      return fail(
+        'UPSTREAM_FAILED',
+        `Xiaohongshu share link: expected a redirect, got HTTP ${got.value.status}.`,
+        `小红书分享链接没有跳转（HTTP ${got.value.status}）`,
+      );
     }
     url = resolveLocation(location, parts);
   }
-  return fail('UPSTREAM_FAILED', 'Xiaohongshu share link: too many redirects.');
+  return fail('UPSTREAM_FAILED', 'Xiaohongshu share link: too many redirects.', '小红书分享链接跳转次数过多');
 }
 
 function noteDuration(n: JsonRecord): number | null {
@@ -122,10 +131,18 @@ export function noteToData(
   const isVideo = n.type === 'video';
   const video = isVideo ? pickVideo(n.video) : { url: null, watermarkUrl: null };
   if (isVideo && !video.url && !video.watermarkUrl) {
-    return fail('UPSTREAM_FAILED', 'Xiaohongshu note page: video note without a stream URL (changed shape).');
+    return fail(
+      'UPSTREAM_FAILED',
+      'Xiaohongshu note page: video note without a stream URL (changed shape).',
+      '小红书视频笔记缺少视频地址（页面数据格式已变化）',
+    );
   }
   if (!isVideo && images.length === 0)
-    return fail('UPSTREAM_FAILED', 'Xiaohongshu note page: note has neither video nor images (changed shape).');
+    return fail(
+      'UPSTREAM_FAILED',
+      'Xiaohongshu note page: note has neither video nor images (changed shape).',
+      '小红书笔记既没有视频也没有图片（页面数据格式已变化）',
+    );
   const watermark = isVideo && video.url === null;
   return {
     ok: true,

@@ -84,10 +84,11 @@ t.test('b23 to a live room → UNSUPPORTED "not a Bilibili video link", target n
 
 t.test('b23 without a redirect → UPSTREAM_FAILED', async (t) => {
   nock('https://b23.tv').get('/aB3dE5f').reply(200, '<html></html>');
-  t.match((await runJiexi(SHARE)).outcome, {
+  t.strictSame((await runJiexi(SHARE)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /b23.tv short link: no redirect/,
+    message: 'Bilibili b23.tv short link: no redirect (HTTP 200).',
+    message_zh: 'B站短链接没有跳转（HTTP 200）',
   });
 });
 
@@ -116,46 +117,77 @@ t.test('deleted / hidden / under review / private → NOT_FOUND', async (t) => {
 t.test('risk control: code -412 and HTTP 412 → UPSTREAM_FAILED throttled', async (t) => {
   b23();
   view(200, JSON.stringify({ code: -412, message: '请求被拦截', ttl: 1 }));
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /throttled/ });
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Bilibili view API: throttled (code -412 请求被拦截).',
+    message_zh: 'B站视频信息接口访问受限，请稍后重试',
+  });
   b23();
   view(412, '<html>412</html>');
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /throttled \(HTTP 412\)/ });
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Bilibili view API: throttled (HTTP 412).',
+    message_zh: 'B站视频信息接口访问受限，请稍后重试',
+  });
 });
 
 t.test('other API codes → UPSTREAM_FAILED with code and message', async (t) => {
   b23();
   view(200, JSON.stringify({ code: -403, message: '访问权限不足', ttl: 1 }));
-  t.match((await runJiexi(SHARE)).outcome, {
+  t.strictSame((await runJiexi(SHARE)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /view API: code -403 访问权限不足/,
+    message: 'Bilibili view API: code -403 访问权限不足.',
+    message_zh: 'B站视频信息接口返回错误（code -403）',
   });
 });
 
 t.test('empty body and changed shape → UPSTREAM_FAILED naming the step', async (t) => {
   b23();
   view(200, '');
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /view API: empty body/ });
-  b23();
-  view(200, '<html>risk page</html>');
-  t.match((await runJiexi(SHARE)).outcome, {
+  t.strictSame((await runJiexi(SHARE)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /view API: not the expected JSON/,
+    message: 'Bilibili view API: empty body.',
+    message_zh: 'B站视频信息接口返回空内容',
+  });
+  b23();
+  view(200, '<html>risk page</html>');
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Bilibili view API: not the expected JSON (changed shape).',
+    message_zh: 'B站视频信息接口返回的数据格式已变化',
+  });
+  b23();
+  view(503, '<html>busy</html>');
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Bilibili view API: HTTP 503.',
+    message_zh: 'B站视频信息接口返回 HTTP 503',
   });
 });
 
 t.test('no pages → UPSTREAM_FAILED; empty durl → UPSTREAM_FAILED', async (t) => {
   b23();
   view(200, fixture('bili-view-nopages.json'));
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /no pages/ });
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Bilibili view API: the video has no pages (no playable part).',
+    message_zh: 'B站视频没有可播放的分P',
+  });
   b23();
   view(200, fixture('bili-view.json'));
   playurl(fixture('bili-playurl-empty.json'));
-  t.match((await runJiexi(SHARE)).outcome, {
+  t.strictSame((await runJiexi(SHARE)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /playurl API: durl is empty/,
+    message: 'Bilibili playurl API: durl is empty (no progressive stream for this video).',
+    message_zh: 'B站没有该视频的 MP4 播放地址',
   });
 });
 
@@ -166,10 +198,11 @@ t.test('slow playurl → UPSTREAM_TIMEOUT', async (t) => {
     .get('/x/player/playurl')
     .query(true)
     .reply(slowReply(1000, 200, fixture('bili-playurl.json')));
-  t.match((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, {
+  t.strictSame((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
-    message: /playurl API/,
+    message: 'Bilibili playurl API: fetch timed out: api.bilibili.com did not answer in time',
+    message_zh: 'B站播放地址接口请求超时，请稍后重试',
   });
 });
 
@@ -179,4 +212,14 @@ t.test('bilibili.com paths that are not videos → UNSUPPORTED, nothing fetched'
     t.match(outcome, { ok: false, code: 'UNSUPPORTED' }, link);
     t.same(fetched, []);
   }
+});
+
+t.test('b23 redirecting in a loop → UPSTREAM_FAILED in both languages', async (t) => {
+  nock('https://b23.tv').get('/aB3dE5f').times(4).reply(302, '', { Location: 'https://b23.tv/aB3dE5f' });
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Bilibili short link: too many redirects.',
+    message_zh: 'B站短链接跳转次数过多',
+  });
 });

@@ -136,3 +136,33 @@ t.test('Kuaishou captcha (result 2001): 502, costs nothing', async (t) => {
   t.equal(res.body.error.code, 'UPSTREAM_FAILED');
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
 });
+
+t.test('a changed upstream answer is 502 UPSTREAM_FAILED wholly in the caller language, costs nothing', async (t) => {
+  const u = await h.user('1');
+  // Both asks reach the upstream: a failure is never cached.
+  nock('https://b23.tv')
+    .get('/cHanG3d')
+    .times(2)
+    .reply(302, '', { Location: 'https://www.bilibili.com/video/BV1oM4y1G7LW' });
+  nock('https://api.bilibili.com')
+    .get('/x/web-interface/view')
+    .query({ bvid: 'BV1oM4y1G7LW' })
+    .times(2)
+    .reply(200, '<html>risk page</html>');
+  const ask = (lang: string) =>
+    h.client.get(`/api/jiexi?url=${encodeURIComponent('https://b23.tv/cHanG3d')}`, {
+      'X-API-Key': u.key,
+      'Accept-Language': lang,
+    });
+  const en = await ask('en');
+  t.equal(en.status, 502);
+  t.equal(en.body.error.code, 'UPSTREAM_FAILED');
+  t.equal(en.body.error.message, 'Bilibili view API: not the expected JSON (changed shape).');
+  t.equal(en.body.deducted, 0);
+  const zh = await ask('zh-CN');
+  t.equal(zh.status, 502);
+  t.equal(zh.body.error.code, 'UPSTREAM_FAILED');
+  t.equal(zh.body.error.message, 'B站视频信息接口返回的数据格式已变化');
+  t.equal(zh.body.deducted, 0);
+  t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
+});

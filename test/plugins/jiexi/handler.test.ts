@@ -49,13 +49,19 @@ t.test('fetch rejections map to UPSTREAM_TIMEOUT / UPSTREAM_FAILED, never throw'
   host.fetch = async () => {
     throw new Error('fetch timed out: b23.tv did not answer in time');
   };
-  t.match(await plugin.run({ url: 'https://b23.tv/aB3dE5f' }, host), {
+  t.strictSame(await plugin.run({ url: 'https://b23.tv/aB3dE5f' }, host), {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
-    message: /b23/,
+    message: 'Bilibili b23.tv short link: fetch timed out: b23.tv did not answer in time',
+    message_zh: 'B站短链接请求超时，请稍后重试',
   });
   host.fetch = async () => {
     throw new TypeError('boom');
   };
-  t.match(await plugin.run({ url: 'https://b23.tv/aB3dE5f' }, host), { ok: false, code: 'UPSTREAM_FAILED' });
+  t.strictSame(await plugin.run({ url: 'https://b23.tv/aB3dE5f' }, host), {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Bilibili b23.tv short link: boom',
+    message_zh: 'B站短链接请求失败，请稍后重试',
+  });
 });

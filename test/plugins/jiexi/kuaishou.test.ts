@@ -110,51 +110,91 @@ t.test('result 1 without photo → NOT_FOUND', async (t) => {
 t.test('captcha: result 2001 → UPSTREAM_FAILED naming the code', async (t) => {
   shortLink();
   page(fixture('kuaishou-captcha.html'));
-  t.match((await runJiexi(SHARE)).outcome, {
+  t.strictSame((await runJiexi(SHARE)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /2001.*captcha|captcha.*2001/,
+    message: 'Kuaishou share page: captcha required, IP rate-limited (result 2001) ([2001] antispam need captcha).',
+    message_zh: '快手要求验证码（访问受限），请稍后重试',
   });
 });
 
 t.test('result 50 (signature) and 2 (desktop page) → UPSTREAM_FAILED with the code', async (t) => {
-  for (const [result, msg] of [
-    [50, '"签名验证失败"'],
-    [2, 'null'],
+  for (const [result, msg, en, zh] of [
+    [
+      50,
+      '"签名验证失败"',
+      'Kuaishou share page: signature check failed (result 50) (签名验证失败).',
+      '快手签名校验失败，请稍后重试',
+    ],
+    [
+      2,
+      'null',
+      'Kuaishou share page: refused (result 2, desktop page served).',
+      '快手拒绝了请求（返回了网页版页面），请稍后重试',
+    ],
+    [7, 'null', 'Kuaishou share page: result 7.', '快手分享页返回错误（result 7）'],
   ] as const) {
     shortLink();
     page(
       `<html><script>window.INIT_STATE = {"x":{"result":${result},"error_msg":${msg},"photo":null}}</script></html>`,
     );
-    t.match((await runJiexi(SHARE)).outcome, {
-      ok: false,
-      code: 'UPSTREAM_FAILED',
-      message: new RegExp(`result ${result}`),
-    });
+    t.strictSame(
+      (await runJiexi(SHARE)).outcome,
+      { ok: false, code: 'UPSTREAM_FAILED', message: en, message_zh: zh },
+      `result ${result}`,
+    );
   }
 });
 
 t.test('verification page without INIT_STATE → UPSTREAM_FAILED naming the step', async (t) => {
   shortLink();
   page(fixture('kuaishou-verify.html'));
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /share page.*INIT_STATE/ });
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Kuaishou share page: page has no window.INIT_STATE (verification page or changed layout).',
+    message_zh: '快手分享页无法读取（验证页面或页面结构已变化）',
+  });
 });
 
 t.test('empty body → UPSTREAM_FAILED', async (t) => {
   shortLink();
   page('');
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /empty body/ });
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Kuaishou share page: empty body.',
+    message_zh: '快手分享页返回空内容',
+  });
+  shortLink();
+  page('<html>busy</html>', 503);
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Kuaishou share page: HTTP 503.',
+    message_zh: '快手分享页返回 HTTP 503',
+  });
 });
 
 t.test('changed shape: INIT_STATE without a result/photo object → UPSTREAM_FAILED', async (t) => {
   shortLink();
   page(fixture('kuaishou-changed.html'));
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /changed shape/ });
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Kuaishou share page: INIT_STATE has no object with result/photo (changed shape).',
+    message_zh: '快手分享页缺少作品数据（页面数据格式已变化）',
+  });
 });
 
 t.test('short link that does not redirect → UPSTREAM_FAILED', async (t) => {
   nock('https://v.kuaishou.com').get('/13x0B9e').reply(200, '<html>快手</html>');
-  t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /short link/ });
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Kuaishou short link: expected a redirect, got HTTP 200.',
+    message_zh: '快手短链接没有跳转（HTTP 200）',
+  });
 });
 
 t.test('short link to a live room → UNSUPPORTED, target not fetched', async (t) => {
@@ -175,19 +215,21 @@ t.test('slow upstream → UPSTREAM_TIMEOUT', async (t) => {
     .get(PAGE_PATH)
     .query(true)
     .reply(slowReply(1000, 200, fixture('kuaishou-video.html')));
-  t.match((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, {
+  t.strictSame((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
-    message: /Kuaishou share page/,
+    message: 'Kuaishou share page: fetch timed out: v.m.chenzhongtech.com did not answer in time',
+    message_zh: '快手分享页请求超时，请稍后重试',
   });
 });
 
 t.test('network failure → UPSTREAM_FAILED naming the step', async (t) => {
   nock('https://v.kuaishou.com').get('/13x0B9e').replyWithError('socket hang up');
-  t.match((await runJiexi(SHARE)).outcome, {
+  t.strictSame((await runJiexi(SHARE)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /Kuaishou short link: fetch failed/,
+    message: 'Kuaishou short link: fetch failed: v.kuaishou.com: socket hang up',
+    message_zh: '快手短链接请求失败，请稍后重试',
   });
 });
 
@@ -280,10 +322,11 @@ t.test('share page with only a photo stub (no mainMvUrls, no atlas) → UPSTREAM
   page(
     '<html><script>window.INIT_STATE = {"tibsfJogp":{"result":1,"photo":{"photoId":"3xburnkmj3auazc","caption":"x"}}}</script></html>',
   );
-  t.match((await runJiexi(SHARE)).outcome, {
+  t.strictSame((await runJiexi(SHARE)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /neither mainMvUrls nor atlas/,
+    message: 'Kuaishou share page: photo has neither mainMvUrls nor atlas images (changed shape).',
+    message_zh: '快手作品既没有视频地址也没有图片（页面数据格式已变化）',
   });
 });
 
@@ -292,7 +335,13 @@ t.test(
   async (t) => {
     shortLink('https://captcha.zt.kuaishou.com/iframe/index.html?captchaSession=abc&redirectUrl=x');
     const { outcome, fetched } = await runJiexi(SHARE);
-    t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /captcha page \(captcha\.zt\.kuaishou\.com\)/ });
+    t.strictSame(outcome, {
+      ok: false,
+      code: 'UPSTREAM_FAILED',
+      message:
+        'Kuaishou short link: redirected to a captcha page (captcha.zt.kuaishou.com); IP rate-limited, retry later.',
+      message_zh: '快手要求验证码（访问受限），请稍后重试',
+    });
     t.strictSame(fetched, ['https://v.kuaishou.com/13x0B9e']);
   },
 );
@@ -307,4 +356,17 @@ t.test('H5 long link is fetched directly (no short-link step, no cookie)', async
   );
   t.equal(dataOf(outcome).id, '3xburnkmj3auazc');
   t.equal(fetched.length, 1);
+});
+
+t.test('short link redirecting in a loop → UPSTREAM_FAILED in both languages', async (t) => {
+  nock('https://v.kuaishou.com')
+    .get('/13x0B9e')
+    .times(4)
+    .reply(302, '', { Location: 'https://v.kuaishou.com/13x0B9e' });
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Kuaishou short link: too many redirects.',
+    message_zh: '快手短链接跳转次数过多',
+  });
 });

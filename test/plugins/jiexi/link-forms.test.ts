@@ -126,10 +126,12 @@ t.test('Kuaishou state whose only media is another post → UPSTREAM_FAILED nami
   );
   t.notMatch(onlyOthers, /晚霞收集者/, 'fixture edited: the linked photo is gone');
   nock('https://www.gifshow.com').get(`/fw/photo/${KS_GIFSHOW_ID}`).reply(200, onlyOthers);
-  t.match((await runJiexi(`https://www.gifshow.com/fw/photo/${KS_GIFSHOW_ID}`)).outcome, {
+  t.strictSame((await runJiexi(`https://www.gifshow.com/fw/photo/${KS_GIFSHOW_ID}`)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /carries post 3xrecommend0002 but not the linked post 3xnebula8m2k5qz/,
+    message:
+      'Kuaishou share page: INIT_STATE carries post 3xrecommend0002 but not the linked post 3xnebula8m2k5qz (changed shape).',
+    message_zh: '快手分享页只有作品 3xrecommend0002，没有链接中的作品 3xnebula8m2k5qz（页面数据格式已变化）',
   });
 });
 
@@ -285,10 +287,11 @@ t.test('XHS mobile image note with a Live Photo: originals, sizes and the clip',
 t.test('XHS desktop 404, mobile bot wall → UPSTREAM_FAILED (not NOT_FOUND); mobile empty → NOT_FOUND', async (t) => {
   xhs404(XHS_VIDEO);
   nock(XHS).get(`/discovery/item/${XHS_VIDEO}`).query(true).reply(461, '');
-  t.match((await runJiexi(`${XHS}/explore/${XHS_VIDEO}?xsec_token=T3`)).outcome, {
+  t.strictSame((await runJiexi(`${XHS}/explore/${XHS_VIDEO}?xsec_token=T3`)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /HTTP 461.*the desktop page had no note either/,
+    message: 'Xiaohongshu note page: bot wall, captcha, HTTP 461; retry later. (the desktop page had no note either)',
+    message_zh: '小红书安全限制，请稍后重试',
   });
   xhs404(XHS_VIDEO);
   nock(XHS).get(`/discovery/item/${XHS_VIDEO}`).query(true).reply(200, fixture('xhs-mobile-empty.html'));

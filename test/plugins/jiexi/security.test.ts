@@ -81,10 +81,11 @@ t.test('a platform redirect to an IP or foreign host is not followed', async (t)
   // XHS reads the share link's Location itself: a target off the note site is never fetched.
   nock('https://xhslink.com').get('/a/zGL52ubtpJ20').reply(302, '', { Location: 'http://127.0.0.1/' });
   const xhs = await runJiexi('http://xhslink.com/a/zGL52ubtpJ20');
-  t.match(xhs.outcome, {
+  t.strictSame(xhs.outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /redirected to 127\.0\.0\.1 instead of the note page/,
+    message: 'Xiaohongshu share link: redirected to 127.0.0.1 instead of the note page.',
+    message_zh: '小红书分享链接跳转到了 127.0.0.1 而不是笔记页面',
   });
   t.same(xhs.fetched, ['https://xhslink.com/a/zGL52ubtpJ20']);
   t.ok(
@@ -98,6 +99,11 @@ t.test('a platform host resolving to a private address is refused by the host', 
     .get('/aB3dE5f')
     .reply(302, '', { Location: 'https://www.bilibili.com/video/BV1oM4y1G7LW' });
   const { outcome } = await runJiexi('https://b23.tv/aB3dE5f', { dns: { 'b23.tv': ['10.0.0.7'] } });
-  t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /fetch refused: b23\.tv resolves to private/ });
+  t.strictSame(outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Bilibili b23.tv short link: fetch refused: b23.tv resolves to private or reserved address 10.0.0.7',
+    message_zh: 'B站短链接请求失败，请稍后重试',
+  });
   t.notOk(b23.isDone());
 });

@@ -107,10 +107,11 @@ t.test(
 t.test('a bot wall on the second read stays UPSTREAM_FAILED, not NOT_FOUND', async (t) => {
   nock(XHS).get(`/explore/${EMPTY_ID}`).query(true).reply(200, fixture('xhs-login-only.html'));
   nock(XHS).get(`/discovery/item/${EMPTY_ID}`).query(true).reply(461, '', { Verifytype: '102', Verifyuuid: 'abc' });
-  t.match((await runJiexi(`${XHS}/explore/${EMPTY_ID}?xsec_token=T1`)).outcome, {
+  t.strictSame((await runJiexi(`${XHS}/explore/${EMPTY_ID}?xsec_token=T1`)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /HTTP 461/,
+    message: 'Xiaohongshu note page: bot wall, captcha, HTTP 461; retry later.',
+    message_zh: '小红书安全限制，请稍后重试',
   });
 });
 
@@ -219,10 +220,11 @@ t.test('throttled: HTTP 418 and 412 → UPSTREAM_FAILED "throttled"', async (t) 
   for (const status of [418, 412]) {
     shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
     nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(status, '');
-    t.match((await runJiexi(SHARE)).outcome, {
+    t.strictSame((await runJiexi(SHARE)).outcome, {
       ok: false,
       code: 'UPSTREAM_FAILED',
-      message: new RegExp(`throttled \\(HTTP ${status}\\)`),
+      message: `Xiaohongshu note page: throttled (HTTP ${status}); retry later.`,
+      message_zh: `小红书笔记页访问受限（HTTP ${status}），请稍后重试`,
     });
   }
 });
@@ -269,18 +271,26 @@ t.test('expired share link: currentNoteId "undefined" → NOT_FOUND with the rea
 });
 
 t.test('changed shape, empty body, unknown layout → UPSTREAM_FAILED naming the step', async (t) => {
-  const cases: Array<[string, RegExp]> = [
-    [fixture('xhs-changed.html'), /no note.noteDetailMap \(changed shape\)/],
-    ['', /empty body/],
+  const cases: Array<[number, string, string, string]> = [
     [
-      '<html><body><div id="app"></div></body></html>',
-      /has no window.__INITIAL_STATE__ \(anti-bot page or changed layout\)/,
+      200,
+      fixture('xhs-changed.html'),
+      'Xiaohongshu note page: __INITIAL_STATE__ has no note.noteDetailMap (changed shape).',
+      '小红书笔记页缺少笔记数据（页面数据格式已变化）',
     ],
+    [200, '', 'Xiaohongshu note page: empty body.', '小红书笔记页返回空内容'],
+    [
+      200,
+      '<html><body><div id="app"></div></body></html>',
+      'Xiaohongshu note page: page has no window.__INITIAL_STATE__ (anti-bot page or changed layout).',
+      '小红书笔记页无法读取（验证页面或页面结构已变化）',
+    ],
+    [503, '', 'Xiaohongshu note page: HTTP 503.', '小红书笔记页返回 HTTP 503'],
   ];
-  for (const [body, message] of cases) {
+  for (const [status, body, message, message_zh] of cases) {
     shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
-    nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(200, body);
-    t.match((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message }, String(message));
+    nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(status, body);
+    t.strictSame((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message, message_zh }, message);
   }
   const noStreams = fixture('xhs-video.html')
     .replace('"originVideoKey":"pre_post/1040g2t031origkey0001"', '"originVideoKey":""')
@@ -292,10 +302,11 @@ t.test('changed shape, empty body, unknown layout → UPSTREAM_FAILED naming the
   );
   shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
   nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(200, noStreams);
-  t.match((await runJiexi(SHARE)).outcome, {
+  t.strictSame((await runJiexi(SHARE)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /video note without a stream URL/,
+    message: 'Xiaohongshu note page: video note without a stream URL (changed shape).',
+    message_zh: '小红书视频笔记缺少视频地址（页面数据格式已变化）',
   });
 });
 
@@ -303,10 +314,11 @@ t.test('share link redirecting off the note site → UPSTREAM_FAILED, the other 
   shareRedirect('https://evil.example.com/steal');
   const evil = nock('https://evil.example.com').get('/steal').reply(200, 'x');
   const { outcome, fetched } = await runJiexi(SHARE);
-  t.match(outcome, {
+  t.strictSame(outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /redirected to evil\.example\.com instead of the note page/,
+    message: 'Xiaohongshu share link: redirected to evil.example.com instead of the note page.',
+    message_zh: '小红书分享链接跳转到了 evil.example.com 而不是笔记页面',
   });
   t.strictSame(fetched, ['https://xhslink.com/a/zGL52ubtpJ20']);
   t.notOk(evil.isDone(), 'the other host was never contacted');
@@ -315,10 +327,11 @@ t.test('share link redirecting off the note site → UPSTREAM_FAILED, the other 
 t.test('a redirect inside the note site to a foreign host is refused by the host → UPSTREAM_FAILED', async (t) => {
   nock(XHS).get(`/explore/${VIDEO_ID}`).query(true).reply(302, '', { Location: 'https://evil.example.com/steal' });
   const evil = nock('https://evil.example.com').get('/steal').reply(200, 'x');
-  t.match((await runJiexi(`${XHS}/explore/${VIDEO_ID}?xsec_token=T1`)).outcome, {
+  t.strictSame((await runJiexi(`${XHS}/explore/${VIDEO_ID}?xsec_token=T1`)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /fetch refused/,
+    message: 'Xiaohongshu note page: fetch refused: host evil.example.com is not on the allow-list of plugin jiexi',
+    message_zh: '小红书笔记页请求失败，请稍后重试',
   });
   t.notOk(evil.isDone(), 'the other host was never contacted');
 });
@@ -329,5 +342,30 @@ t.test('slow upstream → UPSTREAM_TIMEOUT', async (t) => {
     .get(`/discovery/item/${VIDEO_ID}`)
     .query(true)
     .reply(slowReply(1000, 200, fixture('xhs-video.html')));
-  t.match((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, { ok: false, code: 'UPSTREAM_TIMEOUT' });
+  t.strictSame((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, {
+    ok: false,
+    code: 'UPSTREAM_TIMEOUT',
+    message: 'Xiaohongshu note page: fetch timed out: www.xiaohongshu.com did not answer in time',
+    message_zh: '小红书笔记页请求超时，请稍后重试',
+  });
+});
+
+t.test('share link that does not redirect, or redirects in a loop → UPSTREAM_FAILED in both languages', async (t) => {
+  nock('https://xhslink.com').get('/a/zGL52ubtpJ20').reply(200, '<html>小红书</html>');
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Xiaohongshu share link: expected a redirect, got HTTP 200.',
+    message_zh: '小红书分享链接没有跳转（HTTP 200）',
+  });
+  nock('https://xhslink.com')
+    .get('/a/zGL52ubtpJ20')
+    .times(3)
+    .reply(302, '', { Location: 'https://xhslink.com/a/zGL52ubtpJ20' });
+  t.strictSame((await runJiexi(SHARE)).outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'Xiaohongshu share link: too many redirects.',
+    message_zh: '小红书分享链接跳转次数过多',
+  });
 });
