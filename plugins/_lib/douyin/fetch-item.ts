@@ -10,20 +10,11 @@
 //   Both empty -> NOT_FOUND; anything else -> UPSTREAM_FAILED "<slidesinfo reason>; <share page reason>";
 //   a timeout at either step -> UPSTREAM_TIMEOUT.
 // The H5 reflow iteminfo API (PV-Go's fix) is not tried: it needs AES-128-CBC in pure TS.
-import type { Host, PluginFailure, PluginOutcome } from '../../../core/sandbox/contract.js';
+
+import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
+import { failure } from '../failure.js';
 import type { Json } from './json.js';
 import { fromSharePage, fromSlidesinfo, type SourceVerdict } from './sources.js';
-
-/**
- * A failure in both languages. The English keeps each source's own reason for the operator; the Chinese says only
- * what it means for the caller.
- */
-const no = (code: PluginFailure['code'], message: string, message_zh: string): PluginFailure => ({
-  ok: false,
-  code,
-  message,
-  message_zh,
-});
 
 const TIMED_OUT = '抖音：请求超时，请稍后重试';
 const gone = (id: string): string => `抖音：作品 ${id} 已删除或不公开`;
@@ -36,24 +27,24 @@ export async function fetchAweme(id: string, host: Host): Promise<PluginOutcome<
   const slides = await fromSlidesinfo(id, host);
   if (slides.kind === 'item') return { ok: true, data: slides.item };
   if (slides.kind === 'gone') {
-    return no('NOT_FOUND', `douyin: post ${id} is deleted or private (${slides.reason})`, gone(id));
+    return failure('NOT_FOUND', `douyin: post ${id} is deleted or private (${slides.reason})`, gone(id));
   }
   // The deadline is shared by the whole call: once one step ran out of time the next cannot finish either.
-  if (timedOut(slides)) return no('UPSTREAM_TIMEOUT', `douyin: ${slides.reason}`, TIMED_OUT);
+  if (timedOut(slides)) return failure('UPSTREAM_TIMEOUT', `douyin: ${slides.reason}`, TIMED_OUT);
 
   const page = await fromSharePage(id, host);
   if (page.kind === 'item') return { ok: true, data: page.item };
   if (timedOut(page)) {
-    return no('UPSTREAM_TIMEOUT', `douyin: ${slides.reason}; ${page.reason}`, TIMED_OUT);
+    return failure('UPSTREAM_TIMEOUT', `douyin: ${slides.reason}; ${page.reason}`, TIMED_OUT);
   }
   if (page.kind === 'gone') {
-    return no('NOT_FOUND', `douyin: post ${id} is deleted or private (${page.reason})`, gone(id));
+    return failure('NOT_FOUND', `douyin: post ${id} is deleted or private (${page.reason})`, gone(id));
   }
   // Only when both sources answered well-formed and neither has the post is it "not found". An empty
   // slidesinfo next to a broken share page stays UPSTREAM_FAILED: an empty list is also how a request
   // Douyin dislikes can look, and a 404 would be cached and shown to the caller as final.
   if (slides.kind === 'empty' && page.kind === 'empty') {
-    return no('NOT_FOUND', `douyin: post ${id} does not exist or is private`, `抖音：作品 ${id} 不存在或不公开`);
+    return failure('NOT_FOUND', `douyin: post ${id} does not exist or is private`, `抖音：作品 ${id} 不存在或不公开`);
   }
-  return no('UPSTREAM_FAILED', `douyin: ${slides.reason}; ${page.reason}`, `抖音：未能获取作品 ${id}，请稍后重试`);
+  return failure('UPSTREAM_FAILED', `douyin: ${slides.reason}; ${page.reason}`, `抖音：未能获取作品 ${id}，请稍后重试`);
 }

@@ -1,6 +1,8 @@
 // Douyin link shapes -> aweme id. Short links are resolved with one GET without following redirects: the id
 // is in the first Location, and following further only risks landing on an anti-bot page.
-import type { Host, PluginFailure, PluginOutcome } from '../../../core/sandbox/contract.js';
+
+import type { Host, PluginOutcome } from '../../../core/sandbox/contract.js';
+import { failure } from '../failure.js';
 import { hostMatches, parseUrl, queryParam, resolveLocation, type UrlParts } from '../url-lite.js';
 import { fetchStep, MOBILE_HEADERS, redirectTarget } from './http.js';
 
@@ -79,15 +81,7 @@ export function douyinLinkWithoutPost(parts: UrlParts): string | null {
   return null;
 }
 
-/** A refusal in both languages: the gateway answers each caller wholly in its own. */
-const no = (code: PluginFailure['code'], message: string, message_zh: string): PluginFailure => ({
-  ok: false,
-  code,
-  message,
-  message_zh,
-});
-
-const XIGUA = no(
+const XIGUA = failure(
   'UNSUPPORTED',
   'douyin: the link leads to Xigua (ixigua.com), which is not supported',
   '抖音：该链接指向西瓜视频（ixigua.com），暂不支持',
@@ -96,28 +90,28 @@ const XIGUA = no(
 /** Turns any Douyin link into an aweme id, resolving v.douyin.com short links over the network. */
 export async function resolveAwemeId(url: string, host: Host): Promise<PluginOutcome<string>> {
   const parts = parseUrl(url);
-  if (!parts) return no('INVALID_INPUT', 'douyin: not a valid http(s) link', '抖音：不是有效的 http(s) 链接');
+  if (!parts) return failure('INVALID_INPUT', 'douyin: not a valid http(s) link', '抖音：不是有效的 http(s) 链接');
   if (isXiguaHost(parts.host)) return XIGUA;
   if (!isDouyinLinkHost(parts.host)) {
-    return no('UNSUPPORTED', `douyin: ${parts.host} is not a Douyin link`, `抖音：${parts.host} 不是抖音链接`);
+    return failure('UNSUPPORTED', `douyin: ${parts.host} is not a Douyin link`, `抖音：${parts.host} 不是抖音链接`);
   }
   if (!SHORT_HOSTS.includes(parts.host)) return idOrUnsupported(parts);
 
   if (!/^\/[A-Za-z0-9_-]+\/?$/.test(parts.path)) {
-    return no('INVALID_INPUT', 'douyin: the short link has no share code', '抖音：短链接缺少分享码');
+    return failure('INVALID_INPUT', 'douyin: the short link has no share code', '抖音：短链接缺少分享码');
   }
   const got = await fetchStep(host, 'short link', url, { headers: MOBILE_HEADERS, redirect: 'manual' });
   if (!got.ok) {
     return got.timeout
-      ? no('UPSTREAM_TIMEOUT', `douyin: ${got.reason}`, '抖音：短链接请求超时')
-      : no('UPSTREAM_FAILED', `douyin: ${got.reason}`, '抖音：短链接请求失败');
+      ? failure('UPSTREAM_TIMEOUT', `douyin: ${got.reason}`, '抖音：短链接请求超时')
+      : failure('UPSTREAM_FAILED', `douyin: ${got.reason}`, '抖音：短链接请求失败');
   }
   const location = redirectTarget(got.res);
   if (!location) {
     // A 404 says the share code is unknown; any other answer without a Location is a page we cannot read.
     return got.res.status === 404
-      ? no('NOT_FOUND', 'douyin: the short link does not exist', '抖音：短链接不存在')
-      : no(
+      ? failure('NOT_FOUND', 'douyin: the short link does not exist', '抖音：短链接不存在')
+      : failure(
           'UPSTREAM_FAILED',
           `douyin: short link answered HTTP ${got.res.status} without a redirect`,
           `抖音：短链接返回 HTTP ${got.res.status}，没有跳转`,
@@ -125,7 +119,7 @@ export async function resolveAwemeId(url: string, host: Host): Promise<PluginOut
   }
   const target = parseUrl(resolveLocation(location, parts));
   if (!target) {
-    return no(
+    return failure(
       'UPSTREAM_FAILED',
       'douyin: short link redirects to an unreadable URL',
       '抖音：短链接跳转到无法识别的地址',
@@ -134,7 +128,7 @@ export async function resolveAwemeId(url: string, host: Host): Promise<PluginOut
   // Route by where the short link goes, not by its own host: v.douyin.com also serves Xigua videos.
   if (isXiguaHost(target.host)) return XIGUA;
   if (!isDouyinLinkHost(target.host)) {
-    return no(
+    return failure(
       'UNSUPPORTED',
       `douyin: the short link leads to ${target.host}, not a Douyin post`,
       `抖音：短链接指向 ${target.host}，不是抖音作品`,
@@ -147,5 +141,9 @@ function idOrUnsupported(parts: UrlParts): PluginOutcome<string> {
   const id = awemeIdFromParts(parts);
   return id
     ? { ok: true, data: id }
-    : no('UNSUPPORTED', 'douyin: the link is not a Douyin video or image post', '抖音：该链接不是抖音视频或图文作品');
+    : failure(
+        'UNSUPPORTED',
+        'douyin: the link is not a Douyin video or image post',
+        '抖音：该链接不是抖音视频或图文作品',
+      );
 }

@@ -204,7 +204,7 @@ function afterMobile(
     // The mobile page refused us (bot wall, throttling, timeout): the desktop 404 alone does not prove the note
     // is gone, so this stays a retryable failure.
     const { code, message, message_zh } = mobile.failure;
-    return fail(code, `${message} (the desktop page had no note either)`, message_zh);
+    return fail(code, `${message.replace(/\.$/, '')}; the desktop page had no note either`, message_zh);
   }
   return desktop.kind === 'empty' ? notVisible(desktop) : desktop.failure;
 }

@@ -290,7 +290,7 @@ t.test('XHS desktop 404, mobile bot wall → UPSTREAM_FAILED (not NOT_FOUND); mo
   t.strictSame((await runJiexi(`${XHS}/explore/${XHS_VIDEO}?xsec_token=T3`)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: 'Xiaohongshu note page: bot wall, captcha, HTTP 461; retry later. (the desktop page had no note either)',
+    message: 'Xiaohongshu note page: bot wall, captcha, HTTP 461; retry later; the desktop page had no note either',
     message_zh: '小红书安全限制，请稍后重试',
   });
   xhs404(XHS_VIDEO);
