@@ -1,10 +1,11 @@
 // What a hand walk through the console in Debian's Chromium found, in zh and en, against the shipped
 // operations.yaml and plugins: on a phone the top bar shows a four-digit balance whole (the brand keeps its logo
 // only); the debugger's hints are wholly in the page's language (no "message" field name, no "minLength"
-// keyword inside Chinese); the ledger names the sign-up credit and a package in the page's language; on a phone,
-// admin tables keep short cells on one line (Chinese broke "手机号归属地" into one character per line); the
-// operator's webhook form offers order.pending and upstream.disabled; the audit log and the mail outbox say
-// "user" and "outbox" in the page's language. Screenshots: test/artifacts/console/ux/.
+// keyword inside Chinese); on a phone the docs' tables read as one card per row, descriptions on screen; the
+// ledger names the sign-up credit and a package in the page's language; on a phone, admin tables keep short
+// cells on one line (Chinese broke "手机号归属地" into one character per line); the operator's webhook form
+// offers order.pending and upstream.disabled; the audit log and the mail outbox say "user" and "outbox" in the
+// page's language. Screenshots: test/artifacts/console/ux/.
 
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -122,6 +123,34 @@ if (haveChromium(t, 'console ux e2e')) {
       await page.context().close();
     });
   }
+
+  t.test("zh, phone: the docs' tables show every description on screen", async (t) => {
+    const { email } = await customer(t, 'docs-zh');
+    const page = await open('zh', email, PHONE, '/console/docs/phone');
+    await page.waitForSelector('section.card tbody');
+    // Each table found by its card's title, as a reader finds it.
+    for (const title of [zh['docs.params'], zh['docs.responseFields'], zh['docs.errors']]) {
+      // The last cell of every row is the description (the errors' table: what to do).
+      const cells = `section.card:has(> h2:text-is("${title}")) tbody tr td:last-child`;
+      const [rows, off] = await page.$$eval(
+        cells,
+        (tds, width) => {
+          const out: string[] = [];
+          for (const td of tds) {
+            const r = td.getBoundingClientRect();
+            if (r.left < 0 || r.right > width)
+              out.push(`${td.textContent} @ ${Math.round(r.left)}–${Math.round(r.right)}`);
+          }
+          return [tds.length, out] as const;
+        },
+        PHONE.width,
+      );
+      t.ok(rows > 0, `${title}: has rows`);
+      t.same(off, [], `${title}: every description inside the ${PHONE.width}px screen`);
+    }
+    await page.screenshot({ path: `${DIR}/docs-phone-zh-phone.png`, fullPage: true });
+    await page.context().close();
+  });
 
   for (const lang of ['zh', 'en'] as const) {
     t.test(`${lang}: the ledger names the sign-up credit and a package in the page's language`, async (t) => {
