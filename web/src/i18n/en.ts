@@ -50,6 +50,7 @@ export const en: Record<MessageKey, string> = {
   'notify.saved': 'Saved.',
   'notify.armed': 'Armed',
   'notify.fired': 'Alerted; re-arms after a top-up',
+  'notify.off': 'No alert: no line set',
   'notify.lastFired': 'Last alert: {time}',
   'notify.webhooks': 'My webhooks',
   'notify.operatorWebhooks': 'Operator webhooks',

@@ -46,6 +46,7 @@ export const zh = {
   'notify.saved': '已保存。',
   'notify.armed': '已就绪',
   'notify.fired': '已提醒，充值后重新生效',
+  'notify.off': '未开启：没有设置提醒线',
   'notify.lastFired': '上次提醒：{time}',
   'notify.webhooks': '我的 Webhook',
   'notify.operatorWebhooks': '运营 Webhook',
