@@ -1,11 +1,12 @@
 // What a hand walk through the console in Debian's Chromium found, in zh and en, against the shipped
 // operations.yaml and plugins: on a phone the top bar shows a four-digit balance whole (the brand keeps its logo
 // only); the debugger's hints are wholly in the page's language (no "message" field name, no "minLength"
-// keyword inside Chinese); the low-balance alert says "off" until a line is set; on a phone the docs' tables
-// read as one card per row, descriptions on screen; the ledger names the sign-up credit and a package in the
-// page's language; on a phone, admin tables keep short cells on one line (Chinese broke "手机号归属地" into one
-// character per line); the operator's webhook form offers order.pending and upstream.disabled; the audit log and
-// the mail outbox say "user" and "outbox" in the page's language. Screenshots: test/artifacts/console/ux/.
+// keyword inside Chinese); a key left unnamed is named in the page's language; the low-balance alert says "off"
+// until a line is set; on a phone the docs' tables read as one card per row, descriptions on screen; the ledger
+// names the sign-up credit and a package in the page's language; on a phone, admin tables keep short cells on one
+// line (Chinese broke "手机号归属地" into one character per line); the operator's webhook form offers
+// order.pending and upstream.disabled; the audit log and the mail outbox say "user" and "outbox" in the page's
+// language. Screenshots: test/artifacts/console/ux/.
 
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -120,6 +121,23 @@ if (haveChromium(t, 'console ux e2e')) {
       t.equal(hint, d['consoleHint.INVALID_INPUT']);
       if (lang === 'zh') t.notMatch(hint ?? '', /[A-Za-z]/, 'no English word inside the Chinese hint');
       await page.screenshot({ path: `${DIR}/debugger-invalid-${lang}.png`, fullPage: true });
+      await page.context().close();
+    });
+  }
+
+  for (const lang of ['zh', 'en'] as const) {
+    t.test(`${lang}: a key created without a name is named in the page's language`, async (t) => {
+      const d = DICT[lang];
+      const { email, id } = await customer(t, `key-${lang}`);
+      const page = await open(lang, email, DESKTOP, '/console/keys');
+      await page.click('[data-testid=create-key]');
+      await page.waitForSelector('[data-testid=new-secret]');
+      const keys = await h.services.store.db.selectFrom('api_keys').select('name').where('user_id', '=', id).execute();
+      t.same(
+        keys.map((k) => k.name),
+        [lang === 'zh' ? '默认' : 'default'],
+      );
+      t.match(await page.textContent('.notice-ok strong'), d['keys.createdTitle'].replace('{name}', keys[0]?.name));
       await page.context().close();
     });
   }

@@ -205,6 +205,7 @@ export const en: Record<MessageKey, string> = {
   'keys.subtitle': 'Send a key in the X-API-Key header of each /api call. Each key can have its own limits.',
   'keys.new': 'New key',
   'keys.name': 'Name',
+  'keys.defaultName': 'default',
   'keys.namePlaceholder': 'e.g. production',
   'keys.limits': 'Optional limits (operations, IPs, rate, daily spend cap, expiry)',
   'keys.allowedCodes': 'Allowed operations',

@@ -200,6 +200,7 @@ export const zh = {
   'keys.subtitle': '调用 /api 时在 X-API-Key 请求头中携带密钥。每个密钥可单独设置限制。',
   'keys.new': '创建新密钥',
   'keys.name': '名称',
+  'keys.defaultName': '默认',
   'keys.namePlaceholder': '例如：生产环境',
   'keys.limits': '可选限制（接口、IP、频率、每日消费上限、有效期）',
   'keys.allowedCodes': '允许调用的接口',
