@@ -240,6 +240,12 @@ if (haveChromium(t, 'console ux e2e')) {
       [],
       'no name is broken over lines',
     );
+    const outside = await page.$$eval(
+      '[data-testid=admin-availability] tbody tr td:last-child',
+      (tds, width) => tds.filter((td) => td.getBoundingClientRect().right > width).length,
+      PHONE.width,
+    );
+    t.equal(outside, 0, 'what enables an operation is inside the screen');
     await page
       .locator('[data-testid=admin-availability]')
       .screenshot({ path: `${DIR}/admin-availability-zh-phone.png` });
