@@ -1,9 +1,11 @@
 // `tollgate config check [file]`: loads the environment and operations.yaml (or the given file) the way `serve`
 // would, without opening the database, Redis or a sandbox, and names every bad variable and the exact bad field
 // (`operations[2].price_per_call`, with its line). Exit 0 when `serve` would accept both, 1 when not.
+
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
+import { UNFINISHED_MARK } from '../billing/payments/manual.js';
 import { readSettings, type Settings } from '../config/env.js';
 import type { OperationsConfig } from '../config/operations-config.js';
 import { ConfigError, parseOperationsConfig } from '../config/operations-loader.js';
@@ -130,6 +132,12 @@ export async function configCheck(
         `note: operation "${op.code}" is unavailable until one of these is set: ${op.availability.missing.map((g) => g.join(' + ')).join(' or ')}`,
       );
     }
+    // Buyers never read the template (core/billing/payments/manual.ts); the operator is told here instead.
+    const manual = config.manualInstructions;
+    if (manual && (['zh', 'en'] as const).some((l) => manual[l].includes(UNFINISHED_MARK[l])))
+      print(
+        `note: manual_payment.instructions still carries its unfinished mark: buyers are told only to pay as agreed, quoting the order number, until you write whom to pay and where`,
+      );
   }
   const bad = envBad.length + problems.length;
   print(bad === 0 ? 'config ok' : `config has ${bad} problem(s)`);

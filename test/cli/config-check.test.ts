@@ -47,6 +47,23 @@ t.test('the shipped operations.yaml and an empty environment pass', async (t) =>
   t.equal(code, 0, lines.join('\n'));
   t.match(lines[0], /operations\.yaml: \d+ operations \(\d+ enabled\), \d+ plans, \d+ packages$/);
   t.equal(lines.at(-1), 'config ok');
+  t.ok(
+    lines.includes(
+      'note: manual_payment.instructions still carries its unfinished mark: buyers are told only to pay as agreed, quoting the order number, until you write whom to pay and where',
+    ),
+    'the shipped payment template is pointed out',
+  );
+});
+
+t.test('manual payment instructions of your own: no note', async (t) => {
+  const own = shipped.replace(
+    / {2}instructions:\n {4}zh: .*\n {4}en: .*\n/,
+    '  instructions: "Alipay pay@example.com, order {order}"\n',
+  );
+  t.not(own, shipped);
+  const { code, lines } = await check(own);
+  t.equal(code, 0, lines.join('\n'));
+  t.notOk(lines.some((l) => l.includes('manual_payment')));
 });
 
 t.test('every bad environment variable is named', async (t) => {

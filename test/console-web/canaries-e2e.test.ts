@@ -94,6 +94,12 @@ if (haveChromium(t, 'canary console view')) {
           5,
           'every stored result, newest first',
         );
+        const outside = await page.$$eval(
+          '[data-testid=canary-history-table] tbody tr td:last-child',
+          (tds, width) => tds.filter((td) => td.getBoundingClientRect().right > width).length,
+          DEVICES[device].width,
+        );
+        t.equal(outside, 0, "every result's detail inside the screen, a phone's too");
         await page.locator('[data-testid=canary-status-table]').scrollIntoViewIfNeeded();
         await shot(page, 'admin');
 

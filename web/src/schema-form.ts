@@ -28,8 +28,10 @@ export function requiredInfo(schema: JsonSchema): { required: Set<string>; oneOf
 
 export function constraintText(s: JsonSchema): string {
   const out: string[] = [];
-  if (s.minLength !== undefined) out.push(`minLength ${s.minLength}`);
-  if (s.maxLength !== undefined) out.push(`maxLength ${s.maxLength}`);
+  // In words of the page's language: "minLength 6" was the schema's English keyword inside a Chinese hint. A
+  // minimum of one character says only "not empty", which the required mark already says.
+  if (s.minLength !== undefined && s.minLength > 1) out.push(t('schema.minLength', { n: s.minLength }));
+  if (s.maxLength !== undefined) out.push(t('schema.maxLength', { n: s.maxLength }));
   if (s.minimum !== undefined) out.push(`≥ ${s.minimum}`);
   if (s.maximum !== undefined) out.push(`≤ ${s.maximum}`);
   if (s.pattern) out.push(`/${s.pattern}/`);

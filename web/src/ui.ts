@@ -27,6 +27,15 @@ export function stat(label: string, value: Child, sub?: Child, id?: string): HTM
   );
 }
 
+/**
+ * A cell that is a short text (a name, a state, an amount) is kept on one line: Chinese may break between any two
+ * characters, so a column squeezed by a long neighbour showed "探针" or "手机号归属地" one character per line.
+ * Longer texts still wrap; the table scrolls sideways when the short ones need the room.
+ */
+function shortText(c: Child): boolean {
+  return (typeof c === 'string' || typeof c === 'number') && String(c).length <= 12;
+}
+
 /** A table that scrolls sideways inside its card on narrow screens instead of widening the page. */
 export function table(headers: string[], rows: Child[][], empty?: string, testId?: string): HTMLElement {
   if (rows.length === 0)
@@ -53,7 +62,7 @@ export function table(headers: string[], rows: Child[][], empty?: string, testId
           h(
             'tr',
             null,
-            r.map((c) => h('td', null, c)),
+            r.map((c) => h('td', shortText(c) ? { class: 'nowrap' } : null, c)),
           ),
         ),
       ),

@@ -9,6 +9,20 @@ const DEFAULT_INSTRUCTIONS = {
   en: 'Order {order} is waiting for payment of ¥{amount}. Pay the operator as agreed and quote order number {order}; an administrator confirms it and the purchase is credited at once. The order stays open until it is confirmed or cancelled.',
 };
 
+/**
+ * The shipped operations.yaml's instructions begin with this mark until the operator writes their own: a template
+ * ("pay ¥10 to <payee> via <WeChat / Alipay / bank account>") that tells a buyer nothing they can do. Such a text
+ * is not shown to buyers; they get the built-in wording above, which they can act on.
+ */
+export const UNFINISHED_MARK = {
+  zh: '【收款信息待运营方填写】',
+  en: '[Payment details to be filled in by the operator]',
+};
+
+function finished(v: string | undefined, lang: 'zh' | 'en'): string | null {
+  return v?.trim() && !v.includes(UNFINISHED_MARK[lang]) ? v : null;
+}
+
 export function createManual(c: InstanceConfig): PaymentProvider {
   const given = c.instructions as { zh?: unknown; en?: unknown } | undefined;
   const own = (lang: 'zh' | 'en'): string | null => {
@@ -23,9 +37,10 @@ export function createManual(c: InstanceConfig): PaymentProvider {
     label: label(c, { zh: '人工转账', en: 'Manual payment' }),
     amountFor: cnyAmount,
     async createPayment(s) {
-      // The instance's own words, else operations.yaml's (read per order: they reload live), else the default.
+      // The instance's own words, else operations.yaml's (read per order: they reload live) once the operator
+      // has written them, else the default.
       const text = (lang: 'zh' | 'en'): string =>
-        (own(lang) ?? s.instructions?.[lang] ?? DEFAULT_INSTRUCTIONS[lang])
+        (own(lang) ?? finished(s.instructions?.[lang], lang) ?? DEFAULT_INSTRUCTIONS[lang])
           .replaceAll('{order}', String(s.orderId))
           .replaceAll('{amount}', (s.amountMinor / 100).toFixed(2));
       return {

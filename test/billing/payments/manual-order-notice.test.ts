@@ -1,7 +1,9 @@
-// A manual order on a default install says how to pay (the shipped operations.yaml `manual_payment.instructions`,
-// with the amount and the order number filled in, in the caller's language) and tells the admins: a mail to each
-// admin, an `order.pending` webhook to the operator's endpoints, and the badge count of
-// GET /console/api/admin/orders/pending-count. Confirming it credits the package and clears the count.
+// A manual order on a default install says how to pay and tells the admins: a mail to each admin, an
+// `order.pending` webhook to the operator's endpoints, and the badge count of
+// GET /console/api/admin/orders/pending-count. Confirming it credits the package and clears the count. The shipped
+// operations.yaml `manual_payment.instructions` is a template marked unfinished ("pay to <payee> via <...>"): the
+// buyer gets the built-in wording instead, in their language, with the amount and the order number; once the
+// operator has written their own text (the mark gone), the buyer gets that.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import t from 'tap';
@@ -40,7 +42,8 @@ t.test('a manual order: instructions with amount and number, mail + webhook to a
   );
   t.equal(created.status, 201);
   const id = created.body.order.id as number;
-  const zh = `【收款信息待运营方填写】请向 <收款人> 的 <微信 / 支付宝 / 银行账户> 付款 ¥10.00，并在备注中填写订单号 ${id}。管理员确认收款后立即到账；订单在确认或取消前一直有效。如有疑问请联系 <邮箱或电话>。`;
+  // Not the template's "请向 <收款人> 的 <微信 / 支付宝 / 银行账户> 付款": words a buyer can act on.
+  const zh = `订单 ${id} 待支付 ¥10.00：请按与服务方约定的方式付款，并注明订单号 ${id}。管理员确认收款后立即到账；订单在确认或取消前一直有效。`;
   t.match(created.body.order, {
     id,
     status: 'pending',
@@ -54,7 +57,7 @@ t.test('a manual order: instructions with amount and number, mail + webhook to a
   const en = await h.client.get(`/console/api/orders/${id}`, { ...buyer, 'accept-language': 'en' });
   t.equal(
     en.body.order.instructions,
-    `[Payment details to be filled in by the operator] Pay ¥10.00 to <payee> via <WeChat / Alipay / bank account> and quote order number ${id} in the payment note. An administrator confirms the payment and the purchase is credited at once; the order stays open until it is confirmed or cancelled. Questions: <email or phone>.`,
+    `Order ${id} is waiting for payment of ¥10.00. Pay the operator as agreed and quote order number ${id}; an administrator confirms it and the purchase is credited at once. The order stays open until it is confirmed or cancelled.`,
   );
 
   const bossRow = await db.selectFrom('users').select('email').where('id', '=', boss.userId).executeTakeFirstOrThrow();
@@ -92,4 +95,30 @@ t.test('a manual order: instructions with amount and number, mail + webhook to a
   );
   t.same(await h.balance(userId), { balance: 11_000_000, held: 0 });
   await h.assertReconciled();
+});
+
+t.test("the operator's own instructions, once the unfinished mark is gone, are what the buyer reads", async (t) => {
+  const edited = SHIPPED.replace(
+    / {2}instructions:\n {4}zh: .*\n {4}en: .*\n/,
+    '  instructions:\n    zh: "请向 Tollgate 的支付宝 pay@example.com 付款 ¥{amount}，备注订单号 {order}。"\n' +
+      '    en: "Pay ¥{amount} to Tollgate by Alipay (pay@example.com), quoting order {order}."\n',
+  );
+  t.not(edited, SHIPPED, 'the shipped text was replaced');
+  const h = await createTestApp({ operationsYaml: edited, pluginDirs: [resolve('plugins')] });
+  t.teardown(() => h.close());
+  const reg = await h.client.post('/console/api/register', {
+    email: `own-${Date.now()}@example.com`,
+    password: 'buyer2026x',
+  });
+  const buyer = { authorization: `Bearer ${reg.body.token}` };
+  const created = await h.client.post(
+    '/console/api/orders',
+    { kind: 'package', id: 't10' },
+    { ...buyer, 'accept-language': 'zh-CN' },
+  );
+  t.equal(created.status, 201);
+  const id = created.body.order.id as number;
+  t.equal(created.body.order.instructions, `请向 Tollgate 的支付宝 pay@example.com 付款 ¥10.00，备注订单号 ${id}。`);
+  const en = await h.client.get(`/console/api/orders/${id}`, { ...buyer, 'accept-language': 'en' });
+  t.equal(en.body.order.instructions, `Pay ¥10.00 to Tollgate by Alipay (pay@example.com), quoting order ${id}.`);
 });

@@ -30,7 +30,10 @@ export async function renderAdminAudit(main: HTMLElement): Promise<void> {
       );
       const rows = r.entries.map((e) => [
         dateTime(e.created_at),
-        e.actor_id === null ? e.actor_role : `${e.actor_role} ${e.actor_email ?? `#${e.actor_id}`}`,
+        // The role in the page's language ("user" stood in English before the email on a Chinese page).
+        e.actor_id === null
+          ? t(`role.${e.actor_role}`)
+          : `${t(`role.${e.actor_role}`)} ${e.actor_email ?? `#${e.actor_id}`}`,
         h('code', null, e.action),
         `${e.target_type}${e.target_id === null ? '' : ` #${e.target_id}`}`,
         e.subject_user_id === null ? '—' : (e.subject_email ?? `#${e.subject_user_id}`),

@@ -5,6 +5,7 @@ import { get } from '../api.js';
 import { h } from '../dom.js';
 import { t } from '../i18n/index.js';
 import { opName } from '../op-text.js';
+import { stackOnPhone } from '../stack-table.js';
 import type { Reply } from '../types.js';
 import { badge, card, table } from '../ui.js';
 
@@ -29,16 +30,19 @@ export async function availabilityCard(): Promise<HTMLElement> {
         );
   return card(
     t('admin.availability'),
-    table(
-      [t('col.operation'), t('col.name'), t('col.status'), t('admin.toFix')],
-      operations.map((o) => [
-        h('code', null, o.code),
-        opName(o),
-        o.available ? badge(t('admin.opAvailable'), 'ok') : badge(t('admin.opUnavailable'), 'err'),
-        fix(o),
-      ]),
-      t('common.empty'),
-      'admin-availability',
+    // One card per operation on a phone: as a table, the settings that enable one sat past the right edge.
+    stackOnPhone(
+      table(
+        [t('col.operation'), t('col.name'), t('col.status'), t('admin.toFix')],
+        operations.map((o) => [
+          h('code', null, o.code),
+          opName(o),
+          o.available ? badge(t('admin.opAvailable'), 'ok') : badge(t('admin.opUnavailable'), 'err'),
+          fix(o),
+        ]),
+        t('common.empty'),
+        'admin-availability',
+      ),
     ),
   );
 }

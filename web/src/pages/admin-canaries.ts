@@ -8,6 +8,7 @@ import { get } from '../api.js';
 import { h } from '../dom.js';
 import { dateTime } from '../format.js';
 import { t } from '../i18n/index.js';
+import { stackOnPhone } from '../stack-table.js';
 import type { Reply } from '../types.js';
 import { badge, card, table } from '../ui.js';
 
@@ -52,18 +53,21 @@ export async function canariesCard(): Promise<HTMLElement> {
       'canary-status-table',
     ),
     h('h3', null, t('admin.canaryHistory')),
-    table(
-      [t('col.time'), t('col.operation'), t('admin.subject'), t('admin.source'), t('col.status'), t('admin.detail')],
-      results.map((r) => [
-        dateTime(r.created_at),
-        h('code', null, r.operation),
-        r.platform ? h('code', null, r.platform) : '—',
-        r.source === 'live' ? t('admin.sourceLive') : t('admin.sourceCanary'),
-        r.ok ? badge(t('status.ok'), 'ok') : badge(t('admin.failed'), 'err'),
-        r.ok ? '—' : h('span', { class: 'small' }, failure(r.failure_class, r.field), ' ', r.detail),
-      ]),
-      t('admin.noCanaryResults'),
-      'canary-history-table',
+    // One card per result on a phone: as a table, the failure's detail sat past the right edge, one word a line.
+    stackOnPhone(
+      table(
+        [t('col.time'), t('col.operation'), t('admin.subject'), t('admin.source'), t('col.status'), t('admin.detail')],
+        results.map((r) => [
+          dateTime(r.created_at),
+          h('code', null, r.operation),
+          r.platform ? h('code', null, r.platform) : '—',
+          r.source === 'live' ? t('admin.sourceLive') : t('admin.sourceCanary'),
+          r.ok ? badge(t('status.ok'), 'ok') : badge(t('admin.failed'), 'err'),
+          r.ok ? '—' : h('span', { class: 'small' }, failure(r.failure_class, r.field), ' ', r.detail),
+        ]),
+        t('admin.noCanaryResults'),
+        'canary-history-table',
+      ),
     ),
   );
 }

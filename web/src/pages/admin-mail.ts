@@ -30,7 +30,7 @@ export async function renderAdminMail(main: HTMLElement, before?: number): Promi
       h('summary', null, m.subject),
       h('pre', { class: 'code small', attrs: { 'data-testid': `mail-text-${m.id}` } }, m.text),
     ),
-    m.transport,
+    t(`mail.via.${m.transport}`),
     h(
       'span',
       null,

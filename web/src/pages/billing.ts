@@ -23,6 +23,23 @@ function ledgerKind(kind: string): string {
   return tMaybe(`ledger.${kind}`) ?? kind;
 }
 
+type Entry = Reply<'ledger'>['entries'][number];
+type Named = { text: Record<'zh' | 'en', { name: string }> };
+
+/**
+ * The detail of a ledger row in the page's language. The server keeps one note per row, in English where it writes
+ * it: the sign-up credit ("trial credit") and a package's or plan's name. A Chinese page showed them as stored.
+ */
+export function ledgerDetail(e: Entry, items: Named[]): string {
+  if (e.operation) return e.operation;
+  if (e.ref.startsWith('trial:')) return t('ledger.note.trial');
+  if (e.note && (e.kind === 'package' || e.kind === 'plan_grant' || e.kind === 'redeem')) {
+    const item = items.find((i) => i.text.en.name === e.note || i.text.zh.name === e.note);
+    if (item) return item.text[getLang()].name;
+  }
+  return e.note ?? e.ref;
+}
+
 export async function renderBilling(main: HTMLElement, route?: Route): Promise<void> {
   if (route?.parts[1] === 'orders' && /^\d+$/.test(route.parts[2] ?? ''))
     return renderPayOrder(main, Number(route.parts[2]));
@@ -129,7 +146,7 @@ export async function renderBilling(main: HTMLElement, route?: Route): Promise<v
       ledgerKind(e.kind),
       h('span', { class: e.amount < 0 ? 'neg' : 'pos' }, `${e.amount > 0 ? '+' : ''}${tokens(e.amount)}`),
       tokens(e.balance_after),
-      h('span', { class: 'small' }, e.operation ?? e.note ?? e.ref),
+      h('span', { class: 'small' }, ledgerDetail(e, [...plans.plans, ...packages.packages])),
     ]);
     ledgerRows = append ? [...ledgerRows, ...rows] : rows;
     ledgerBefore = r.next_before;

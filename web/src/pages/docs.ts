@@ -14,6 +14,7 @@ import { paramText } from '../param-text.js';
 import type { Route } from '../router.js';
 import { link } from '../router.js';
 import { constraintText, requiredInfo, typeOf } from '../schema-form.js';
+import { stackOnPhone } from '../stack-table.js';
 import { operationStates, statusDot, statusLine } from '../status-dot.js';
 import type { Operation, OperationCatalogue, ResponseFieldRow } from '../types.js';
 import { badge, card, notice, pageHeader, table } from '../ui.js';
@@ -100,6 +101,8 @@ function renderIndex(main: HTMLElement, ops: Operation[], states: States): void 
 }
 
 /** What `data` holds on success, one row per field (nested fields as author.name, traces[].time), in the UI's language. */
+// The docs' tables read as one card per row on a phone (stackOnPhone): as tables, a long type such as
+// "string (中国移动 | 中国联通 | …)" pushed every description past the right edge.
 function responseFields(op: Operation): HTMLElement {
   const rows = (op.response ?? []).map((f: ResponseFieldRow) => [
     h('code', null, f.path),
@@ -110,7 +113,14 @@ function responseFields(op: Operation): HTMLElement {
   return card(
     t('docs.responseFields'),
     h('p', { class: 'muted small' }, t('docs.responseFieldsNote')),
-    table([t('col.name'), t('col.type'), t('docs.presence'), t('col.description')], rows, t('docs.noResponseFields')),
+    stackOnPhone(
+      table(
+        [t('col.name'), t('col.type'), t('docs.presence'), t('col.description')],
+        rows,
+        t('docs.noResponseFields'),
+        'docs-fields',
+      ),
+    ),
   );
 }
 
@@ -175,7 +185,14 @@ function renderOperation(main: HTMLElement, op: Operation, states: States): void
     ),
     card(
       t('docs.params'),
-      table([t('col.name'), t('col.type'), t('col.required'), t('col.description')], params, t('debugger.noParams')),
+      stackOnPhone(
+        table(
+          [t('col.name'), t('col.type'), t('col.required'), t('col.description')],
+          params,
+          t('debugger.noParams'),
+          'docs-params',
+        ),
+      ),
       oneOf.length
         ? h('p', { class: 'hint' }, t('docs.oneOf', { groups: oneOf.map((g) => g.join(' + ')).join(' / ') }))
         : null,
@@ -189,14 +206,18 @@ function renderOperation(main: HTMLElement, op: Operation, states: States): void
     card(t('docs.exampleResponse'), jsonView(prettyJson(response))),
     card(
       t('docs.errors'),
-      table(
-        [t('col.httpStatus'), t('col.code'), t('col.description'), t('docs.whatToDo')],
-        API_ERRORS.map(([code, status]) => [
-          String(status),
-          h('code', null, code),
-          errorInfo(code)?.message ?? code,
-          h('span', { class: 'small' }, hintView(code)),
-        ]),
+      stackOnPhone(
+        table(
+          [t('col.httpStatus'), t('col.code'), t('col.description'), t('docs.whatToDo')],
+          API_ERRORS.map(([code, status]) => [
+            String(status),
+            h('code', null, code),
+            errorInfo(code)?.message ?? code,
+            h('span', { class: 'small' }, hintView(code)),
+          ]),
+          undefined,
+          'docs-errors',
+        ),
       ),
     ),
   );

@@ -165,7 +165,8 @@ export async function renderKeys(main: HTMLElement): Promise<void> {
             const codes = [...form.querySelectorAll<HTMLInputElement>('input[name=code]:checked')].map((c) => c.value);
             const expires = fieldValue(form, 'expires_at');
             const body = {
-              name: fieldValue(form, 'name') || 'default',
+              // A key left unnamed is named in the page's language ("密钥「default」已创建" mixed two).
+              name: fieldValue(form, 'name') || t('keys.defaultName'),
               allowed_codes: codes.length ? codes : undefined,
               ip_allow: lines(fieldValue(form, 'ip_allow')),
               expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : undefined,

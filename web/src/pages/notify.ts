@@ -15,7 +15,12 @@ export async function renderNotify(main: HTMLElement): Promise<void> {
   const state = h('p', { class: 'small' });
   const showState = (a: Reply<'alerts'>['alerts']): void => {
     state.replaceChildren(
-      a.armed ? badge(t('notify.armed'), 'ok') : badge(t('notify.fired'), 'warn'),
+      // No line, no alert: "armed" beside an empty field said an alert was waiting that never fires.
+      a.balance_threshold === null
+        ? badge(t('notify.off'), 'muted')
+        : a.armed
+          ? badge(t('notify.armed'), 'ok')
+          : badge(t('notify.fired'), 'warn'),
       ' ',
       a.last_fired_at ? t('notify.lastFired', { time: dateTime(a.last_fired_at) }) : '',
     );

@@ -24,6 +24,12 @@ import {
 type Endpoint = Reply<'myWebhooks'>['webhooks'][number];
 
 const EVENTS = ['balance.low', 'order.paid', 'plan.expiring', 'key.expiring'];
+/**
+ * The operator's endpoints may also subscribe to the two events sent only to them: a manual order waiting for a
+ * confirmation, and a configured upstream taken out of rotation. Without them here an operator could not ask for
+ * either from the console, though the server accepts both.
+ */
+const OPERATOR_EVENTS = [...EVENTS, 'order.pending', 'upstream.disabled'];
 const STATUS_BADGE = { delivered: 'ok', pending: 'warn', failed: 'err' } as const;
 
 export function webhooksPanel(base: 'webhooks' | 'admin/webhooks'): HTMLElement {
@@ -124,7 +130,7 @@ export function webhooksPanel(base: 'webhooks' | 'admin/webhooks'): HTMLElement 
   };
 
   const submit = h('button', { class: 'btn btn-primary', attrs: { type: 'submit' } }, t('notify.add'));
-  const eventBoxes = EVENTS.map((ev) =>
+  const eventBoxes = (base === 'admin/webhooks' ? OPERATOR_EVENTS : EVENTS).map((ev) =>
     h(
       'label',
       { class: 'check' },
