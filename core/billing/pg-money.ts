@@ -54,12 +54,21 @@ export class PgMoneyBatch {
     });
   }
 
-  private schedule(): void {
+  /**
+   * `woke`: the batch that just returned placed holds. Their calls run their plugins at the end of this turn
+   * (kernel/turn-end.ts, after the immediate a plain schedule would send the next batch from) and queue their
+   * captures then: sent a turn later, the next batch carries those captures too instead of leaving them a whole
+   * round trip behind it, for the batch after. One batch, one commit, for the new holds and the captures.
+   */
+  private schedule(woke = false): void {
     if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
     this.scheduled = true;
     // setImmediate, not a microtask: the calls this turn's I/O woke all get to queue their writes first.
-    setImmediate(() => void this.flush());
+    if (woke) setImmediate(() => setImmediate(this.flushNow));
+    else setImmediate(this.flushNow);
   }
+
+  private readonly flushNow = (): void => void this.flush();
 
   private async flush(): Promise<void> {
     this.scheduled = false;
@@ -80,7 +89,7 @@ export class PgMoneyBatch {
       results = undefined;
     }
     this.inFlight--;
-    this.schedule();
+    this.schedule(results?.some((r, i) => r === true && batch[i].job.k === 'h'));
     batch.forEach((w, i) => {
       if (results) w.ok(results[i]);
       else w.fail(error);

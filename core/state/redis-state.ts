@@ -28,6 +28,7 @@ import {
 import { type CacheEntry, type SharedState, type StateHealth, StateUnavailableError } from './shared-state.js';
 import { createSlotLeases } from './slot-leases.js';
 import { takeFromBucket } from './token-bucket.js';
+import { turnCork } from './turn-cork.js';
 
 export interface RedisStateOptions {
   url: string;
@@ -74,6 +75,7 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
   const admitScript = scriptRunner(redis, ADMIT);
   const admitAndRead = scriptWithGet(redis, ADMIT);
   const incrScript = scriptRunner(redis, INCR);
+  const cork = turnCork(redis);
   const leases = createSlotLeases(scriptRunner(redis, RENEW_SLOTS), opts.slotLeaseMs, () => redis.status === 'ready');
 
   let outage: string | null = null;
@@ -193,6 +195,7 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
         async () => {
           const slot = newSlot(scope, ttlMs);
           const keys = [k(bucket), slot.key];
+          cork(); // with the other admissions of this turn, in one write
           const args = [rate, burst, limit, slot.lease, slot.token];
           // The cache GET rides in the same pipeline as the script: one round trip (a GET of a rate-limited call
           // is wasted, which is cheaper than a second round trip for every admitted one).
@@ -244,6 +247,7 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
         if (cache) fallback.cacheSet(cache.key, cache.value, cache.ttlSeconds);
         return;
       }
+      cork(); // with the other releases of this turn, in one write
       const release = redis.pipeline();
       if (cache) release.set(k(cache.key), cache.value, 'EX', cache.ttlSeconds);
       await execAll(release.zrem(key, token.slice(2))).catch((err: Error) => {

@@ -54,12 +54,16 @@ export function createCallLogWriter(
   let lastUse = new Map<number, number>();
   let flushing: Promise<void> = Promise.resolve();
   let failing = false;
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
 
   const writeBatch = async (rows: CallLogRow[], uses: Map<number, number>): Promise<void> => {
     if (rows.length === 0 && uses.size === 0) return;
     let written = 0;
     try {
       if (thread?.alive) await thread.write(rows, uses);
+      // PostgreSQL with key times alone (a billed call's row goes in with its charge): one statement, no BEGIN
+      // and COMMIT round trips around it.
+      else if (!sqlite && rows.length === 0) await touchKeys(db, uses);
       // One transaction for the rows and the key times (on SQLite the group commit: shared with the captures of
       // the same turn), not one commit per statement.
       else
@@ -98,8 +102,6 @@ export function createCallLogWriter(
     });
     return flushing;
   };
-
-  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
 
   const timer = setInterval(() => void flush(), intervalMs);
   timer.unref();
