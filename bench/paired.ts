@@ -105,6 +105,8 @@ export async function paired(
   connections: number,
   repeat = 0,
   code = 'phone',
+  /** The gateway's slices at this many requests per second (load.ts `rate`); bare Koa's are never limited. */
+  rate = 0,
 ): Promise<PairedResult> {
   const g: LoadResult[] = [];
   const b: LoadResult[] = [];
@@ -123,7 +125,7 @@ export async function paired(
     const q0 = runQueueWaitNs(gateway.pid);
     const m0 = machineTicks();
     const w0 = performance.now();
-    g.push(await drive(gateway.port, keys, 1, connections, repeat, code));
+    g.push(await drive(gateway.port, keys, 1, connections, repeat, code, rate));
     gatewayWallUs += (performance.now() - w0) * 1000;
     addTicks(gatewayMachine, m0);
     const t1 = cpuMicros(gateway.pid, true);

@@ -98,7 +98,7 @@ function printUpstream(u: UpstreamRows): void {
         .join(', ')}; per slice ${u.sliceCpuRatio?.toFixed(3) ?? '-'})`
     : '';
   console.log(
-    `configured upstream / hand-written plugin: throughput ${(c / p).toFixed(3)}${u.cpuRatio === undefined ? '' : `, gateway cpu per call ${u.cpuRatio.toFixed(3)} (goal <= 1.10)${windows}`}`,
+    `configured upstream / hand-written plugin${u.rate > 0 ? `, both driven at ${u.rate} req/s` : ''}: throughput ${(c / p).toFixed(3)}${u.cpuRatio === undefined ? '' : `, gateway cpu per call ${u.cpuRatio.toFixed(3)} (goal <= 1.10)${windows}`}`,
   );
   for (const [code, w] of Object.entries(u.windows ?? {}))
     console.log(

@@ -20,6 +20,15 @@ type Start = (args: string[], env: Record<string, string>, nodeArgs?: string[]) 
 const PROFILE_DIR = process.env.BENCH_UPSTREAM_PROFILE;
 /** Load per row before measuring (BENCH_WARMUP_SECONDS, as for the main rows). */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+/**
+ * Requests per second both rows are driven at (BENCH_UPSTREAM_RATE; 0: each as fast as its answers come, as the
+ * other rows). By default 70% of the slower row's warm-up rate. CPU per call falls as the rate rises (more calls
+ * share each wake-up of the event loop and the isolates' threads, each socket read, each commit), so rows driven
+ * as fast as they go compare a slower row's calls at a lower rate against a faster one's at a higher one: a small
+ * difference in work became a large one in CPU per call. At one rate both do the same calls under the same load.
+ */
+const RATE = process.env.BENCH_UPSTREAM_RATE;
+const RATE_SHARE = 0.7;
 
 const INPUT = `
     input: { type: object, required: [phone], additionalProperties: false, properties: { phone: { type: string, minLength: 11, maxLength: 11, description: { zh: 手机号, en: Number } } } }
@@ -63,6 +72,8 @@ export interface UpstreamRows {
   cpuRatio?: number;
   /** The same figure from the rows' one-second slices (CPU in a slice over the calls the load generator saw). */
   sliceCpuRatio?: number;
+  /** Requests per second both rows were driven at; 0: as fast as each was answered. */
+  rate: number;
   /** Each row's whole-window figures: gateway CPU microseconds per call, the calls, and the CPU by thread name. */
   windows?: Record<string, { cpuUs: number; calls: number; byThread: Record<string, number> }>;
   /** With BENCH_UPSTREAM_PROFILE: where the gateway's main thread went, per row's call. */
@@ -187,8 +198,15 @@ export async function benchUpstream(
     const calls: Record<string, number> = { up_config: 0, up_plugin: 0 };
     // Warm-up per row (BENCH_WARMUP_SECONDS, default 2): the configured path has more code for V8 to compile
     // (JSONata, the failover steps), so a short warm-up bills that one-time compilation to its first slices.
-    for (const code of ['up_config', 'up_plugin'])
-      calls[code] += (await drive(gatewayPort, keys, WARMUP_SECONDS, connections, 0, code)).total;
+    const warm: Record<string, number> = {};
+    for (const code of ['up_config', 'up_plugin']) {
+      warm[code] = (await drive(gatewayPort, keys, WARMUP_SECONDS, connections, 0, code)).total;
+      calls[code] += warm[code];
+    }
+    const rate =
+      RATE !== undefined
+        ? Number(RATE)
+        : Math.max(1, Math.floor((RATE_SHARE * Math.min(warm.up_config, warm.up_plugin)) / WARMUP_SECONDS));
     // Alternate the two rows' halves so background load meets both alike.
     const half = Math.max(1, Math.floor(seconds / 2));
     const parts: Record<string, PairedResult[]> = { up_config: [], up_plugin: [] };
@@ -205,7 +223,7 @@ export async function benchUpstream(
         const [cpu0, calls0] = [cpuMicros(gateway.pid), await answeredCalls(gatewayPort, metricsToken, code)];
         const threads0 = cpuByThread(gateway.pid);
         const from = nowUs();
-        parts[code].push(await paired(g, bare, keys, half, connections, 0, code));
+        parts[code].push(await paired(g, bare, keys, half, connections, 0, code, rate));
         windows.push([code, from, nowUs()]);
         await settle();
         const [cpu1, calls1] = [cpuMicros(gateway.pid), await answeredCalls(gatewayPort, metricsToken, code)];
@@ -228,6 +246,7 @@ export async function benchUpstream(
     for (const child of [gateway, stub]) await stop(child); // the profile is written as the gateway exits
     return {
       rows,
+      rate,
       ...(known
         ? {
             cpuRatio: perCall('up_config') / perCall('up_plugin'),
