@@ -57,17 +57,19 @@ export function cpuMicros(pid: number | undefined, thread = false): number | und
 }
 
 /**
- * CPU microseconds of a process by thread name (Linux /proc/<pid>/task/<tid>/comm: the main thread bears the
- * process's name; libuv's pool, V8's helpers and isolated-vm's threads their own), or undefined off Linux. A thread
+ * CPU microseconds of a process by thread name (Linux /proc/<pid>/task/<tid>/comm; the main thread as `main`), or
+ * with `byId` by name and thread id (libuv's pool, V8's helpers, isolated-vm's and worker threads are all `node`:
+ * their ids, in order of creation, tell them apart), or undefined off Linux. A thread
  * that ended between two reads takes its CPU with it: compare names present in both.
  */
-export function cpuByThread(pid: number | undefined): Map<string, number> | undefined {
+export function cpuByThread(pid: number | undefined, byId = false): Map<string, number> | undefined {
   if (pid === undefined) return undefined;
   try {
     const out = new Map<string, number>();
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        const name = tid === String(pid) ? 'main' : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        const comm = tid === String(pid) ? 'main' : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        const name = byId ? `${comm}#${tid}` : comm;
         const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
         const us = ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
         out.set(name, (out.get(name) ?? 0) + us);

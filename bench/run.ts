@@ -102,8 +102,8 @@ function printUpstream(u: UpstreamRows): void {
   );
   for (const [code, w] of Object.entries(u.windows ?? {}))
     console.log(
-      `  ${code} gateway cpu by thread, us per call: ${Object.entries(w.byThread)
-        .filter(([, us]) => us >= 0.5)
+      `  ${code} gateway cpu by thread (name#id), us per call: ${Object.entries(w.byThread)
+        .filter(([, us]) => us >= 2)
         .sort((a, b) => b[1] - a[1])
         .map(([name, us]) => `${name} ${us.toFixed(1)}`)
         .join(', ')}`,

@@ -223,7 +223,7 @@ export async function benchUpstream(
     for (let i = 0; i < 2; i++)
       for (const code of i === 0 ? ['up_config', 'up_plugin'] : ['up_plugin', 'up_config']) {
         const [cpu0, calls0] = [cpuMicros(gateway.pid), await answeredCalls(gatewayPort, metricsToken, code)];
-        const threads0 = cpuByThread(gateway.pid);
+        const threads0 = cpuByThread(gateway.pid, true);
         const from = nowUs();
         parts[code].push(await paired(g, bare, keys, half, connections, 0, code, rate));
         windows.push([code, from, nowUs()]);
@@ -231,7 +231,7 @@ export async function benchUpstream(
         const [cpu1, calls1] = [cpuMicros(gateway.pid), await answeredCalls(gatewayPort, metricsToken, code)];
         if (cpu0 !== undefined && cpu1 !== undefined) whole[code].cpu += cpu1 - cpu0;
         whole[code].calls += calls1 - calls0;
-        for (const [name, us] of cpuByThread(gateway.pid) ?? [])
+        for (const [name, us] of cpuByThread(gateway.pid, true) ?? [])
           if (threads0?.has(name))
             whole[code].byThread.set(name, (whole[code].byThread.get(name) ?? 0) + us - (threads0.get(name) ?? 0));
       }
