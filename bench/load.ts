@@ -17,7 +17,8 @@ export interface LoadResult {
 let sent = 0;
 
 /** `repeat`: cycle through this many numbers (cache hits once each was seen); 0: a new number every request.
- *  `code`: the operation asked, with `phone` as its input. */
+ *  `code`: the operation asked, with `phone` as its input. `rate`: requests per second in all, 0 as fast as the
+ *  connections are answered. */
 export async function drive(
   port: number,
   keys: string[],
@@ -25,6 +26,7 @@ export async function drive(
   connections: number,
   repeat = 0,
   code = 'phone',
+  rate = 0,
 ): Promise<LoadResult> {
   let i = 0;
   const statuses: Record<string, number> = {};
@@ -32,6 +34,7 @@ export async function drive(
     url: `http://127.0.0.1:${port}`,
     connections,
     duration: seconds,
+    ...(rate > 0 ? { overallRate: rate } : {}),
     requests: [
       {
         method: 'GET',

@@ -3,7 +3,7 @@
 // run followed by long gateway runs compares different machines. Here the two alternate in one-second slices and
 // the ratio is of the sums. Also the CPU each server process spent per answered request (Linux /proc, all its
 // threads): the figure other load moves least, and what the throughput ratio tends to when the CPU is the limit.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { drive, type LoadResult } from './load.js';
 import { addTicks, type CpuTicks, machineTicks } from './machine-cpu.js';
 
@@ -44,13 +44,40 @@ function runQueueWaitNs(pid: number | undefined): number | undefined {
 
 /** utime + stime of a process (all threads; or with `thread`, its main thread only) in microseconds, or undefined
  *  off Linux. */
-function cpuMicros(pid: number | undefined, thread = false): number | undefined {
+export function cpuMicros(pid: number | undefined, thread = false): number | undefined {
   if (pid === undefined) return undefined;
   try {
     const fields = readFileSync(thread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
       .split(') ')[1]
       .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU microseconds of a process by thread name (Linux /proc/<pid>/task/<tid>/comm; the main thread as `main`), or
+ * with `byId` by name and thread id (libuv's pool, V8's helpers, isolated-vm's and worker threads are all `node`:
+ * their ids, in order of creation, tell them apart), or undefined off Linux. A thread
+ * that ended between two reads takes its CPU with it: compare names present in both.
+ */
+export function cpuByThread(pid: number | undefined, byId = false): Map<string, number> | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const out = new Map<string, number>();
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const comm = tid === String(pid) ? 'main' : readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        const name = byId ? `${comm}#${tid}` : comm;
+        const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+        const us = ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+        out.set(name, (out.get(name) ?? 0) + us);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+    return out;
   } catch {
     return undefined;
   }
@@ -80,6 +107,8 @@ export async function paired(
   connections: number,
   repeat = 0,
   code = 'phone',
+  /** The gateway's slices at this many requests per second (load.ts `rate`); bare Koa's are never limited. */
+  rate = 0,
 ): Promise<PairedResult> {
   const g: LoadResult[] = [];
   const b: LoadResult[] = [];
@@ -98,7 +127,7 @@ export async function paired(
     const q0 = runQueueWaitNs(gateway.pid);
     const m0 = machineTicks();
     const w0 = performance.now();
-    g.push(await drive(gateway.port, keys, 1, connections, repeat, code));
+    g.push(await drive(gateway.port, keys, 1, connections, repeat, code, rate));
     gatewayWallUs += (performance.now() - w0) * 1000;
     addTicks(gatewayMachine, m0);
     const t1 = cpuMicros(gateway.pid, true);

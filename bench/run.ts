@@ -92,9 +92,22 @@ function printRow(name: string, r: PairedResult, what: string, goal: number | nu
 function printUpstream(u: UpstreamRows): void {
   for (const [name, r, what] of u.rows) printRow(name, r, what, null);
   const [c, p] = u.rows.map(([, r]) => r.gateway.requestsPerSecond);
+  const windows = u.windows
+    ? ` (whole windows: ${Object.entries(u.windows)
+        .map(([code, w]) => `${code} ${w.cpuUs.toFixed(0)} us x ${w.calls}`)
+        .join(', ')}; per slice ${u.sliceCpuRatio?.toFixed(3) ?? '-'})`
+    : '';
   console.log(
-    `configured upstream / hand-written plugin: throughput ${(c / p).toFixed(3)}${u.cpuRatio === undefined ? '' : `, gateway cpu per call ${u.cpuRatio.toFixed(3)} (goal <= 1.10)`}`,
+    `configured upstream / hand-written plugin${u.rate > 0 ? `, both driven at ${u.rate} req/s` : ''}: throughput ${(c / p).toFixed(3)}${u.cpuRatio === undefined ? '' : `, gateway cpu per call ${u.cpuRatio.toFixed(3)} (goal <= 1.10)${windows}`}`,
   );
+  for (const [code, w] of Object.entries(u.windows ?? {}))
+    console.log(
+      `  ${code} gateway cpu by thread (name#id), us per call: ${Object.entries(w.byThread)
+        .filter(([, us]) => us >= 2)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, us]) => `${name} ${us.toFixed(1)}`)
+        .join(', ')}`,
+    );
   if (u.profile) console.log(u.profile);
 }
 

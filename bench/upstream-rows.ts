@@ -3,11 +3,12 @@
 // hand-written plugin (bench/plugins/bench-pick), each paired with bare Koa. Goal: the configured one costs at
 // most 10% more gateway CPU per call than the hand-written one. Both rows are billed, uncached, new numbers.
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createBenchDatabase } from './bench-db.js';
 import { drive } from './load.js';
-import { type PairedResult, paired } from './paired.js';
+import { cpuByThread, cpuMicros, type PairedResult, paired } from './paired.js';
 import { inclusiveMicros, selfByWindow, summariseProfile } from './profile-summary.js';
 
 type Start = (args: string[], env: Record<string, string>, nodeArgs?: string[]) => Promise<ChildProcess>;
@@ -19,6 +20,15 @@ type Start = (args: string[], env: Record<string, string>, nodeArgs?: string[]) 
 const PROFILE_DIR = process.env.BENCH_UPSTREAM_PROFILE;
 /** Load per row before measuring (BENCH_WARMUP_SECONDS, as for the main rows). */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+/**
+ * Requests per second both rows are driven at (BENCH_UPSTREAM_RATE; 0: each as fast as its answers come, as the
+ * other rows). By default 70% of the slower row's warm-up rate. CPU per call falls as the rate rises (more calls
+ * share each wake-up of the event loop and the isolates' threads, each socket read, each commit), so rows driven
+ * as fast as they go compare a slower row's calls at a lower rate against a faster one's at a higher one: a small
+ * difference in work became a large one in CPU per call. At one rate both do the same calls under the same load.
+ */
+const RATE = process.env.BENCH_UPSTREAM_RATE;
+const RATE_SHARE = 0.7;
 
 const INPUT = `
     input: { type: object, required: [phone], additionalProperties: false, properties: { phone: { type: string, minLength: 11, maxLength: 11, description: { zh: 手机号, en: Number } } } }
@@ -54,8 +64,18 @@ function operationsYaml(stubPort: number): string {
 
 export interface UpstreamRows {
   rows: Array<[string, PairedResult, string]>;
-  /** Gateway CPU per call, configured over hand-written (goal <= 1.10); undefined off Linux. */
+  /**
+   * Gateway CPU per call, configured over hand-written (goal <= 1.10), over each row's whole measured window: all
+   * the gateway's CPU from before its first slice until its last calls have been answered, over the calls the
+   * gateway itself answered (its /metrics count). Undefined off Linux.
+   */
   cpuRatio?: number;
+  /** The same figure from the rows' one-second slices (CPU in a slice over the calls the load generator saw). */
+  sliceCpuRatio?: number;
+  /** Requests per second both rows were driven at; 0: as fast as each was answered. */
+  rate: number;
+  /** Each row's whole-window figures: gateway CPU microseconds per call, the calls, and the CPU by thread name. */
+  windows?: Record<string, { cpuUs: number; calls: number; byThread: Record<string, number> }>;
   /** With BENCH_UPSTREAM_PROFILE: where the gateway's main thread went, per row's call. */
   profile?: string;
 }
@@ -73,6 +93,23 @@ const BRANCHES = {
   ],
   up_plugin: ['runOne@run-plugin.ts', 'sandboxRequest', 'serialiseResult'],
 } as const;
+
+/** How long to wait after a row's half for the calls still in flight to be answered (and their CPU spent). */
+const SETTLE_MS = 300;
+
+/**
+ * /api calls the gateway has answered for `code` (its own count, every outcome): calls still in flight when a
+ * load slice ends are answered after it, and counted here with the CPU they cost.
+ */
+async function answeredCalls(port: number, token: string, code: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
+  let n = 0;
+  for (const line of (await res.text()).split('\n'))
+    if (line.startsWith('tollgate_call_duration_seconds_count{') && line.includes(`operation="${code}"`))
+      n += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return n;
+}
 
 /** Microseconds of the monotonic clock, as V8 stamps its profile samples. */
 const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
@@ -136,6 +173,7 @@ export async function benchUpstream(
   const opsFile = join(dataDir, 'upstream-operations.yaml');
   writeFileSync(opsFile, operationsYaml(stubPort));
   const stub = await start([resolve('bench/upstream-stub.ts')], { PORT: String(stubPort) });
+  const metricsToken = randomBytes(24).toString('hex');
   const profileArgs = PROFILE_DIR
     ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${resolve(PROFILE_DIR)}`]
     : [];
@@ -150,6 +188,7 @@ export async function benchUpstream(
       RATE_LIMIT_BURST: '1000000',
       MAX_IN_FLIGHT_PER_KEY: '1000',
       LOG_LEVEL: 'warn',
+      METRICS_TOKEN: metricsToken,
     },
     profileArgs,
   );
@@ -159,17 +198,51 @@ export async function benchUpstream(
     const calls: Record<string, number> = { up_config: 0, up_plugin: 0 };
     // Warm-up per row (BENCH_WARMUP_SECONDS, default 2): the configured path has more code for V8 to compile
     // (JSONata, the failover steps), so a short warm-up bills that one-time compilation to its first slices.
-    for (const code of ['up_config', 'up_plugin'])
-      calls[code] += (await drive(gatewayPort, keys, WARMUP_SECONDS, connections, 0, code)).total;
+    // Warm-up in alternating one-second slices (BENCH_WARMUP_SECONDS per row): the shared code (pipeline, undici,
+    // the sandbox's glue) is optimised for the mix the measurement meets. One row's whole warm-up after the
+    // other's left the first measured half compiling again (traced with --trace-opt: ~460 optimisations in the
+    // first half, ~85-170 in the others).
+    const warm: Record<string, number> = { up_config: 0, up_plugin: 0 };
+    for (let i = 0; i < Math.max(1, Math.round(WARMUP_SECONDS)); i++)
+      for (const code of ['up_config', 'up_plugin'])
+        warm[code] += (await drive(gatewayPort, keys, 1, connections, 0, code)).total;
+    for (const code of ['up_config', 'up_plugin']) calls[code] += warm[code];
+    const rate =
+      RATE !== undefined
+        ? Number(RATE)
+        : Math.max(
+            1,
+            Math.floor(
+              (RATE_SHARE * Math.min(warm.up_config, warm.up_plugin)) / Math.max(1, Math.round(WARMUP_SECONDS)),
+            ),
+          );
     // Alternate the two rows' halves so background load meets both alike.
     const half = Math.max(1, Math.floor(seconds / 2));
     const parts: Record<string, PairedResult[]> = { up_config: [], up_plugin: [] };
     const windows: Array<[string, number, number]> = [];
+    // Whole-window accounting per row (see `cpuRatio`), beside the slices' own.
+    const whole: Record<string, { cpu: number; calls: number; byThread: Map<string, number> }> = {
+      up_config: { cpu: 0, calls: 0, byThread: new Map() },
+      up_plugin: { cpu: 0, calls: 0, byThread: new Map() },
+    };
+    const settle = (): Promise<void> => new Promise((r) => setTimeout(r, SETTLE_MS));
+    await settle(); // the warm-up's last calls
+    // In the order config, plugin, plugin, config: whatever comes with a change of row (the other path's code and
+    // shapes met again) or drifts over the run meets both alike.
     for (let i = 0; i < 2; i++)
-      for (const code of ['up_config', 'up_plugin']) {
+      for (const code of i === 0 ? ['up_config', 'up_plugin'] : ['up_plugin', 'up_config']) {
+        const [cpu0, calls0] = [cpuMicros(gateway.pid), await answeredCalls(gatewayPort, metricsToken, code)];
+        const threads0 = cpuByThread(gateway.pid, true);
         const from = nowUs();
-        parts[code].push(await paired(g, bare, keys, half, connections, 0, code));
+        parts[code].push(await paired(g, bare, keys, half, connections, 0, code, rate));
         windows.push([code, from, nowUs()]);
+        await settle();
+        const [cpu1, calls1] = [cpuMicros(gateway.pid), await answeredCalls(gatewayPort, metricsToken, code)];
+        if (cpu0 !== undefined && cpu1 !== undefined) whole[code].cpu += cpu1 - cpu0;
+        whole[code].calls += calls1 - calls0;
+        for (const [name, us] of cpuByThread(gateway.pid, true) ?? [])
+          if (threads0?.has(name))
+            whole[code].byThread.set(name, (whole[code].byThread.get(name) ?? 0) + us - (threads0.get(name) ?? 0));
       }
     const measured: Record<string, number> = { up_config: 0, up_plugin: 0 };
     for (const code of ['up_config', 'up_plugin']) for (const p of parts[code]) measured[code] += p.gateway.total;
@@ -179,10 +252,30 @@ export async function benchUpstream(
       ['up plugin', merge(parts.up_plugin), 'hand-written plugin (bench/plugins/bench-pick), same fetch and pick'],
     );
     const [c, p] = [rows[0][1].gatewayCpuUs, rows[1][1].gatewayCpuUs];
+    const perCall = (code: string): number => whole[code].cpu / Math.max(1, whole[code].calls);
+    const known = cpuMicros(gateway.pid) !== undefined;
     for (const child of [gateway, stub]) await stop(child); // the profile is written as the gateway exits
     return {
       rows,
-      ...(c && p ? { cpuRatio: c / p } : {}),
+      rate,
+      ...(known
+        ? {
+            cpuRatio: perCall('up_config') / perCall('up_plugin'),
+            windows: Object.fromEntries(
+              Object.keys(whole).map((code) => [
+                code,
+                {
+                  cpuUs: perCall(code),
+                  calls: whole[code].calls,
+                  byThread: Object.fromEntries(
+                    [...whole[code].byThread].map(([name, us]) => [name, us / Math.max(1, whole[code].calls)]),
+                  ),
+                },
+              ]),
+            ),
+          }
+        : {}),
+      ...(c && p ? { sliceCpuRatio: c / p } : {}),
       ...(PROFILE_DIR ? { profile: profileText(resolve(PROFILE_DIR), calls, windows, measured) } : {}),
     };
   } finally {

@@ -21,6 +21,14 @@ export class Expression {
     }
     return this.jsonata.evaluate(ctx, bindings);
   }
+
+  /**
+   * The value when the direct form knows it, else MISS. Pure (no bindings, no host calls, nothing started), so a
+   * caller may give up on MISS and evaluate everything again through `evaluate`.
+   */
+  now(ctx: unknown): unknown {
+    return this.direct ? this.direct(ctx) : MISS;
+  }
 }
 
 /** Literal text (with ${NAME} secrets already filled in) and compiled {{ }} parts; `whole` when it is one part. */

@@ -18,8 +18,38 @@ const spec = (request: Partial<UpstreamSpec['request']>, env: Record<string, str
   errors: [],
   env,
 });
-const build = (request: Partial<UpstreamSpec['request']>, input: unknown, env?: Record<string, string>) =>
-  buildRequest(compileSpec(spec(request, env)), input, functionsFor(host));
+// async: a request the direct pass builds comes back at once (and its RequestError is thrown, not rejected).
+const build = async (request: Partial<UpstreamSpec['request']>, input: unknown, env?: Record<string, string>) =>
+  buildRequest(compileSpec(spec(request, env)), input, () => functionsFor(host));
+
+t.test('plain templates are built at once, without the helper bindings; JSONata ones through them', async (t) => {
+  let made = 0;
+  const functions = () => {
+    made++;
+    return functionsFor(host);
+  };
+  const plain = buildRequest(
+    compileSpec(spec({ method: 'GET', query: { q: '{{ input.q }}' }, headers: { 'X-A': 'a-{{ input.a }}' } })),
+    { q: 'x y', a: 1 },
+    functions,
+  );
+  t.notOk(plain instanceof Promise);
+  t.same(plain, {
+    url: 'https://api.example.com/v1?q=x%20y',
+    method: 'GET',
+    headers: { 'x-a': 'a-1' },
+    body: undefined,
+  });
+  t.equal(made, 0);
+  const signed = buildRequest(compileSpec(spec({ query: { s: '{{ $md5(input.q) }}' } })), { q: 'abc' }, functions);
+  t.ok(signed instanceof Promise);
+  t.equal((await signed).url, `https://api.example.com/v1?s=${createHash('md5').update('abc').digest('hex')}`);
+  t.equal(made, 1);
+  // An input the direct form leaves to JSONata (an array, which JSONata flattens): the same request as before.
+  const listed = await buildRequest(compileSpec(spec({ query: { q: '{{ input.q }}' } })), { q: ['a', 'b'] }, functions);
+  t.equal(listed.url, 'https://api.example.com/v1?q=%5B%22a%22%2C%22b%22%5D');
+  t.equal(made, 2);
+});
 
 t.test('JSON body: a lone {{ }} keeps its type; literals and secrets are filled in', async (t) => {
   const r = await build(
