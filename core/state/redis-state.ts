@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../kernel/logger.js';
 import type { MaybePromise } from '../kernel/maybe-promise.js';
+import { LoopFairRedis } from './loop-fair-redis.js';
 import { createMemoryState } from './memory-state.js';
 import {
   ACQUIRE_SLOT,
@@ -63,7 +64,8 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
     connectTimeout: 2000,
     retryStrategy: (times: number) => Math.min(times * 200, 1000),
   };
-  const redis = new Redis(opts.url, redisOpts);
+  // The deadline counts Redis's time, not a stall of this thread (loop-fair-redis.ts).
+  const redis = new LoopFairRedis(opts.url, redisOpts);
   // The subscriber queues its SUBSCRIBE until connected and re-subscribes after every reconnect.
   const sub = new Redis(opts.url, { ...redisOpts, enableOfflineQueue: true, commandTimeout: undefined });
   const fallback = createMemoryState();
