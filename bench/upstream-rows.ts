@@ -18,8 +18,8 @@ type Start = (args: string[], env: Record<string, string>, nodeArgs?: string[]) 
  * rows in one; `upstreamProfileText` sums it per pipeline branch, so the two rows' own work shows apart.
  */
 const PROFILE_DIR = process.env.BENCH_UPSTREAM_PROFILE;
-/** Load per row before measuring (BENCH_WARMUP_SECONDS, as for the main rows). */
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+/** Load per row before measuring (BENCH_WARMUP_SECONDS, default 10 as for the main rows). */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 /**
  * Requests per second both rows are driven at (BENCH_UPSTREAM_RATE; 0: each as fast as its answers come, as the
  * other rows). By default 70% of the slower row's warm-up rate. CPU per call falls as the rate rises (more calls
@@ -196,7 +196,7 @@ export async function benchUpstream(
     const g = { port: gatewayPort, pid: gateway.pid };
     const rows: Array<[string, PairedResult, string]> = [];
     const calls: Record<string, number> = { up_config: 0, up_plugin: 0 };
-    // Warm-up per row (BENCH_WARMUP_SECONDS, default 2): the configured path has more code for V8 to compile
+    // Warm-up per row (BENCH_WARMUP_SECONDS, default 10): the configured path has more code for V8 to compile
     // (JSONata, the failover steps), so a short warm-up bills that one-time compilation to its first slices.
     // Warm-up in alternating one-second slices (BENCH_WARMUP_SECONDS per row): the shared code (pipeline, undici,
     // the sandbox's glue) is optimised for the mix the measurement meets. One row's whole warm-up after the
