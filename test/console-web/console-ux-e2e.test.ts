@@ -8,18 +8,16 @@
 // order.pending and upstream.disabled; the audit log and the mail outbox say "user" and "outbox" in the page's
 // language. Screenshots: test/artifacts/console/ux/.
 
-import { mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { createApiKey } from '../../core/accounts/api-keys.js';
 import { createUser } from '../../core/accounts/users.js';
 import { postEntry } from '../../core/billing/ledger.js';
-import { readPaymentSettings } from '../../core/config/payment-env.js';
 import { en } from '../../web/src/i18n/en.js';
 import { zh } from '../../web/src/i18n/zh.js';
 import { consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
-import { createTestApp, type TestApp, testPasswordHash } from '../helpers/create-test-app.js';
+import { createShippedApp, type TestApp, testPasswordHash } from '../helpers/create-test-app.js';
 
 declare const localStorage: { setItem(key: string, value: string): void };
 declare const document: {
@@ -39,12 +37,7 @@ if (haveChromium(t, 'console ux e2e')) {
 
   consoleInBrowser(
     t,
-    () =>
-      createTestApp({
-        operationsYaml: readFileSync('operations.yaml', 'utf8'),
-        pluginDirs: [resolve('plugins')],
-        settings: { payments: { ...readPaymentSettings({}), trialCreditMicro: 1_000_000, sweepSeconds: 0 } },
-      }),
+    () => createShippedApp(1_000_000),
     (x) => ({ h, browser, base } = x),
   );
   t.before(() => mkdirSync(DIR, { recursive: true }));

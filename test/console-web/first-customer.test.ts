@@ -6,16 +6,14 @@
 // scrolling of the page itself) and show the chosen language. Screenshots: test/artifacts/console/journey/.
 
 import { mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import t from 'tap';
 import { createUser } from '../../core/accounts/users.js';
-import { readPaymentSettings } from '../../core/config/payment-env.js';
 import { en } from '../../web/src/i18n/en.js';
 import { zh } from '../../web/src/i18n/zh.js';
 import { admin as makeAdmin, tokenFor } from '../console/support.js';
 import { CHINESE_VISITOR, consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+import { createShippedApp, type TestApp } from '../helpers/create-test-app.js';
 
 // Browser globals used inside page.evaluate callbacks: they run in Chromium; the tests are typed without lib DOM.
 declare const document: {
@@ -49,12 +47,7 @@ if (haveChromium(t, 'first-customer journeys')) {
 
   consoleInBrowser(
     t,
-    () =>
-      createTestApp({
-        operationsYaml: readFileSync('operations.yaml', 'utf8'),
-        pluginDirs: [resolve('plugins')],
-        settings: { payments: { ...readPaymentSettings({}), trialCreditMicro: 1_000_000, sweepSeconds: 0 } },
-      }),
+    () => createShippedApp(1_000_000),
     (x) => ({ h, browser, base } = x),
   );
   t.before(() => mkdirSync(DIR, { recursive: true }));

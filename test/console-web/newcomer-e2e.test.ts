@@ -7,16 +7,14 @@
 // and after a wrong code then the right one no stale error is left and nothing covers the recovery codes.
 // Screenshots: test/artifacts/console/newcomer/.
 
-import { mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { generate } from 'otplib';
 import type { Browser, Page, Route } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { readPaymentSettings } from '../../core/config/payment-env.js';
 import { en } from '../../web/src/i18n/en.js';
 import { zh } from '../../web/src/i18n/zh.js';
 import { consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
-import { createTestApp } from '../helpers/create-test-app.js';
+import { createShippedApp } from '../helpers/create-test-app.js';
 import { type Box, cssPosition, fill, onScreen, pageOverflow, scrollToBottomEdge, uncovered } from './page-geometry.js';
 
 const DICT = { zh, en };
@@ -34,12 +32,7 @@ if (haveChromium(t, 'newcomer journeys')) {
 
   consoleInBrowser(
     t,
-    () =>
-      createTestApp({
-        operationsYaml: readFileSync('operations.yaml', 'utf8'),
-        pluginDirs: [resolve('plugins')],
-        settings: { payments: { ...readPaymentSettings({}), trialCreditMicro: 1_000_000, sweepSeconds: 0 } },
-      }),
+    () => createShippedApp(1_000_000),
     (x) => ({ browser, base } = x),
   );
   t.before(() => mkdirSync(DIR, { recursive: true }));

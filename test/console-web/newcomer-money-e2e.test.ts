@@ -6,17 +6,15 @@
 // dashboard, confirms one (the dialog shows the amount once, "¥10.00"), and every badge counts one fewer.
 // Screenshots: test/artifacts/console/newcomer/.
 
-import { mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { createUser } from '../../core/accounts/users.js';
-import { readPaymentSettings } from '../../core/config/payment-env.js';
 import { en } from '../../web/src/i18n/en.js';
 import { zh } from '../../web/src/i18n/zh.js';
 import { bearer, tokenFor } from '../console/support.js';
 import { consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
-import { createTestApp, type TestApp, testPasswordHash } from '../helpers/create-test-app.js';
+import { createShippedApp, type TestApp, testPasswordHash } from '../helpers/create-test-app.js';
 import { fill, pageOverflow } from './page-geometry.js';
 
 const DICT = { zh, en };
@@ -34,12 +32,7 @@ if (haveChromium(t, 'newcomer money journeys')) {
 
   consoleInBrowser(
     t,
-    () =>
-      createTestApp({
-        operationsYaml: readFileSync('operations.yaml', 'utf8'),
-        pluginDirs: [resolve('plugins')],
-        settings: { payments: { ...readPaymentSettings({}), sweepSeconds: 0 } },
-      }),
+    () => createShippedApp(),
     (x) => ({ h, browser, base } = x),
   );
   t.before(() => mkdirSync(DIR, { recursive: true }));

@@ -1,6 +1,6 @@
 // createTestApp: the production wiring (composeServices + createApp) on a SQLite file in a temporary directory, the
 // test plugins and fake DNS, plus shortcuts to make users with keys and read their money back.
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type Koa from 'koa';
@@ -12,6 +12,7 @@ import { balanceOf, postEntry } from '../../core/billing/ledger.js';
 import { reconcile } from '../../core/billing/reconcile.js';
 import { closeServices, composeServices } from '../../core/compose.js';
 import { readSettings, type Settings } from '../../core/config/env.js';
+import { readPaymentSettings } from '../../core/config/payment-env.js';
 import { createMemoryLogger } from '../../core/kernel/logger.js';
 import { toMicro } from '../../core/kernel/money.js';
 import type { Services } from '../../core/services.js';
@@ -130,4 +131,17 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       await backend?.close();
     },
   };
+}
+
+/**
+ * The app as shipped (operations.yaml, the plugins, the default payment settings) for the browser journeys; no
+ * payment sweeper, and `trialCreditMicro` when the journey starts with the sign-up credit.
+ */
+export function createShippedApp(trialCreditMicro?: number): Promise<TestApp> {
+  const payments = { ...readPaymentSettings({}), sweepSeconds: 0 };
+  return createTestApp({
+    operationsYaml: readFileSync('operations.yaml', 'utf8'),
+    pluginDirs: [resolve('plugins')],
+    settings: { payments: trialCreditMicro === undefined ? payments : { ...payments, trialCreditMicro } },
+  });
 }
