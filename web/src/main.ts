@@ -6,7 +6,7 @@ import { ApiFailure, setUnauthorizedHandler } from './api.js';
 import { clear, h } from './dom.js';
 import { getLang, htmlLang, type MessageKey, onLangChange, t } from './i18n/index.js';
 import { authFrame, forgetMe, mountInto, shell } from './layout.js';
-import { renderForgot, renderReset, renderVerify } from './pages/account-links.js';
+import { renderForgot, renderResendVerification, renderReset, renderVerify } from './pages/account-links.js';
 import { renderAdmin } from './pages/admin.js';
 import { renderAuth } from './pages/auth.js';
 import { renderBilling } from './pages/billing.js';
@@ -47,11 +47,12 @@ function render(route: Route): void {
   document.documentElement.lang = htmlLang(getLang());
   const loggedIn = Boolean(getToken() && getUser());
   // Mailed links and the reset request work with or without a session.
-  if (first === 'forgot' || first === 'reset' || first === 'verify') {
+  if (first === 'forgot' || first === 'reset' || first === 'verify' || first === 'verify-resend') {
     const { root, main } = authFrame();
-    document.title = `${t(first === 'verify' ? 'account.verifyTitle' : first === 'reset' ? 'account.resetTitle' : 'account.forgotTitle')} · Tollgate`;
+    document.title = `${t(first === 'reset' ? 'account.resetTitle' : first === 'forgot' ? 'account.forgotTitle' : 'account.verifyTitle')} · Tollgate`;
     if (first === 'forgot') renderForgot(main);
     else if (first === 'reset') renderReset(main, route.query);
+    else if (first === 'verify-resend') renderResendVerification(main);
     else renderVerify(main, route.query);
     mountInto(appEl, root);
     return;

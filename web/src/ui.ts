@@ -188,7 +188,8 @@ export function notice(kind: 'ok' | 'warn' | 'err' | 'info', ...children: Child[
 export function messageSlot(): {
   el: HTMLElement;
   ok(text: Child): void;
-  error(err: unknown): void;
+  /** The failure's text, and `next` after it: what the reader can do about it (a link). */
+  error(err: unknown, next?: Child): void;
   clear(): void;
   clearError(): void;
 } {
@@ -196,7 +197,9 @@ export function messageSlot(): {
   return {
     el,
     ok: (text) => (clear(el, notice('ok', text)), reveal(el)),
-    error: (err) => (clear(el, notice('err', errorText(err))), reveal(el)),
+    error: (err, next) => (
+      clear(el, next ? notice('err', errorText(err), ' ', next) : notice('err', errorText(err))), reveal(el)
+    ),
     clear: () => clear(el),
     /** A new attempt: the failure of the last one no longer describes anything. */
     clearError: () => void (el.querySelector('.notice-err') && clear(el)),

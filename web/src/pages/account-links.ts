@@ -130,13 +130,37 @@ export function renderVerify(main: HTMLElement, query: URLSearchParams): void {
   const slot = h('div', null, t('common.loading'));
   main.append(authCard(t('account.verifyTitle'), slot));
   if (!token) {
-    slot.replaceWith(notice('err', t('err.INVALID_TOKEN')));
+    slot.replaceWith(notice('err', t('err.INVALID_TOKEN'), ' ', resendLink()));
     return;
   }
   void post<Reply<'verifyEmail'>>('email/verify', { token } satisfies RequestBody<'verifyEmail'>).then(
     () => slot.replaceWith(notice('ok', t('account.verified'), ' ', link('login', t('auth.login')))),
-    (err: unknown) => slot.replaceWith(notice('err', err instanceof Error ? err.message : String(err))),
+    (err: unknown) =>
+      slot.replaceWith(notice('err', err instanceof Error ? err.message : String(err), ' ', resendLink())),
   );
+}
+
+/** Where a customer whose confirmation link is lost, used or expired gets a new one. */
+export function resendLink(): HTMLElement {
+  return link('verify-resend', t('account.resendLink'));
+}
+
+/** Ask for a new confirmation mail (the same answer whether or not the email has an account). */
+export function renderResendVerification(main: HTMLElement): void {
+  const form = accountForm(
+    t('account.resendSubmit'),
+    'resend-submit',
+    async (value, msg) => {
+      const email = value('email').trim();
+      if (!email) throw new Error(t('auth.fillBoth'));
+      await post<Reply<'resendVerification'>>('email/verify/resend', {
+        email,
+      } satisfies RequestBody<'resendVerification'>);
+      msg.ok(t('account.resendSent'));
+    },
+    field(t('auth.email'), input('email', { type: 'email', autocomplete: 'email', required: true }), undefined, true),
+  );
+  main.append(authCard(t('account.verifyTitle'), h('p', { class: 'muted' }, t('account.resendText')), form));
 }
 
 /** Second login step: the challenge from /login plus a code from the app or a recovery code. */
@@ -165,5 +189,7 @@ export function renderTwoFactorStep(main: HTMLElement, challenge: string, done: 
 }
 
 export function renderVerificationSent(main: HTMLElement): void {
-  main.replaceChildren(authCard(t('account.verifyTitle'), notice('ok', t('account.verifySent'))));
+  main.replaceChildren(
+    authCard(t('account.verifyTitle'), notice('ok', t('account.verifySent')), h('p', { class: 'muted' }, resendLink())),
+  );
 }

@@ -1,7 +1,7 @@
 // Log in and register: one card with two modes. Success stores the token (for this browser session, or with
 // "remember me" for every tab until it expires: session.ts) and opens the dashboard (new accounts see the quick-start steps there).
 
-import { post } from '../api.js';
+import { ApiFailure, post } from '../api.js';
 import { fieldValue, h } from '../dom.js';
 import { tokens } from '../format.js';
 import { t } from '../i18n/index.js';
@@ -10,7 +10,7 @@ import { link, navigate } from '../router.js';
 import { setSession } from '../session.js';
 import type { Reply, RequestBody } from '../types.js';
 import { busy, field, input, messageSlot, notice } from '../ui.js';
-import { renderTwoFactorStep, renderVerificationSent } from './account-links.js';
+import { renderTwoFactorStep, renderVerificationSent, resendLink } from './account-links.js';
 import { trialTokens } from './dashboard.js';
 
 /** A session; with 2FA on, a challenge for the second step; with REQUIRE_EMAIL_VERIFICATION, a link to follow. */
@@ -60,7 +60,8 @@ export function renderAuth(main: HTMLElement, mode: 'login' | 'register', next: 
               forgetMe();
               navigate(target, true);
             } catch (err) {
-              msg.error(err);
+              // Not confirmed yet: the way to a new confirmation mail sits right under the message.
+              msg.error(err, err instanceof ApiFailure && err.code === 'EMAIL_NOT_VERIFIED' ? resendLink() : undefined);
             }
           });
         },
