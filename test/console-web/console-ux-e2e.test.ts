@@ -182,6 +182,31 @@ if (haveChromium(t, 'console ux e2e')) {
     await page.context().close();
   });
 
+  t.test('zh, phone: the usage call log shows every cell on screen', async (t) => {
+    const u = await h.user('10', { email: `ux-usage-zh-${Date.now()}@example.com` });
+    for (const phone of ['13800138000', '13912345678', '123'])
+      await h.client.get(`/api/phone?phone=${phone}`, { 'X-API-Key': u.key });
+    const page = await open('zh', u.email, PHONE, '/console/usage');
+    await page.waitForSelector('[data-testid=calls-table] tbody tr');
+    const [cells, off] = await page.$$eval(
+      '[data-testid=calls-table] tbody td',
+      (tds, width) => {
+        const out: string[] = [];
+        for (const td of tds) {
+          const r = td.getBoundingClientRect();
+          if (r.left < 0 || r.right > width)
+            out.push(`${td.textContent} @ ${Math.round(r.left)}–${Math.round(r.right)}`);
+        }
+        return [tds.length, out] as const;
+      },
+      PHONE.width,
+    );
+    t.equal(cells, 3 * 8, 'three calls, eight cells each');
+    t.same(off, [], `every cell inside the ${PHONE.width}px screen`);
+    await page.screenshot({ path: `${DIR}/usage-phone-zh.png`, fullPage: true });
+    await page.context().close();
+  });
+
   for (const lang of ['zh', 'en'] as const) {
     t.test(`${lang}: the ledger names the sign-up credit and a package in the page's language`, async (t) => {
       const d = DICT[lang];

@@ -7,6 +7,7 @@ import { type Child, clear, fieldValue, h } from '../dom.js';
 import { dateTime, int, ms, tokens } from '../format.js';
 import { t, tMaybe } from '../i18n/index.js';
 import { loadMe } from '../layout.js';
+import { stackOnPhone } from '../stack-table.js';
 import type { Call, OperationCatalogue, Reply } from '../types.js';
 import { badge, busy, card, errorText, field, input, messageSlot, notice, pageHeader, select, table } from '../ui.js';
 import { dailyUsage } from '../usage-data.js';
@@ -96,20 +97,23 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
       nextBefore = r.next_before;
       clear(
         logSlot,
-        table(
-          [
-            t('col.time'),
-            t('col.operation'),
-            t('col.httpStatus'),
-            t('col.error'),
-            t('col.charged'),
-            t('col.cached'),
-            t('col.duration'),
-            t('col.requestId'),
-          ],
-          rows,
-          t('usage.noCalls'),
-          'calls-table',
+        // Eight columns: on a phone each call reads as one card instead of a table scrolled sideways.
+        stackOnPhone(
+          table(
+            [
+              t('col.time'),
+              t('col.operation'),
+              t('col.httpStatus'),
+              t('col.error'),
+              t('col.charged'),
+              t('col.cached'),
+              t('col.duration'),
+              t('col.requestId'),
+            ],
+            rows,
+            t('usage.noCalls'),
+            'calls-table',
+          ),
         ),
       );
       const moreBtn: HTMLButtonElement = h(
