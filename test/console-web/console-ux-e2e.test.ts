@@ -18,6 +18,7 @@ import { en } from '../../web/src/i18n/en.js';
 import { zh } from '../../web/src/i18n/zh.js';
 import { consoleInBrowser, haveChromium, SHOTS, watchProblems } from '../helpers/browser.js';
 import { createShippedApp, type TestApp, testPasswordHash } from '../helpers/create-test-app.js';
+import { cellsOffScreen } from './page-geometry.js';
 
 declare const localStorage: { setItem(key: string, value: string): void };
 declare const document: {
@@ -162,19 +163,7 @@ if (haveChromium(t, 'console ux e2e')) {
     for (const title of [zh['docs.params'], zh['docs.responseFields'], zh['docs.errors']]) {
       // The last cell of every row is the description (the errors' table: what to do).
       const cells = `section.card:has(> h2:text-is("${title}")) tbody tr td:last-child`;
-      const [rows, off] = await page.$$eval(
-        cells,
-        (tds, width) => {
-          const out: string[] = [];
-          for (const td of tds) {
-            const r = td.getBoundingClientRect();
-            if (r.left < 0 || r.right > width)
-              out.push(`${td.textContent} @ ${Math.round(r.left)}–${Math.round(r.right)}`);
-          }
-          return [tds.length, out] as const;
-        },
-        PHONE.width,
-      );
+      const [rows, off] = await cellsOffScreen(page, cells);
       t.ok(rows > 0, `${title}: has rows`);
       t.same(off, [], `${title}: every description inside the ${PHONE.width}px screen`);
     }
@@ -188,19 +177,7 @@ if (haveChromium(t, 'console ux e2e')) {
       await h.client.get(`/api/phone?phone=${phone}`, { 'X-API-Key': u.key });
     const page = await open('zh', u.email, PHONE, '/console/usage');
     await page.waitForSelector('[data-testid=calls-table] tbody tr');
-    const [cells, off] = await page.$$eval(
-      '[data-testid=calls-table] tbody td',
-      (tds, width) => {
-        const out: string[] = [];
-        for (const td of tds) {
-          const r = td.getBoundingClientRect();
-          if (r.left < 0 || r.right > width)
-            out.push(`${td.textContent} @ ${Math.round(r.left)}–${Math.round(r.right)}`);
-        }
-        return [tds.length, out] as const;
-      },
-      PHONE.width,
-    );
+    const [cells, off] = await cellsOffScreen(page, '[data-testid=calls-table] tbody td');
     t.equal(cells, 3 * 8, 'three calls, eight cells each');
     t.same(off, [], `every cell inside the ${PHONE.width}px screen`);
     await page.screenshot({ path: `${DIR}/usage-phone-zh.png`, fullPage: true });

@@ -37,6 +37,22 @@ export function pageOverflow(page: Page): Promise<number> {
 }
 
 /**
+ * The elements matching `selector`, counted, and those reaching past the screen's width (text @ left–right), so a
+ * test can say which cells a reader cannot see.
+ */
+export function cellsOffScreen(page: Page, selector: string): Promise<readonly [number, string[]]> {
+  return page.$$eval(selector, (els) => {
+    const out: string[] = [];
+    for (const el of els) {
+      const r = el.getBoundingClientRect();
+      if (r.left < 0 || r.right > window.innerWidth)
+        out.push(`${el.textContent} @ ${Math.round(r.left)}–${Math.round(r.right)}`);
+    }
+    return [els.length, out] as const;
+  });
+}
+
+/**
  * The element fits the screen's width, neither clipped at the right nor pushed off at the left, and its own
  * content is not cut off inside it (no sideways scrolling within it).
  */
