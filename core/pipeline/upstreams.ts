@@ -142,7 +142,8 @@ export async function runUpstreams(call: Validated, s: Services, base?: Record<s
     }
     const left = deadline - Date.now();
     if (left <= 0) break;
-    if (!(await health.admit(op.code, u.id))) continue;
+    const admitted = health.admit(op.code, u.id);
+    if (!(admitted instanceof Promise ? await admitted : admitted)) continue;
     const { outcome } = await s.sandbox.run({
       plugin: base ? 'http' : op.plugin,
       operation: op.code,

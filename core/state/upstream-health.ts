@@ -4,6 +4,7 @@
 // upstream out for the time its rule says (`disable`, which tells whether this was the change into disabled, so the
 // operator is alerted once across processes); canaries take one out with `markDown`. The last error of each is kept
 // for the admin page. The state never fails a call: while Redis is unreachable every upstream counts as healthy.
+import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { SharedState } from './shared-state.js';
 
 /** Why an upstream is out: its circuit opened, an error rule disabled it, or its canary status is down. */
@@ -23,10 +24,13 @@ export interface LastError {
 }
 
 export interface UpstreamHealth {
-  /** Can `id` be tried now? A circuit whose cool-down is over admits one trial call across the processes. */
-  admit(op: string, id: string): Promise<boolean>;
+  /**
+   * Can `id` be tried now? A circuit whose cool-down is over admits one trial call across the processes. Without a
+   * promise while this process knows the upstream is clean (see CLEAN_MS).
+   */
+  admit(op: string, id: string): MaybePromise<boolean>;
   /** A call it served, or answered for the caller (NOT_FOUND and the like): the circuit closes. */
-  succeeded(op: string, id: string): Promise<void>;
+  succeeded(op: string, id: string): MaybePromise<void>;
   /** A failure that may be the upstream's: `threshold` in a row open the circuit for `coolDownS`. */
   failed(op: string, id: string, threshold: number, coolDownS: number, reason: string): Promise<boolean>;
   /**
@@ -63,8 +67,32 @@ const KEY = (op: string, id: string): string => `upstream:${op}:${id}`;
 const FAIL_TTL_S = 3600;
 /** How long the admin page shows an upstream's last error. */
 const LAST_ERROR_TTL_S = 7 * 86_400;
+/**
+ * How long a process takes an upstream it found clean (no down mark, no failures counted) to stay clean without
+ * asking the shared state again. Asking cost every successful call three reads (the down mark to admit it, the mark
+ * and the failure count to close the circuit after it), three Redis round trips when the state is Redis, because a
+ * key that does not exist is not kept by the state's front cache. Any failure, disable, canary mark or mark-up seen
+ * by this process forgets it at once; what another process writes (its circuit opening, its canary's mark) is seen
+ * here within this time, and the calls sent meanwhile are what calls already in flight when it opened are: they fail,
+ * count, and move on to the next upstream. One side effect, by the same bound: a success clears another process's
+ * failure count at most once per CLEAN_MS from each process.
+ */
+export const CLEAN_MS = 1000;
 
 export function createUpstreamHealth(state: SharedState, now: () => number = Date.now): UpstreamHealth {
+  /** Upstreams this process found clean, until when (CLEAN_MS). */
+  const cleanUntil = new Map<string, number>();
+  /** Per upstream, how often it was forgotten: a success whose reads overlapped a failure does not mark it clean. */
+  const forgets = new Map<string, number>();
+  const isClean = (key: string): boolean => {
+    const until = cleanUntil.get(key);
+    return until !== undefined && now() < until;
+  };
+  const forget = (op: string, id: string): void => {
+    const key = KEY(op, id);
+    cleanUntil.delete(key);
+    forgets.set(key, (forgets.get(key) ?? 0) + 1);
+  };
   const readDown = async (op: string, id: string): Promise<DownState | null> => {
     try {
       const raw = await state.cacheGet(`${KEY(op, id)}:down`);
@@ -101,9 +129,12 @@ export function createUpstreamHealth(state: SharedState, now: () => number = Dat
    * and never writes (a write into the shared cache with every call of every configured upstream).
    */
   const closeCircuit = async (op: string, id: string): Promise<void> => {
+    const key = KEY(op, id);
+    const forgotten = forgets.get(key);
     try {
-      if (await state.cacheGet(`${KEY(op, id)}:down`)) await state.cacheSet(`${KEY(op, id)}:down`, '', 1);
+      if (await state.cacheGet(`${key}:down`)) await state.cacheSet(`${key}:down`, '', 1);
       await clearFails(op, id);
+      if (forgets.get(key) === forgotten) cleanUntil.set(key, now() + CLEAN_MS);
     } catch {
       // nothing to clear while the state is unreachable
     }
@@ -121,20 +152,26 @@ export function createUpstreamHealth(state: SharedState, now: () => number = Dat
       return true;
     }
   };
+  const admitRead = async (op: string, id: string): Promise<boolean> => {
+    const d = await readDown(op, id);
+    if (!d) return true;
+    if (now() < d.until) return false;
+    try {
+      // One trial per cool-down across the processes: the first to count 1 goes.
+      return (await state.incr(`${KEY(op, id)}:trial:${d.until}`, 1, FAIL_TTL_S)) === 1;
+    } catch {
+      return true;
+    }
+  };
   return {
-    async admit(op, id) {
-      const d = await readDown(op, id);
-      if (!d) return true;
-      if (now() < d.until) return false;
-      try {
-        // One trial per cool-down across the processes: the first to count 1 goes.
-        return (await state.incr(`${KEY(op, id)}:trial:${d.until}`, 1, FAIL_TTL_S)) === 1;
-      } catch {
-        return true;
-      }
+    admit(op, id) {
+      return isClean(KEY(op, id)) || admitRead(op, id);
     },
-    succeeded: closeCircuit,
+    succeeded(op, id) {
+      if (!isClean(KEY(op, id))) return closeCircuit(op, id);
+    },
     async failed(op, id, threshold, coolDownS, reason) {
+      forget(op, id);
       let n: number;
       try {
         n = await state.incr(`${KEY(op, id)}:fails`, 1, FAIL_TTL_S);
@@ -146,14 +183,19 @@ export function createUpstreamHealth(state: SharedState, now: () => number = Dat
       return true;
     },
     async disable(op, id, seconds, reason) {
+      forget(op, id);
       // A repeat while disabled (a canary's probe) neither extends it nor is news: the mark and the announcement
       // run out together.
       if (!(await firstDisable(op, id, seconds))) return false;
       await writeDown(op, id, seconds, reason, 'disabled');
       return true;
     },
-    markDown: (op, id, seconds, reason) => writeDown(op, id, seconds, reason, 'canary'),
+    markDown(op, id, seconds, reason) {
+      forget(op, id);
+      return writeDown(op, id, seconds, reason, 'canary');
+    },
     async markUp(op, id) {
+      forget(op, id);
       await clear(op, id);
       announcedHere.delete(KEY(op, id));
       try {

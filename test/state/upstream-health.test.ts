@@ -9,7 +9,7 @@ import { attemptOrder } from '../../core/pipeline/upstreams.js';
 import { createMemoryState } from '../../core/state/memory-state.js';
 import { createRedisState } from '../../core/state/redis-state.js';
 import type { SharedState } from '../../core/state/shared-state.js';
-import { createUpstreamHealth } from '../../core/state/upstream-health.js';
+import { CLEAN_MS, createUpstreamHealth } from '../../core/state/upstream-health.js';
 
 t.test(
   'memory: consecutive failures open the circuit, one trial after the cool-down, a success closes it',
@@ -60,6 +60,75 @@ t.test('memory: disable says true only on the change into disabled; markUp makes
   await h.noteError('op', 'a', 'UPSTREAM_TIMEOUT');
   t.match(await h.lastError('op', 'a'), { code: 'UPSTREAM_TIMEOUT', at: Number });
   t.equal(await h.lastError('op', 'c'), null);
+});
+
+/** The memory state with its reads and writes counted: what a Redis state would send as round trips. */
+function countedState(): { state: SharedState; counts: { reads: number; writes: number } } {
+  const inner = createMemoryState();
+  const counts = { reads: 0, writes: 0 };
+  const state: SharedState = Object.create(inner);
+  state.cacheGet = (key) => (counts.reads++, inner.cacheGet(key));
+  state.get = (key) => (counts.reads++, inner.get(key));
+  state.cacheSet = (key, value, ttl) => (counts.writes++, inner.cacheSet(key, value, ttl));
+  state.incr = (key, by, ttl) => (counts.writes++, inner.incr(key, by, ttl));
+  return { state, counts };
+}
+
+t.test('a clean upstream is admitted and closed without asking the state, for CLEAN_MS', async (t) => {
+  let now = 1_000_000;
+  const { state, counts } = countedState();
+  const h = createUpstreamHealth(state, () => now);
+  t.equal(await h.admit('op', 'a'), true);
+  t.same(counts, { reads: 1, writes: 0 }, 'not known yet: the down mark is read');
+  await h.succeeded('op', 'a');
+  t.same(counts, { reads: 3, writes: 0 }, 'the first success reads the mark and the failure count, writes nothing');
+  for (let i = 0; i < 100; i++) {
+    const admitted = h.admit('op', 'a');
+    t.equal(admitted, true, 'without a promise');
+    t.equal(h.succeeded('op', 'a'), undefined, 'without a promise');
+  }
+  t.same(counts, { reads: 3, writes: 0 }, '100 more calls asked nothing');
+  now += CLEAN_MS;
+  t.equal(await h.admit('op', 'a'), true);
+  t.same(counts, { reads: 4, writes: 0 }, 'after CLEAN_MS the mark is read again');
+});
+
+t.test('a failure forgets the clean upstream at once: the circuit opens on the usual count', async (t) => {
+  const now = 1_000_000;
+  const h = createUpstreamHealth(createMemoryState(), () => now);
+  await h.succeeded('op', 'a');
+  t.equal(h.admit('op', 'a'), true);
+  t.equal(await h.failed('op', 'a', 2, 30, 'HTTP 502'), false);
+  t.equal(await h.failed('op', 'a', 2, 30, 'HTTP 502'), true);
+  t.equal(await h.admit('op', 'a'), false, 'open at once, though CLEAN_MS has not passed');
+  // A success that was reading while a failure came in does not mark it clean.
+  const h2 = createUpstreamHealth(createMemoryState(), () => now);
+  const closing = h2.succeeded('op', 'b');
+  await h2.failed('op', 'b', 1, 30, 'timeout');
+  await closing;
+  t.equal(await h2.admit('op', 'b'), false, 'the failure counted after the success stands');
+  for (const [what, mark] of [
+    ['disable', (h: ReturnType<typeof createUpstreamHealth>) => h.disable('op', 'c', 60, 'bad key')],
+    ['markDown', (h: ReturnType<typeof createUpstreamHealth>) => h.markDown('op', 'c', 60, 'canary failed')],
+  ] as const) {
+    const h3 = createUpstreamHealth(createMemoryState(), () => now);
+    await h3.succeeded('op', 'c');
+    await mark(h3);
+    t.equal(await h3.admit('op', 'c'), false, `${what} in this process: out at once`);
+  }
+});
+
+t.test("another process's mark is seen within CLEAN_MS by a process that found the upstream clean", async (t) => {
+  let now = 1_000_000;
+  const shared = createMemoryState();
+  const a = createUpstreamHealth(shared, () => now);
+  const b = createUpstreamHealth(shared, () => now);
+  await a.succeeded('op', 'x');
+  await b.markDown('op', 'x', 600, 'canary failed');
+  t.equal(await b.admit('op', 'x'), false);
+  t.equal(await a.admit('op', 'x'), true, 'still clean here: the bound');
+  now += CLEAN_MS;
+  t.equal(await a.admit('op', 'x'), false, 'seen once CLEAN_MS passed');
 });
 
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 10));
