@@ -2,10 +2,14 @@
 // every chunk the gateway sends. A chunk is one round trip (a pipeline is written in one piece); the commands in it
 // are read from the RESP arrays. A billed call takes at most 2 round trips: the admission (rate-limit token,
 // in-flight slot and, for a cacheable operation, the cache read) and, at the end, the slot's release with the
-// fresh result for the shared cache tier.
+// fresh result for the shared cache tier. A call of a configured upstream adds nothing once its worker found the
+// upstream clean (core/state/upstream-health.ts, CLEAN_MS).
+import { resolve } from 'node:path';
+import nock from 'nock';
 import t from 'tap';
 import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.js';
+import { ID_FIELD, itemUpstream, itemYaml } from '../plugins/http/support.js';
 import { freshPgRedis, REDIS_URL, unreachable } from '../scale/backend.js';
 
 /** The command names of the RESP arrays in one chunk a client sent. */
@@ -48,7 +52,16 @@ else {
       rateLimitBurst: 10_000,
     },
   });
+  // A second gateway on the same Redis, selling `item` from one configured upstream (nock answers it).
+  nock.disableNetConnect();
+  const up: TestApp = await createTestApp({
+    operationsYaml: itemYaml(ID_FIELD, itemUpstream('alpha', '', '', `\n        result: '{ "id": body.id }'`)),
+    pluginDirs: [resolve('plugins')],
+    settings: { redisUrl: proxy.url(REDIS_URL), redisPrefix: backend.prefix, slotLeaseMs: 200_000 },
+  });
   t.teardown(async () => {
+    nock.cleanAll();
+    await up.close();
     await h.close();
     await proxy.close();
     await backend.close();
@@ -56,12 +69,16 @@ else {
   const trips: string[][] = [];
   proxy.watch((chunk) => trips.push(commandsIn(chunk)));
 
-  /** One call and the round trips it took, including what it sends after the answer. */
-  // biome-ignore lint/suspicious/noExplicitAny: test convenience: assertions read body fields freely
-  const counted = async (path: string, key: string): Promise<{ status: number; body: any; trips: string[][] }> => {
+  /** One call (to `app`) and the round trips it took, including what it sends after the answer. */
+  const counted = async (
+    path: string,
+    key: string,
+    app: TestApp = h,
+    // biome-ignore lint/suspicious/noExplicitAny: test convenience: assertions read body fields freely
+  ): Promise<{ status: number; body: any; trips: string[][] }> => {
     await pause(100);
     trips.length = 0;
-    const res = await h.client.get(path, { 'X-API-Key': key });
+    const res = await app.client.get(path, { 'X-API-Key': key });
     await pause(150);
     return { status: res.status, body: res.body, trips: [...trips] };
   };
@@ -107,6 +124,24 @@ else {
     const call = await counted('/api/echo?msg=plain', u.key);
     t.match(call.body, { success: true, deducted: 0.01 });
     t.same(call.trips, [['evalsha'], ['zrem']]);
+  });
+
+  t.test("a configured upstream's call: 2 round trips once its worker found the upstream clean", async (t) => {
+    const v = await up.user('1');
+    for (const id of ['a1', 'a2', 'a3']) nock('https://alpha.example.com').get(`/v1/items/${id}`).reply(200, { id });
+    const first = await counted('/api/item?id=a1', v.key, up);
+    t.match(first, { status: 200, body: { success: true, data: { id: 'a1' }, deducted: 0.01 } });
+    t.ok(
+      first.trips.flat().filter((c) => c === 'get').length >= 2,
+      `the first call reads the upstream's health: ${JSON.stringify(first.trips)}`,
+    );
+    for (const id of ['a2', 'a3']) {
+      const next = await counted(`/api/item?id=${id}`, v.key, up);
+      t.match(next, { status: 200, body: { success: true, data: { id }, deducted: 0.01 } });
+      t.same(next.trips, [['evalsha'], ['zrem']], 'the admission and the release, nothing for the health');
+    }
+    await up.assertReconciled();
+    t.same(await up.balance(v.userId), { balance: 1_000_000 - 3 * 10_000, held: 0 });
   });
 
   t.test('the balance is exact after all of them', async (t) => {
