@@ -19,6 +19,7 @@ import { checkBilling } from './bench-db.js';
 import { drive, type LoadResult } from './load.js';
 import { addTicks, type CpuTicks, machineTicks } from './machine-cpu.js';
 import { createBenchPg } from './pg-commits.js';
+import { stopServer } from './processes.js';
 
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -74,11 +75,7 @@ function startCluster(workers: number, env: Record<string, string>): Promise<Chi
   });
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
+const stop = stopServer;
 
 export interface ClusterRow {
   /** 0: the PostgreSQL floor (pg-floor-server.ts). */

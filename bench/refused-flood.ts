@@ -3,26 +3,16 @@
 // per-address budget and once with it out of the way (REFUSED_BURST=1000000: only the counting holds the disk).
 // Prints the data directory's growth and the rows each table gained. Run:
 //   node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/refused-flood.ts
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { freePort, startServer, stopServer } from './processes.js';
 
 const API_CALLS = 40_000;
 const NOTIFICATIONS = 1_000;
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer().once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
-}
 
 /** Every file's size, so a write-ahead log left by a stop shows as such. */
 function files(dir: string): string {
@@ -39,23 +29,9 @@ function dirBytes(dir: string): number {
   return n;
 }
 
-function start(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--no-node-snapshot', '--import', './core/bin/load-ts.mjs', 'core/main.ts', 'serve'],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return new Promise((ok, fail) => {
-    child.stdout!.on('data', (d: Buffer) => /listening/.test(d.toString()) && ok(child));
-    child.once('exit', (code) => fail(new Error(`serve exited ${code}`)));
-  });
-}
+const start = (env: Record<string, string>): Promise<ChildProcess> => startServer(['core/main.ts', 'serve'], env);
 
-async function stop(server: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
-  await exited;
-}
+const stop = stopServer;
 
 async function flood(port: number, amount: number, request: (i: number) => autocannon.Request) {
   let i = 0;

@@ -4,9 +4,7 @@
 // phone lookups per second inside the isolate against plain Node; then a configured upstream against the same
 // fetch in a hand-written plugin (upstream-rows.ts). BENCH_ROWS=upstream runs only those two rows, BENCH_ROWS=pg only
 // the PostgreSQL + Redis rows (cluster-rows.ts) against bare Koa measured before and after them.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hashPassword } from '../core/accounts/passwords.js';
@@ -16,6 +14,7 @@ import { drive, type LoadResult } from './load.js';
 import { machineBusyText } from './machine-cpu.js';
 import { type PairedResult, paired } from './paired.js';
 import { benchPhoneLookup } from './phone-lookup.js';
+import { freePort, startServer } from './processes.js';
 import { summariseProfile } from './profile-summary.js';
 import { benchUpstream, type UpstreamRows } from './upstream-rows.js';
 
@@ -39,34 +38,7 @@ const ONLY_PG = process.env.BENCH_ROWS === 'pg';
 /** BENCH_ROWS=sqlite: only the billed row and the two floor rows, beside bare Koa (then reconcile). */
 const ONLY_SQLITE = process.env.BENCH_ROWS === 'sqlite';
 
-/** A port nobody listens on now: other benches may run on this machine at the same time. */
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer().once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
-}
-
-function start(args: string[], env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--no-node-snapshot', ...nodeArgs, '--import', './core/bin/load-ts.mjs', ...args],
-    {
-      // No canaries: they would reach the platforms from the bench machine and add load to what is measured.
-      env: { ...process.env, CANARIES: 'off', ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  return new Promise((ok, fail) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      if (/listening/.test(d.toString())) ok(child);
-    });
-    child.once('exit', (code) => fail(new Error(`${args.join(' ')} exited ${code}`)));
-  });
-}
+const start = startServer;
 
 function line(name: string, r: LoadResult): string {
   return `${name.padEnd(10)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(4)} ms  statuses ${JSON.stringify(r.statuses)}`;

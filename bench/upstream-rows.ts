@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { createBenchDatabase } from './bench-db.js';
 import { drive } from './load.js';
 import { cpuByThread, cpuMicros, type PairedResult, paired } from './paired.js';
+import { stopServer } from './processes.js';
 import { inclusiveMicros, selfByWindow, summariseProfile } from './profile-summary.js';
 
 type Start = (args: string[], env: Record<string, string>, nodeArgs?: string[]) => Promise<ChildProcess>;
@@ -283,11 +284,7 @@ export async function benchUpstream(
   }
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-}
+const stop = stopServer;
 
 /** Two halves of one row as one: sums of calls, CPU weighted by calls. */
 function merge([a, b]: PairedResult[]): PairedResult {
