@@ -19,6 +19,7 @@ import { findCommand, usage } from './cli/specs.js';
 import { userPasswd } from './cli/user-passwd.js';
 import { clusterWorkerMetrics } from './cluster-metrics.js';
 import { closeServices, composeServices } from './compose.js';
+import { publicUrlFor } from './config/account-env.js';
 import { readSettings } from './config/env.js';
 import { settleDeps } from './console/api/payment-notify-route.js';
 import { createCanaryRunner } from './health/canary-runner.js';
@@ -47,6 +48,8 @@ async function serve(args: ParsedArgs): Promise<number> {
   const app = createApp(services);
   const { server } = createGatewayServer(app.callback(), settings.edge, settings.trustProxy, logger);
   const port = await listen(server, settings.port);
+  // PORT=0 and --port decide the port only now: mailed links and the front page must name the bound one.
+  settings.accounts.publicUrl = publicUrlFor(process.env, port);
   const metricsServer = settings.edge.metricsListen && !workerMetrics ? createMetricsServer(services) : null;
   if (metricsServer && settings.edge.metricsListen) {
     const { host, port: metricsPort } = settings.edge.metricsListen;

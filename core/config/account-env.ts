@@ -8,7 +8,10 @@ export interface AccountSettings {
   requireEmailVerification: boolean;
   /** REQUIRE_ADMIN_2FA=true: an admin without TOTP gets a session only for turning 2FA on. */
   requireAdmin2fa: boolean;
-  /** Base URL used in mailed links (PUBLIC_URL), e.g. https://api.example.com; default http://localhost:PORT. */
+  /**
+   * Base URL used in mailed links (PUBLIC_URL), e.g. https://api.example.com; default http://localhost:<the port the
+   * server is bound to> (set again after listening, see publicUrlFor).
+   */
   publicUrl: string;
   /** USER_TOKEN_REMEMBER_HOURS: lifetime of a console login with "remember me" (default 30 days). */
   rememberTokenHours: number;
@@ -32,6 +35,17 @@ function hours(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return n;
 }
 
+/**
+ * The base of mailed links and the front page's example: PUBLIC_URL as configured, else this machine at `port`.
+ * Read again once the server listens (core/main.ts): with PORT=0 (or `serve --port`) only the bound socket knows
+ * the port, and a link saying port 0 leads nowhere.
+ */
+export function publicUrlFor(env: NodeJS.ProcessEnv, port: number): string {
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(publicUrl)) throw new Error('PUBLIC_URL must start with http:// or https://');
+  return publicUrl;
+}
+
 export function readAccountSettings(env: NodeJS.ProcessEnv, port: number): AccountSettings {
   const reg = (env.REGISTRATION ?? 'open').toLowerCase();
   if (reg !== 'open' && reg !== 'closed')
@@ -42,8 +56,7 @@ export function readAccountSettings(env: NodeJS.ProcessEnv, port: number): Accou
     .filter(Boolean);
   for (const d of domains)
     if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(d)) throw new Error(`REGISTRATION_EMAIL_DOMAINS: "${d}" is not a domain name`);
-  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(publicUrl)) throw new Error('PUBLIC_URL must start with http:// or https://');
+  const publicUrl = publicUrlFor(env, port);
   return {
     registrationOpen: reg === 'open',
     registrationDomains: domains,

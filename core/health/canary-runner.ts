@@ -116,9 +116,11 @@ export function createCanaryRunner(s: Services, o: RunnerOptions = {}): CanaryRu
       env = { success: false, error: { code: `HTTP_${answer.status}`, message: 'not a JSON envelope' } };
     }
     // Classify by the plugin's whole detail, not by the caller-facing text (which drops a detail it cannot give
-    // wholly in the caller's language).
+    // wholly in the caller's language), and by the operator's reason beside it (a network errno).
     const detail = answer.denial?.message;
     if (env.error && detail !== undefined) env.error.message = typeof detail === 'string' ? detail : detail.en;
+    const reason = answer.denial?.detail;
+    if (env.error && reason) env.error.message = `${env.error.message} (${reason})`;
     const verdict = await judge(answer.status, env, sample, op.response, cfg.schema);
     return { verdict, requestId: call.requestId, durationMs };
   }

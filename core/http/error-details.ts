@@ -189,20 +189,39 @@ export const DETAILS = {
   },
   missingParam: (name: string) => L(`缺少必填参数 '${name}'`, `missing required parameter '${name}'`),
   unknownParam: (name: string) => L(`未知参数 '${name}'`, `unknown parameter '${name}'`),
-  paramType: (name: string, type: string) =>
-    L(`参数 '${name}' 须为 ${type} 类型`, `parameter '${name}' must be ${type}`),
+  paramType: (name: string, type: string) => {
+    const t = TYPE_NAMES[type];
+    return t
+      ? L(`参数 '${name}' 须为${t.zh}`, `parameter '${name}' must be ${t.en}`)
+      : L(`参数 '${name}' 须为 ${type} 类型`, `parameter '${name}' must be of type ${type}`);
+  },
   paramEnum: (name: string, values: string) =>
     L(`参数 '${name}' 须为以下之一：${values}`, `parameter '${name}' must be one of: ${values}`),
-  paramFormat: (name: string) => L(`参数 '${name}' 格式不正确`, `parameter '${name}' has an invalid format`),
+  /** `about`: the field's own description (what it takes), when the schema has one; its zh only for zh. */
+  paramFormat: (name: string, about?: { en: string; zh?: string }) =>
+    L(
+      `参数 '${name}' 格式不正确${about?.zh ? `（应为：${about.zh.replace(/[。.]$/, '')}）` : ''}`,
+      `parameter '${name}' has an invalid format${about ? ` (expected: ${about.en.replace(/\.$/, '')})` : ''}`,
+    ),
   paramNoForm: (name: string | null) =>
     name === null
       ? L('输入不符合任何一种可接受的形式', 'the input does not match any accepted form')
       : L(`参数 '${name}' 不符合任何一种可接受的形式`, `parameter '${name}' does not match any accepted form`),
   paramMinLength: (name: string, limit: number) =>
-    L(`参数 '${name}' 至少 ${limit} 个字符`, `parameter '${name}' must NOT have fewer than ${limit} characters`),
+    L(
+      `参数 '${name}' 至少 ${limit} 个字符`,
+      `parameter '${name}' must be at least ${limit} character${limit === 1 ? '' : 's'} long`,
+    ),
   paramMaxLength: (name: string, limit: number) =>
-    L(`参数 '${name}' 最多 ${limit} 个字符`, `parameter '${name}' must NOT have more than ${limit} characters`),
-  paramInvalid: (name: string, en: string) => L(`参数 '${name}' 的值无效`, `parameter '${name}' ${en}`),
+    L(
+      `参数 '${name}' 最多 ${limit} 个字符`,
+      `parameter '${name}' must be at most ${limit} character${limit === 1 ? '' : 's'} long`,
+    ),
+  paramMinimum: (name: string, limit: number) =>
+    L(`参数 '${name}' 不能小于 ${limit}`, `parameter '${name}' must be at least ${limit}`),
+  paramMaximum: (name: string, limit: number) =>
+    L(`参数 '${name}' 不能大于 ${limit}`, `parameter '${name}' must be at most ${limit}`),
+  paramInvalid: (name: string) => L(`参数 '${name}' 的值无效`, `parameter '${name}' has an invalid value`),
   idempotencyKeyFormat: () =>
     L('Idempotency-Key 须为 1 到 255 个可见 ASCII 字符。', 'Idempotency-Key must be 1-255 visible ASCII characters.'),
   idempotencyMismatch: () =>
@@ -245,6 +264,16 @@ export const DETAILS = {
   databaseDown: () => L('数据库暂时不可用，请稍后重试。', 'The database is unavailable right now. Retry shortly.'),
 } as const;
 
+/** JSON Schema type names as a sentence says them. */
+const TYPE_NAMES: Record<string, Localized> = {
+  number: { zh: '数字', en: 'a number' },
+  integer: { zh: '整数', en: 'a whole number' },
+  string: { zh: '文本', en: 'text' },
+  boolean: { zh: ' true 或 false', en: 'true or false' },
+  object: { zh: '对象', en: 'an object' },
+  array: { zh: '列表', en: 'a list' },
+};
+
 function inputProblem(p: InputProblem): Localized {
   switch (p.kind) {
     case 'missing':
@@ -252,7 +281,7 @@ function inputProblem(p: InputProblem): Localized {
     case 'unknown':
       return DETAILS.unknownParam(p.name);
     case 'format':
-      return DETAILS.paramFormat(p.name);
+      return DETAILS.paramFormat(p.name, p.about);
     case 'type':
       return DETAILS.paramType(p.name, p.type);
     case 'enum':
@@ -263,7 +292,11 @@ function inputProblem(p: InputProblem): Localized {
       return DETAILS.paramMinLength(p.name, p.limit);
     case 'maxLength':
       return DETAILS.paramMaxLength(p.name, p.limit);
+    case 'minimum':
+      return DETAILS.paramMinimum(p.name, p.limit);
+    case 'maximum':
+      return DETAILS.paramMaximum(p.name, p.limit);
     default:
-      return DETAILS.paramInvalid(p.name, p.en);
+      return DETAILS.paramInvalid(p.name);
   }
 }

@@ -37,6 +37,12 @@ export interface Denial {
   retryAfter?: number;
   /** `message` in Chinese, when the source has its own (a configured upstream's error rule). */
   zh?: string;
+  /**
+   * The operator's technical reason (a plugin failure's `detail`: a network error's host and errno, a provider's
+   * raw answer): logged and used to classify the failure, never part of the answer (failureBody reads only
+   * `code`, `message` and `zh`).
+   */
+  detail?: string;
 }
 
 export function deny(code: ErrorCode, message?: Detail, retryAfter?: number): Denial {

@@ -18,7 +18,9 @@ const round2 = (ms: number): number => Math.round(ms * 100) / 100;
 function failureClass(call: ApiCall, denial: Denial | undefined): string | null {
   if (!denial || (denial.code === 'NOT_FOUND' && !call.canary)) return null;
   const m = denial.message;
-  return classifyFailure(denial.code, typeof m === 'string' || m === undefined ? m : m.en);
+  const text = typeof m === 'string' || m === undefined ? m : m.en;
+  // The operator's reason (a network errno, a provider's answer) says more than the public sentence.
+  return classifyFailure(denial.code, denial.detail === undefined ? text : `${text ?? ''} ${denial.detail}`);
 }
 
 /** `charged`: what the row says was paid; capture writes its row before its value is on the call. */

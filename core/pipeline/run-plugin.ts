@@ -28,12 +28,7 @@ async function run(call: Keyed, s: Services): Promise<Denial | undefined> {
     call.upstream = shared.upstream;
     call.headersOut['X-Upstream'] = shared.upstream;
   }
-  if ('failure' in shared) {
-    const f = shared.failure;
-    return f.code !== 'INTERNAL' && f.message_zh
-      ? { ...deny(f.code as ErrorCode, f.message), zh: f.message_zh }
-      : deny(f.code as ErrorCode, f.message);
-  }
+  if ('failure' in shared) return pluginDenial(call, s, shared.failure);
   const { result } = shared;
   if (shared.costMicro !== undefined) call.costMicro = shared.costMicro;
   if (shared.free !== undefined) call.chargeFree = shared.free;
@@ -54,6 +49,29 @@ async function run(call: Keyed, s: Services): Promise<Denial | undefined> {
   call.dataJson = result.json;
   if (shared.cacheTtl !== undefined) call.cacheTtl = shared.cacheTtl;
   return undefined;
+}
+
+/**
+ * A plugin failure as the caller's refusal: its public message in both languages. Its `detail`, the technical
+ * reason, goes to the operator's log line (with the request id) and to the call log's failure class, never into the
+ * envelope.
+ */
+function pluginDenial(call: Keyed, s: Services, f: Extract<SharedRun, { failure: unknown }>['failure']): Denial {
+  const denial: Denial = deny(f.code as ErrorCode, f.message);
+  if (f.code === 'INTERNAL') return denial;
+  if (f.message_zh) denial.zh = f.message_zh;
+  if (f.detail) {
+    denial.detail = f.detail;
+    s.logger.warn('plugin failure', {
+      request_id: call.requestId,
+      operation: call.operation.code,
+      plugin: call.operation.plugin,
+      code: f.code,
+      caller_message: f.message,
+      reason: f.detail,
+    });
+  }
+  return denial;
 }
 
 /** The run every call of one single flight shares, its result serialised once for all of them. */

@@ -89,6 +89,9 @@ function fromKept(kept: string): { data: unknown } | { failure: Failure['failure
   return { failure: { ok: false, code: code as 'NOT_FOUND', message, ...(zh ? { message_zh: zh } : {}) } };
 }
 
+/** What the operator reads about a failure (logs, alerts): the public message and the technical reason beside it. */
+const operatorReason = (f: PluginFailure): string => (f.detail ? `${f.message} (${f.detail})` : f.message);
+
 const unavailable = (): Failure => ({
   failure: {
     ok: false,
@@ -186,8 +189,8 @@ export async function runUpstreams(call: Validated, s: Services, base?: Record<s
     }
     void health.noteError(op.code, u.id, outcome.code);
     if (outcome.disable_s) await disableUpstream(s, op.code, u.id, outcome, outcome.disable_s, log);
-    else if (await health.failed(op.code, u.id, u.failures, u.coolDownS, outcome.message)) {
-      s.logger.warn('upstream circuit opened', { ...log, cool_down_s: u.coolDownS, reason: outcome.message });
+    else if (await health.failed(op.code, u.id, u.failures, u.coolDownS, operatorReason(outcome))) {
+      s.logger.warn('upstream circuit opened', { ...log, cool_down_s: u.coolDownS, reason: operatorReason(outcome) });
     }
     last = { failure: outcome, upstream: u.id };
     if (outcome.next === false) return last;
@@ -207,10 +210,11 @@ async function disableUpstream(
   seconds: number,
   log: Record<string, unknown>,
 ): Promise<void> {
-  s.logger.error('upstream disabled', { ...log, code: outcome.code, seconds, reason: outcome.message });
+  const reason = operatorReason(outcome);
+  s.logger.error('upstream disabled', { ...log, code: outcome.code, seconds, reason });
   const until = Date.now() + seconds * 1000;
-  if (!(await upstreamHealthOf(s.state).disable(operation, upstream, seconds, outcome.message))) return;
-  const notice = { operation, upstream, code: outcome.code, reason: outcome.message, seconds, until };
+  if (!(await upstreamHealthOf(s.state).disable(operation, upstream, seconds, reason))) return;
+  const notice = { operation, upstream, code: outcome.code, reason, seconds, until };
   const deps = { db: s.store.db, webhooks: s.webhooks, sendMail: s.mailer.send.bind(s.mailer), logger: s.logger };
   sendUpstreamDisabledAlerts(deps, notice).catch((err: Error) =>
     s.logger.warn('upstream disabled alert failed', { ...log, reason: err.message }),

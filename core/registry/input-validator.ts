@@ -17,6 +17,8 @@ function makeAjv(coerce: boolean): Ajv {
     strictRequired: false,
     coerceTypes: coerce ? 'array' : false,
     useDefaults: true,
+    // The failing field's schema on each error: a format refusal quotes the field's own description.
+    verbose: true,
   });
   ajv.addKeyword({ keyword: 'example' });
   ajv.addKeyword({ keyword: 'x-label' });
@@ -41,14 +43,26 @@ function field(e: ErrorObject): string {
   return path || 'input';
 }
 
-/** What is wrong with an input, as data: the pipeline words it in the caller's language (core/http/error-details.ts). */
+/**
+ * What is wrong with an input, as data: the pipeline words it in the caller's language (core/http/error-details.ts),
+ * never with Ajv's own English ("must match pattern ...", "must be >= 1").
+ */
 export type InputProblem =
-  | { kind: 'missing' | 'unknown' | 'format'; name: string }
+  | { kind: 'missing' | 'unknown' | 'other'; name: string }
+  /** `about`: the field's description in operations.yaml (en, and zh when it has one), which says what it takes. */
+  | { kind: 'format'; name: string; about?: { en: string; zh?: string } }
   | { kind: 'type'; name: string; type: string }
   | { kind: 'enum'; name: string; values: string }
   | { kind: 'noForm'; name: string | null }
-  | { kind: 'minLength' | 'maxLength'; name: string; limit: number }
-  | { kind: 'other'; name: string; en: string };
+  | { kind: 'minLength' | 'maxLength' | 'minimum' | 'maximum'; name: string; limit: number };
+
+/** The description a field's schema carries (operations-loader.ts turns {zh, en} into these two keywords). */
+function aboutOf(schema: unknown): { en: string; zh?: string } | undefined {
+  const s = (schema ?? {}) as Record<string, unknown>;
+  if (typeof s.description !== 'string' || s.description.trim() === '') return undefined;
+  const zh = s['x-description-zh'];
+  return typeof zh === 'string' && zh.trim() !== '' ? { en: s.description, zh } : { en: s.description };
+}
 
 export function describeError(e: ErrorObject): InputProblem {
   const p = e.params as Record<string, unknown>;
@@ -62,15 +76,20 @@ export function describeError(e: ErrorObject): InputProblem {
     case 'enum':
       return { kind: 'enum', name: field(e), values: (p.allowedValues as unknown[]).join(', ') };
     case 'pattern':
-      return { kind: 'format', name: field(e) };
+    case 'format': {
+      const about = aboutOf(e.parentSchema);
+      return about ? { kind: 'format', name: field(e), about } : { kind: 'format', name: field(e) };
+    }
     case 'minLength':
     case 'maxLength':
+    case 'minimum':
+    case 'maximum':
       return { kind: e.keyword, name: field(e), limit: Number(p.limit) };
     case 'anyOf':
     case 'oneOf':
       return { kind: 'noForm', name: field(e) === 'input' ? null : field(e) };
     default:
-      return { kind: 'other', name: field(e), en: e.message ?? 'is invalid' };
+      return { kind: 'other', name: field(e) };
   }
 }
 

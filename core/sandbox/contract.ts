@@ -25,6 +25,12 @@ export interface PluginFailure {
   message: string;
   /** The same message in Chinese, for callers asking for zh (else the catalogue's text wraps `message`). */
   message_zh?: string;
+  /**
+   * The technical reason, for the operator only (a network error's host and errno, a provider's raw answer): the
+   * gateway logs it with the request id and reads the failure's class from it, and never shows it to the caller.
+   * Keep it out of `message` and `message_zh`.
+   */
+  detail?: string;
   /** Another upstream might answer (a configured operation's gateway then tries its next upstream). */
   next?: boolean;
   /** Take the upstream out of rotation for this many seconds (bad credential, quota used up). */

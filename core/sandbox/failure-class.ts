@@ -1,8 +1,8 @@
 // Why an upstream call failed, in the few classes an operator acts on differently: the platform changed its page
 // (fix the plugin), a bot wall or risk control (wait, change egress), a credential (renew it), a quota (buy more),
 // a timeout or the network (look at the path there), or the sample itself is gone (replace the canary's link).
-// Plugins describe failures in their public message (core/sandbox/contract.ts asks them to say which step
-// failed and why); the class is read from the code and that text, so every plugin gets it without a new field.
+// Plugins describe failures in their public message (which step failed) and their operator-only `detail` (why:
+// the errno, the provider's answer); the class is read from the code and that text.
 
 export const FAILURE_CLASSES = [
   'shape_changed',

@@ -17,6 +17,7 @@ import {
   checkOutcome,
   errorDetail,
   errorText,
+  escapedFetchOutcome,
   IVM,
   internalOutcome,
   type SandboxOutcome,
@@ -374,13 +375,8 @@ export class IsolatePool {
       return { kind: 'done', outcome: internalOutcome(this.o.plugin) };
     }
     const kind = state.fetchErrors.get(message);
-    if (kind === 'timeout')
-      return {
-        kind: 'done',
-        outcome: { ok: false, code: 'UPSTREAM_TIMEOUT', message: `${this.o.plugin}: ${message}` },
-      };
-    if (kind)
-      return { kind: 'done', outcome: { ok: false, code: 'UPSTREAM_FAILED', message: `${this.o.plugin}: ${message}` } };
+    // The host's text names the host and the errno: the operator's reason (detail), not the caller's sentence.
+    if (kind) return { kind: 'done', outcome: escapedFetchOutcome(this.o.plugin, kind, message) };
     call.log.error('plugin call failed', { reason: 'run() threw', detail: errorDetail(err) });
     return { kind: 'done', outcome: internalOutcome(this.o.plugin) };
   }

@@ -14,6 +14,8 @@ export const PLUGIN_ERROR_CODES: ReadonlySet<PluginErrorCode> = new Set<PluginEr
 ]);
 
 const MAX_MESSAGE = 500;
+/** The operator's reason is logged, never sent: longer than a message, still bounded for the log line. */
+const MAX_DETAIL = 2000;
 
 /** The only thing a caller learns about a crash: which plugin, and to quote the request id. */
 export function internalOutcome(plugin: string): SandboxOutcome {
@@ -22,6 +24,32 @@ export function internalOutcome(plugin: string): SandboxOutcome {
 
 export function timeoutOutcome(plugin: string, deadlineMs: number): SandboxOutcome {
   return { ok: false, code: 'UPSTREAM_TIMEOUT', message: `${plugin}: upstream did not answer within ${deadlineMs} ms` };
+}
+
+/**
+ * A host.fetch rejection the plugin let escape: the caller learns that the plugin's upstream request failed or
+ * timed out, in both languages; the host's own text (host name, errno) is kept as the operator's detail.
+ */
+export function escapedFetchOutcome(
+  plugin: string,
+  kind: 'refused' | 'failed' | 'timeout',
+  hostMessage: string,
+): SandboxOutcome {
+  return kind === 'timeout'
+    ? {
+        ok: false,
+        code: 'UPSTREAM_TIMEOUT',
+        message: `${plugin}: the upstream request timed out, please retry later`,
+        message_zh: `${plugin}：上游请求超时，请稍后重试`,
+        detail: hostMessage,
+      }
+    : {
+        ok: false,
+        code: 'UPSTREAM_FAILED',
+        message: `${plugin}: the upstream request failed, please retry later`,
+        message_zh: `${plugin}：上游请求失败，请稍后重试`,
+        detail: hostMessage,
+      };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -50,6 +78,7 @@ export function checkOutcome(value: unknown): { outcome: PluginOutcome<unknown> 
     if (typeof message !== 'string') return { invalid: 'outcome {ok:false} has no string message' };
     const failure: PluginFailure = { ok: false, code: code as PluginErrorCode, message: message.slice(0, MAX_MESSAGE) };
     if (typeof value.message_zh === 'string') failure.message_zh = value.message_zh.slice(0, MAX_MESSAGE);
+    if (typeof value.detail === 'string') failure.detail = value.detail.slice(0, MAX_DETAIL);
     if (typeof value.next === 'boolean') failure.next = value.next;
     const d = value.disable_s;
     if (typeof d === 'number' && Number.isInteger(d) && d > 0) failure.disable_s = Math.min(d, 7 * 86_400);

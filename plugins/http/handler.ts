@@ -131,9 +131,13 @@ export const plugin: OperationPlugin<Record<string, unknown>, unknown> = {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       host.log('warn', 'upstream fetch failed', { upstream: c.id, error: message });
+      // The host's text (host name, errno) is the operator's detail: logged by the gateway, never shown.
       return message.startsWith('fetch timed out')
-        ? fail('UPSTREAM_TIMEOUT', 'the upstream did not answer in time', '上游未及时响应', true)
-        : fail('UPSTREAM_FAILED', 'the upstream could not be reached', '无法连接上游', true);
+        ? {
+            ...fail('UPSTREAM_TIMEOUT', 'the upstream did not answer in time', '上游未及时响应', true),
+            detail: message,
+          }
+        : { ...fail('UPSTREAM_FAILED', 'the upstream could not be reached', '无法连接上游', true), detail: message };
     }
     let ctx: Context;
     try {

@@ -1,6 +1,7 @@
 // Shared plumbing for the platform modules: a fetch that turns host rejections into outcomes naming the step,
 // and small constructors for failures. Every message says which platform and which step failed, because the
-// caller sees it as is and "UPSTREAM_FAILED" alone does not tell an operator where to look.
+// caller sees it as is and "UPSTREAM_FAILED" alone does not tell anyone where to look; the host's technical reason
+// travels beside it as the operator's `detail`.
 import type {
   Host,
   HostFetchInit,
@@ -8,6 +9,7 @@ import type {
   PluginErrorCode,
   PluginFailure,
 } from '../../core/sandbox/contract.js';
+import { errorText, isFetchTimeout } from '../_lib/failure.js';
 
 export type Step<T> = { ok: true; value: T } | PluginFailure;
 
@@ -38,29 +40,42 @@ function bilingual(message: string): { zh: string; en: string } | null {
 /**
  * A failure. Messages that carry both languages ("中文 (English)") are split into `message_zh` and `message`, so
  * the gateway answers each caller wholly in its own language instead of dropping the mixed text; `zh`, when
- * given, is the Chinese of an English `message`.
+ * given, is the Chinese of an English `message`; `detail`, the operator's technical reason (never shown).
  */
-export function fail(code: PluginErrorCode, message: string, zh?: string): PluginFailure {
-  if (zh !== undefined) return { ok: false, code, message, message_zh: zh };
-  const both = bilingual(message);
-  return both ? { ok: false, code, message: both.en, message_zh: both.zh } : { ok: false, code, message };
+export function fail(code: PluginErrorCode, message: string, zh?: string, detail?: string): PluginFailure {
+  const both = zh === undefined ? bilingual(message) : { en: message, zh };
+  const out: PluginFailure = both
+    ? { ok: false, code, message: both.en, message_zh: both.zh }
+    : { ok: false, code, message };
+  if (detail !== undefined) out.detail = detail;
+  return out;
 }
 
-/**
- * A step of a platform's protocol, named in both languages: the English for the operator (with the host's own
- * reason after it), the Chinese for a caller reading Chinese.
- */
+/** A step of a platform's protocol, named in both languages for the caller. */
 export interface StepName {
   en: string;
   zh: string;
 }
 
-/** Maps a rejection of host.fetch: "fetch timed out:" means the deadline or per-request timeout passed. */
+/**
+ * Maps a rejection of host.fetch to a failure naming the step in both languages; the host's own reason (host
+ * name, errno) is the operator's `detail` only.
+ */
 export function fetchFailure(err: unknown, where: StepName): PluginFailure {
-  const message = err instanceof Error ? err.message : String(err);
-  if (message.startsWith('fetch timed out:'))
-    return fail('UPSTREAM_TIMEOUT', `${where.en}: ${message}`, `${where.zh}请求超时，请稍后重试`);
-  return fail('UPSTREAM_FAILED', `${where.en}: ${message}`, `${where.zh}请求失败，请稍后重试`);
+  const reason = errorText(err);
+  return isFetchTimeout(reason)
+    ? fail(
+        'UPSTREAM_TIMEOUT',
+        `${where.en} request timed out, please retry later`,
+        `${where.zh}请求超时，请稍后重试`,
+        reason,
+      )
+    : fail(
+        'UPSTREAM_FAILED',
+        `${where.en} request failed, please retry later`,
+        `${where.zh}请求失败，请稍后重试`,
+        reason,
+      );
 }
 
 /** host.fetch that never throws. `where` is e.g. { en: 'Kuaishou share page', zh: '快手分享页' }. */

@@ -33,19 +33,21 @@ interface NotCarried {
 }
 
 /**
- * What each provider did, for the failure messages. The English names the provider's own detail; the Chinese only
- * what happened, since that detail is the provider's raw (mostly English) text.
+ * What each provider did, for the failure messages: in both languages only what happened (failed, timed out, does
+ * not carry the courier). The providers' own details (their raw answers, an errno, a credential complaint) are the
+ * operator's `detail`, logged by the gateway and never shown to the caller.
  */
-function summarise(failures: Failure[], notCarried: NotCarried[]): TwoLanguages {
+function summarise(failures: Failure[], notCarried: NotCarried[]): TwoLanguages & { detail: string | undefined } {
   const en = [
-    ...failures.map((f) => `${f.provider}: ${f.detail}`),
+    ...failures.map((f) => `${f.provider} ${f.kind === 'timeout' ? 'timed out' : 'failed'}`),
     ...notCarried.map((u) => `${u.provider} does not carry ${u.code}`),
   ];
   const zh = [
     ...failures.map((f) => `${f.provider} ${f.kind === 'timeout' ? '超时' : '出错'}`),
     ...notCarried.map((u) => `${u.provider} 不支持 ${u.code}`),
   ];
-  return said(en.join('; '), zh.join('；'));
+  const detail = failures.length ? failures.map((f) => `${f.provider}: ${f.detail}`).join('; ') : undefined;
+  return { ...said(en.join('; '), zh.join('；')), detail };
 }
 
 /**
@@ -149,8 +151,9 @@ export async function runTrack(
     return {
       ok: false,
       code: 'INVALID_INPUT',
-      message: `the phone number does not match this ${c.en} parcel: pass the sender's or receiver's phone or its last 4 digits (${badPhone.detail})`,
+      message: `the phone number does not match this ${c.en} parcel: pass the sender's or receiver's phone or its last 4 digits`,
       message_zh: `手机号与这件${c.zh}快件不符：请传寄件人或收件人的手机号或手机号后 4 位`,
+      detail: badPhone.detail,
     };
   }
   if (noRecord) {
@@ -184,6 +187,7 @@ export async function runTrack(
       code: 'UPSTREAM_TIMEOUT',
       message: `parcel providers did not answer in time (${s.message})`,
       message_zh: `快递数据提供方未及时响应（${s.message_zh}）`,
+      ...(s.detail ? { detail: s.detail } : {}),
     };
   }
   return {
@@ -191,5 +195,6 @@ export async function runTrack(
     code: 'UPSTREAM_FAILED',
     message: `parcel providers failed (${s.message})`,
     message_zh: `快递数据提供方查询失败（${s.message_zh}）`,
+    ...(s.detail ? { detail: s.detail } : {}),
   };
 }

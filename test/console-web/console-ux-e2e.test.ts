@@ -1,12 +1,12 @@
-// What a hand walk through the console in Debian's Chromium found, in zh and en, against the shipped
-// operations.yaml and plugins: on a phone the top bar shows a four-digit balance whole (the brand keeps its logo
-// only); the debugger's hints are wholly in the page's language (no "message" field name, no "minLength"
-// keyword inside Chinese); a key left unnamed is named in the page's language; the low-balance alert says "off"
-// until a line is set; on a phone the docs' tables read as one card per row, descriptions on screen; the ledger
-// names the sign-up credit and a package in the page's language; on a phone, admin tables keep short cells on one
-// line (Chinese broke "手机号归属地" into one character per line); the operator's webhook form offers
-// order.pending and upstream.disabled; the audit log and the mail outbox say "user" and "outbox" in the page's
-// language. Screenshots: test/artifacts/console/ux/.
+// What a hand walk through the console in Debian's Chromium found, in zh and en, against the shipped operations.yaml
+// and plugins: on a phone the top bar shows a four-digit balance whole (the brand keeps its logo only); the
+// debugger's hints are wholly in the page's language (no "message" field name, no "minLength" keyword inside
+// Chinese); a key left unnamed is named in the page's language; the low-balance alert says "off" until a line is
+// set; on a phone the docs' tables read as one card per row, descriptions on screen; the ledger names the sign-up
+// credit, a package and an admin's grant in the page's language (never the admin's note); on a phone, admin tables
+// keep short cells on one line (Chinese broke "手机号归属地" into one character per line); the operator's webhook form
+// offers order.pending and upstream.disabled; the audit log and the mail outbox say "user" and "outbox" in the
+// page's language. Screenshots: test/artifacts/console/ux/.
 
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -185,26 +185,41 @@ if (haveChromium(t, 'console ux e2e')) {
   });
 
   for (const lang of ['zh', 'en'] as const) {
-    t.test(`${lang}: the ledger names the sign-up credit and a package in the page's language`, async (t) => {
-      const d = DICT[lang];
-      const { email, id } = await customer(t, `ledger-${lang}`);
-      // A package as the server books it: its English name as the note.
-      await postEntry(h.services.store.db, {
-        userId: id,
-        amount: 105_000_000,
-        kind: 'package',
-        ref: `order:ux-${id}`,
-        note: '100 TOKEN (+5 bonus)',
-      });
-      const page = await open(lang, email, DESKTOP, '/console/billing');
-      await page.waitForSelector('[data-testid=ledger-table]');
-      const details = await page.$$eval('[data-testid=ledger-table] tbody tr td:last-child', (tds) =>
-        tds.map((td) => td.textContent),
-      );
-      t.same(details, [lang === 'zh' ? '100 TOKEN（加赠 5）' : '100 TOKEN (+5 bonus)', d['ledger.note.trial']]);
-      await page.screenshot({ path: `${DIR}/ledger-${lang}.png`, fullPage: true });
-      await page.context().close();
-    });
+    t.test(
+      `${lang}: the ledger names the sign-up credit, a package and an admin's grant in the page's language`,
+      async (t) => {
+        const d = DICT[lang];
+        const { email, id } = await customer(t, `ledger-${lang}`);
+        // A package as the server books it: its English name as the note.
+        await postEntry(h.services.store.db, {
+          userId: id,
+          amount: 105_000_000,
+          kind: 'package',
+          ref: `order:ux-${id}`,
+          note: '100 TOKEN (+5 bonus)',
+        });
+        // An admin's grant: its note is the operator's ("(by admin N)"); the page names the row in its language.
+        await postEntry(h.services.store.db, {
+          userId: id,
+          amount: 2_000_000,
+          kind: 'grant',
+          ref: `grant:ux-${id}`,
+          note: 'goodwill (by admin 1)',
+        });
+        const page = await open(lang, email, DESKTOP, '/console/billing');
+        await page.waitForSelector('[data-testid=ledger-table]');
+        const details = await page.$$eval('[data-testid=ledger-table] tbody tr td:last-child', (tds) =>
+          tds.map((td) => td.textContent),
+        );
+        t.same(details, [
+          lang === 'zh' ? '客服赠送' : 'Credit from support',
+          lang === 'zh' ? '100 TOKEN（加赠 5）' : '100 TOKEN (+5 bonus)',
+          d['ledger.note.trial'],
+        ]);
+        await page.screenshot({ path: `${DIR}/ledger-${lang}.png`, fullPage: true });
+        await page.context().close();
+      },
+    );
   }
 
   t.test('admin, zh, phone: short cells on one line; operator events; audit and outbox in Chinese', async (t) => {

@@ -80,7 +80,8 @@ t.test('a broken provider behind a working one: its status goes down, the operat
     state: 'down',
     failures: 2,
     lastClass: 'credential',
-    lastDetail: /^UPSTREAM_FAILED: parcel providers failed \(kuaidi100: kuaidi100 returnCode 601 key已过期\)/,
+    lastDetail:
+      /^UPSTREAM_FAILED: parcel providers failed \(kuaidi100 failed\) \(kuaidi100: kuaidi100 returnCode 601 key已过期\)/,
   });
   t.match(await statusOf('provider:kdniao'), { state: 'ok', failures: 0 });
   t.match(await statusOf(''), { state: 'ok' });

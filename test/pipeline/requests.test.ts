@@ -31,7 +31,7 @@ t.test(
     }
     const strict = await h.client.post('/api/echo', { msg: 'hi', n: '2.5' }, key);
     t.equal(strict.status, 400, 'a JSON body keeps its types: a string is not a number');
-    t.equal(strict.body.error.message, "Invalid input for echo: parameter 'n' must be number.");
+    t.equal(strict.body.error.message, "Invalid input for echo: parameter 'n' must be a number.");
     const keyInBody = await h.client.post('/api/echo', { msg: 'hi', api_key: u.key }, {});
     t.equal(keyInBody.status, 200, 'api_key in the body authenticates and is not part of the input');
     t.same(keyInBody.body.data.input, { msg: 'hi' });

@@ -111,7 +111,12 @@ t.test('fetch through the host: allow-list with wildcard, nock upstream', async 
   const c = await sb.run(req('echo', { fetch: 'https://cdn.fixture.test/a' }));
   t.match(
     c.outcome,
-    { ok: false, code: 'UPSTREAM_FAILED', message: /not on the allow-list of plugin echo/ },
+    {
+      ok: false,
+      code: 'UPSTREAM_FAILED',
+      message: 'echo: the upstream request failed, please retry later',
+      detail: /not on the allow-list of plugin echo/,
+    },
     '*.x does not match x',
   );
 });
@@ -119,7 +124,12 @@ t.test('fetch through the host: allow-list with wildcard, nock upstream', async 
 t.test('response size cap (echo allows 1024 bytes)', async (t) => {
   nock('https://api.fixture.test').get('/big').reply(200, 'x'.repeat(2000));
   const { outcome } = await sb.run(req('echo', { fetch: 'https://api.fixture.test/big' }));
-  t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /over the cap of 1024/ });
+  t.match(outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'echo: the upstream request failed, please retry later',
+    detail: /over the cap of 1024/,
+  });
 });
 
 t.test('DNS answers pointing at private, metadata or loopback addresses are refused', async (t) => {
@@ -132,7 +142,12 @@ t.test('DNS answers pointing at private, metadata or loopback addresses are refu
     const { outcome } = await sb.run(req('echo', { fetch: `https://${name}.cdn.fixture.test/x` }));
     t.match(
       outcome,
-      { ok: false, code: 'UPSTREAM_FAILED', message: `resolves to private or reserved address ${addr}` },
+      {
+        ok: false,
+        code: 'UPSTREAM_FAILED',
+        message: 'echo: the upstream request failed, please retry later',
+        detail: `resolves to private or reserved address ${addr}`,
+      },
       name,
     );
   }
@@ -175,13 +190,15 @@ t.test('fetch-forbidden-host: the escaped refusal is UPSTREAM_FAILED', async (t)
   t.match(outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /fetch refused: host evil\.example\.org is not on the allow-list/,
+    message: 'fetch-forbidden-host: the upstream request failed, please retry later',
+    detail: /fetch refused: host evil\.example\.org is not on the allow-list/,
   });
   const lit = await sb.run(req('fetch-forbidden-host', { url: 'http://169.254.169.254/latest/meta-data/' }));
   t.match(lit.outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /169\.254\.169\.254 is a private or reserved address/,
+    message: 'fetch-forbidden-host: the upstream request failed, please retry later',
+    detail: /169\.254\.169\.254 is a private or reserved address/,
   });
   await normalStillWorks(t, 'fetch-forbidden-host');
 });
@@ -189,7 +206,12 @@ t.test('fetch-forbidden-host: the escaped refusal is UPSTREAM_FAILED', async (t)
 t.test('redirect-to-loopback: the redirect hop is checked and refused', async (t) => {
   nock('https://api.fixture.test').get('/redirect').reply(302, '', { location: 'http://127.0.0.1/admin' });
   const { outcome } = await sb.run(req('redirect-to-loopback'));
-  t.match(outcome, { ok: false, code: 'UPSTREAM_FAILED', message: /127\.0\.0\.1 is a private or reserved address/ });
+  t.match(outcome, {
+    ok: false,
+    code: 'UPSTREAM_FAILED',
+    message: 'redirect-to-loopback: the upstream request failed, please retry later',
+    detail: /127\.0\.0\.1 is a private or reserved address/,
+  });
   await normalStillWorks(t, 'redirect-to-loopback');
 });
 

@@ -1,10 +1,12 @@
 // Rows -> JSON at the console edge: micro-TOKEN become TOKEN numbers, epoch ms become ISO strings. Secrets and
 // hashes never leave through here.
+
 import type { Context } from 'koa';
 import type { Selectable } from 'kysely';
 import type { ApiKeyRow } from '../../accounts/api-keys.js';
 import { type Locale, localeFromAcceptLanguage } from '../../accounts/locale.js';
 import type { User } from '../../accounts/users.js';
+import { customerNote, ledgerLabel } from '../../billing/ledger-labels.js';
 import { asMicro, MAX_MICRO, toToken } from '../../kernel/money.js';
 import type { LedgerTable, OrdersTable } from '../../store/schema.js';
 import type { ApiKey, LedgerEntry, Order, User as UserAnswer, UserWithBalance } from '../contract/components.js';
@@ -63,18 +65,30 @@ export function presentKey(k: ApiKeyRow): ApiKey {
   };
 }
 
-/** One ledger row as the console shows it (the user's own ledger and the admin's user page). */
+/** One ledger row as an admin sees it (the admin's user page): the operator's note as written. */
 export function presentLedgerEntry(r: Selectable<LedgerTable>): LedgerEntry {
+  const amount = asMicro(r.amount);
   return {
     id: Number(r.id),
     created_at: iso(r.created_at),
     kind: r.kind,
-    amount: toToken(asMicro(r.amount)),
+    amount: toToken(amount),
     balance_after: toToken(asMicro(r.balance_after)),
     ref: r.ref,
     operation: r.operation,
     note: r.note,
+    label: ledgerLabel({ kind: r.kind, ref: r.ref, amount }),
   };
+}
+
+/**
+ * One ledger row as its customer sees it: the bilingual label, and the note only where it was written for them (an
+ * admin's reason and id, a provider's refusal, stay in the admin views and the audit).
+ */
+export function presentCustomerLedgerEntry(r: Selectable<LedgerTable>): LedgerEntry {
+  const entry = presentLedgerEntry(r);
+  entry.note = customerNote(r);
+  return entry;
 }
 
 export function presentOrder(o: Selectable<OrdersTable>): Order {

@@ -130,7 +130,13 @@ export const LedgerEntry = answer({
   balance_after: rTokens,
   ref: rStr,
   operation: orNull(rStr),
+  /**
+   * The admin views: the operator's note as written. The customer's own ledger: only a bought item's name (package,
+   * plan, redeem code), else null (core/billing/ledger-labels.ts).
+   */
   note: orNull(rStr),
+  /** Where the money came from or went, in both languages (e.g. "Credit from support" / "客服赠送"). */
+  label: answer({ zh: rStr, en: rStr }),
 });
 
 export const Webhook = answer({

@@ -79,8 +79,8 @@ export function messageOf(e: ErrorObject): Detail {
   if (types.includes('string') && (missing || ['type', 'minLength', 'pattern'].includes(e.keyword)))
     return DETAILS.requiredString(name);
   if (missing) return DETAILS.required(name);
-  // Ajv's own words are English: the Chinese answer names the field only.
-  return { zh: DETAILS.fieldInvalid(name).zh, en: `'${name}' ${e.message ?? 'is invalid'}.` };
+  // Never Ajv's own words ("must be >= 1"): a sentence naming the field, in both languages.
+  return DETAILS.fieldInvalid(name);
 }
 
 /** The named query parameters: first value of each, empty meaning absent. */

@@ -8,7 +8,7 @@ import type { Services } from '../../services.js';
 import { boundedWindow, CSV_LIMITS, sendCallsCsv } from '../api/calls-csv.js';
 import { callFilter, presentCall } from '../api/calls-query.js';
 import { csvLocale } from '../api/csv-locale.js';
-import { iso, presentLedgerEntry } from '../api/present.js';
+import { iso, presentCustomerLedgerEntry } from '../api/present.js';
 import { USAGE } from '../contract/usage.js';
 import { implement } from './mount-routes.js';
 
@@ -75,7 +75,7 @@ export function usageRoutes(s: Services) {
     ledger: async ({ user, query }) => {
       const limit = query.limit ?? 100;
       const rows = await listLedger(db, user.id, limit, query.before);
-      return { entries: rows.map(presentLedgerEntry), next_before: nextBefore(rows, limit) };
+      return { entries: rows.map(presentCustomerLedgerEntry), next_before: nextBefore(rows, limit) };
     },
   });
 }

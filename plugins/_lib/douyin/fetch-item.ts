@@ -19,6 +19,12 @@ import { fromSharePage, fromSlidesinfo, type SourceVerdict } from './sources.js'
 const TIMED_OUT = '抖音：请求超时，请稍后重试';
 const gone = (id: string): string => `抖音：作品 ${id} 已删除或不公开`;
 
+/** The operator's reasons of the failed fetches among `verdicts` (never shown to the caller), or undefined. */
+function details(...verdicts: SourceVerdict[]): string | undefined {
+  const found = verdicts.flatMap((v) => (v.kind === 'failed' && v.detail ? [`${v.reason}: ${v.detail}`] : []));
+  return found.length ? found.join('; ') : undefined;
+}
+
 function timedOut(v: SourceVerdict): v is Extract<SourceVerdict, { kind: 'failed' }> {
   return v.kind === 'failed' && v.timeout;
 }
@@ -30,12 +36,12 @@ export async function fetchAweme(id: string, host: Host): Promise<PluginOutcome<
     return failure('NOT_FOUND', `douyin: post ${id} is deleted or private (${slides.reason})`, gone(id));
   }
   // The deadline is shared by the whole call: once one step ran out of time the next cannot finish either.
-  if (timedOut(slides)) return failure('UPSTREAM_TIMEOUT', `douyin: ${slides.reason}`, TIMED_OUT);
+  if (timedOut(slides)) return failure('UPSTREAM_TIMEOUT', `douyin: ${slides.reason}`, TIMED_OUT, details(slides));
 
   const page = await fromSharePage(id, host);
   if (page.kind === 'item') return { ok: true, data: page.item };
   if (timedOut(page)) {
-    return failure('UPSTREAM_TIMEOUT', `douyin: ${slides.reason}; ${page.reason}`, TIMED_OUT);
+    return failure('UPSTREAM_TIMEOUT', `douyin: ${slides.reason}; ${page.reason}`, TIMED_OUT, details(slides, page));
   }
   if (page.kind === 'gone') {
     return failure('NOT_FOUND', `douyin: post ${id} is deleted or private (${page.reason})`, gone(id));
@@ -46,5 +52,10 @@ export async function fetchAweme(id: string, host: Host): Promise<PluginOutcome<
   if (slides.kind === 'empty' && page.kind === 'empty') {
     return failure('NOT_FOUND', `douyin: post ${id} does not exist or is private`, `抖音：作品 ${id} 不存在或不公开`);
   }
-  return failure('UPSTREAM_FAILED', `douyin: ${slides.reason}; ${page.reason}`, `抖音：未能获取作品 ${id}，请稍后重试`);
+  return failure(
+    'UPSTREAM_FAILED',
+    `douyin: ${slides.reason}; ${page.reason}`,
+    `抖音：未能获取作品 ${id}，请稍后重试`,
+    details(slides, page),
+  );
 }

@@ -103,8 +103,8 @@ export async function resolveAwemeId(url: string, host: Host): Promise<PluginOut
   const got = await fetchStep(host, 'short link', url, { headers: MOBILE_HEADERS, redirect: 'manual' });
   if (!got.ok) {
     return got.timeout
-      ? failure('UPSTREAM_TIMEOUT', `douyin: ${got.reason}`, '抖音：短链接请求超时')
-      : failure('UPSTREAM_FAILED', `douyin: ${got.reason}`, '抖音：短链接请求失败');
+      ? failure('UPSTREAM_TIMEOUT', 'douyin: short link timed out', '抖音：短链接请求超时', got.detail)
+      : failure('UPSTREAM_FAILED', 'douyin: short link request failed', '抖音：短链接请求失败', got.detail);
   }
   const location = redirectTarget(got.res);
   if (!location) {

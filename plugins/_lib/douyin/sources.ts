@@ -11,7 +11,8 @@ export type SourceVerdict =
   | { kind: 'gone'; reason: string }
   /** A well-formed answer without the post: not found as far as this source can tell. */
   | { kind: 'empty'; reason: string }
-  | { kind: 'failed'; reason: string; timeout: boolean };
+  /** `detail`: the host's own text of a failed fetch, for the operator only (see http.ts). */
+  | { kind: 'failed'; reason: string; timeout: boolean; detail?: string };
 
 const SLIDES_URL = 'https://www.iesdouyin.com/web/api/v2/aweme/slidesinfo/?aweme_ids=%5B';
 const SHARE_URL = 'https://www.iesdouyin.com/share/video/';
@@ -75,13 +76,13 @@ function removedReason(item: Json): string | null {
 export async function fromSlidesinfo(id: string, host: Host): Promise<SourceVerdict> {
   const url = `${SLIDES_URL}${id}%5D`;
   const first = await fetchStep(host, 'slidesinfo', url, { headers: MOBILE_HEADERS });
-  if (!first.ok) return { kind: 'failed', reason: first.reason, timeout: first.timeout };
+  if (!first.ok) return { kind: 'failed', reason: first.reason, timeout: first.timeout, detail: first.detail };
   const verdict = readSlides('slidesinfo', first.res, id);
   if (verdict.kind !== 'empty') return verdict;
 
   const step = 'slidesinfo with request_source=200';
   const retry = await fetchStep(host, step, `${url}&request_source=200`, { headers: MOBILE_HEADERS });
-  if (!retry.ok) return { kind: 'failed', reason: retry.reason, timeout: retry.timeout };
+  if (!retry.ok) return { kind: 'failed', reason: retry.reason, timeout: retry.timeout, detail: retry.detail };
   const second = readSlides(step, retry.res, id);
   return second.kind === 'empty'
     ? { kind: 'empty', reason: 'slidesinfo has no aweme_details (also with request_source=200)' }
@@ -93,7 +94,7 @@ const ROUTER_DATA_RE = /window\._ROUTER_DATA\s*=\s*([\s\S]*?)\s*;?\s*<\/script>/
 /** The share page's `_ROUTER_DATA` -> loaderData["video_(id)/page" | "note_(id)/page"].videoInfoRes. */
 export async function fromSharePage(id: string, host: Host): Promise<SourceVerdict> {
   const got = await fetchStep(host, 'share page', `${SHARE_URL}${id}`, { headers: MOBILE_HEADERS });
-  if (!got.ok) return { kind: 'failed', reason: got.reason, timeout: got.timeout };
+  if (!got.ok) return { kind: 'failed', reason: got.reason, timeout: got.timeout, detail: got.detail };
   const res = got.res;
   if (res.status < 200 || res.status > 299) return failed(`share page answered HTTP ${res.status}`);
   if (res.body.trim() === '') return failed('share page returned an empty body');

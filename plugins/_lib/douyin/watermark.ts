@@ -28,7 +28,10 @@ export async function resolvePlayUrl(playUrl: string, host: Host): Promise<strin
     timeout_ms: PLAY_REDIRECT_TIMEOUT_MS,
   });
   if (!got.ok) {
-    host.log('warn', 'douyin: could not resolve the play address, keeping it', { reason: got.reason });
+    host.log('warn', 'douyin: could not resolve the play address, keeping it', {
+      reason: got.reason,
+      detail: got.detail,
+    });
     return playUrl;
   }
   const location = redirectTarget(got.res);

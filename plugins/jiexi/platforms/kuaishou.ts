@@ -155,8 +155,9 @@ async function parse(url: string, host: Host): Promise<PluginOutcome<JiexiData>>
   if (!state.ok)
     return fail(
       'UPSTREAM_FAILED',
-      `Kuaishou share page: ${state.detail} (verification page or changed layout).`,
+      'Kuaishou share page could not be read (verification page or changed layout).',
       '快手分享页无法读取（验证页面或页面结构已变化）',
+      state.detail,
     );
   const found = findLinkedPhoto(state.value, target.value.photoId);
   if (found.kind === 'failed') return found.failure;

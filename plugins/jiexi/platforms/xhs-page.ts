@@ -105,8 +105,9 @@ function classifyStateless(body: string, detail: string): PluginFailure {
   if (GONE_TEXT.test(body)) return gone('the page says so');
   return fail(
     'UPSTREAM_FAILED',
-    `Xiaohongshu note page: ${detail} (anti-bot page or changed layout).`,
+    'Xiaohongshu note page could not be read (anti-bot page or changed layout).',
     '小红书笔记页无法读取（验证页面或页面结构已变化）',
+    detail,
   );
 }
 

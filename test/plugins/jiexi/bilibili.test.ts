@@ -201,8 +201,9 @@ t.test('slow playurl → UPSTREAM_TIMEOUT', async (t) => {
   t.strictSame((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
-    message: 'Bilibili playurl API: fetch timed out: api.bilibili.com did not answer in time',
+    message: 'Bilibili playurl API request timed out, please retry later',
     message_zh: 'B站播放地址接口请求超时，请稍后重试',
+    detail: 'fetch timed out: api.bilibili.com did not answer in time',
   });
 });
 

@@ -52,8 +52,9 @@ t.test('fetch rejections map to UPSTREAM_TIMEOUT / UPSTREAM_FAILED, never throw'
   t.strictSame(await plugin.run({ url: 'https://b23.tv/aB3dE5f' }, host), {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
-    message: 'Bilibili b23.tv short link: fetch timed out: b23.tv did not answer in time',
+    message: 'Bilibili b23.tv short link request timed out, please retry later',
     message_zh: 'B站短链接请求超时，请稍后重试',
+    detail: 'fetch timed out: b23.tv did not answer in time',
   });
   host.fetch = async () => {
     throw new TypeError('boom');
@@ -61,7 +62,8 @@ t.test('fetch rejections map to UPSTREAM_TIMEOUT / UPSTREAM_FAILED, never throw'
   t.strictSame(await plugin.run({ url: 'https://b23.tv/aB3dE5f' }, host), {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: 'Bilibili b23.tv short link: boom',
+    message: 'Bilibili b23.tv short link request failed, please retry later',
     message_zh: 'B站短链接请求失败，请稍后重试',
+    detail: 'boom',
   });
 });

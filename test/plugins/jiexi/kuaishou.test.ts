@@ -152,8 +152,9 @@ t.test('verification page without INIT_STATE → UPSTREAM_FAILED naming the step
   t.strictSame((await runJiexi(SHARE)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: 'Kuaishou share page: page has no window.INIT_STATE (verification page or changed layout).',
+    message: 'Kuaishou share page could not be read (verification page or changed layout).',
     message_zh: '快手分享页无法读取（验证页面或页面结构已变化）',
+    detail: 'page has no window.INIT_STATE',
   });
 });
 
@@ -218,8 +219,9 @@ t.test('slow upstream → UPSTREAM_TIMEOUT', async (t) => {
   t.strictSame((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
-    message: 'Kuaishou share page: fetch timed out: v.m.chenzhongtech.com did not answer in time',
+    message: 'Kuaishou share page request timed out, please retry later',
     message_zh: '快手分享页请求超时，请稍后重试',
+    detail: 'fetch timed out: v.m.chenzhongtech.com did not answer in time',
   });
 });
 
@@ -228,8 +230,9 @@ t.test('network failure → UPSTREAM_FAILED naming the step', async (t) => {
   t.strictSame((await runJiexi(SHARE)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: 'Kuaishou short link: fetch failed: v.kuaishou.com: socket hang up',
+    message: 'Kuaishou short link request failed, please retry later',
     message_zh: '快手短链接请求失败，请稍后重试',
+    detail: 'fetch failed: v.kuaishou.com: socket hang up',
   });
 });
 

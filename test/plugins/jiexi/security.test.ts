@@ -102,8 +102,9 @@ t.test('a platform host resolving to a private address is refused by the host', 
   t.strictSame(outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: 'Bilibili b23.tv short link: fetch refused: b23.tv resolves to private or reserved address 10.0.0.7',
+    message: 'Bilibili b23.tv short link request failed, please retry later',
     message_zh: 'B站短链接请求失败，请稍后重试',
+    detail: 'fetch refused: b23.tv resolves to private or reserved address 10.0.0.7',
   });
   t.notOk(b23.isDone());
 });

@@ -271,7 +271,7 @@ t.test('expired share link: currentNoteId "undefined" → NOT_FOUND with the rea
 });
 
 t.test('changed shape, empty body, unknown layout → UPSTREAM_FAILED naming the step', async (t) => {
-  const cases: Array<[number, string, string, string]> = [
+  const cases: Array<[number, string, string, string, string?]> = [
     [
       200,
       fixture('xhs-changed.html'),
@@ -282,15 +282,17 @@ t.test('changed shape, empty body, unknown layout → UPSTREAM_FAILED naming the
     [
       200,
       '<html><body><div id="app"></div></body></html>',
-      'Xiaohongshu note page: page has no window.__INITIAL_STATE__ (anti-bot page or changed layout).',
+      'Xiaohongshu note page could not be read (anti-bot page or changed layout).',
       '小红书笔记页无法读取（验证页面或页面结构已变化）',
+      'page has no window.__INITIAL_STATE__',
     ],
     [503, '', 'Xiaohongshu note page: HTTP 503.', '小红书笔记页返回 HTTP 503'],
   ];
-  for (const [status, body, message, message_zh] of cases) {
+  for (const [status, body, message, message_zh, detail] of cases) {
     shareRedirect(`${XHS}/discovery/item/${VIDEO_ID}?xsec_token=T1`);
     nock(XHS).get(`/discovery/item/${VIDEO_ID}`).query(true).reply(status, body);
-    t.strictSame((await runJiexi(SHARE)).outcome, { ok: false, code: 'UPSTREAM_FAILED', message, message_zh }, message);
+    const want = { ok: false, code: 'UPSTREAM_FAILED', message, message_zh, ...(detail ? { detail } : {}) };
+    t.strictSame((await runJiexi(SHARE)).outcome, want, message);
   }
   const noStreams = fixture('xhs-video.html')
     .replace('"originVideoKey":"pre_post/1040g2t031origkey0001"', '"originVideoKey":""')
@@ -330,8 +332,9 @@ t.test('a redirect inside the note site to a foreign host is refused by the host
   t.strictSame((await runJiexi(`${XHS}/explore/${VIDEO_ID}?xsec_token=T1`)).outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: 'Xiaohongshu note page: fetch refused: host evil.example.com is not on the allow-list of plugin jiexi',
+    message: 'Xiaohongshu note page request failed, please retry later',
     message_zh: '小红书笔记页请求失败，请稍后重试',
+    detail: 'fetch refused: host evil.example.com is not on the allow-list of plugin jiexi',
   });
   t.notOk(evil.isDone(), 'the other host was never contacted');
 });
@@ -345,8 +348,9 @@ t.test('slow upstream → UPSTREAM_TIMEOUT', async (t) => {
   t.strictSame((await runJiexi(SHARE, { deadlineMs: 150 })).outcome, {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
-    message: 'Xiaohongshu note page: fetch timed out: www.xiaohongshu.com did not answer in time',
+    message: 'Xiaohongshu note page request timed out, please retry later',
     message_zh: '小红书笔记页请求超时，请稍后重试',
+    detail: 'fetch timed out: www.xiaohongshu.com did not answer in time',
   });
 });
 

@@ -100,6 +100,7 @@ t.test("wrong phone is the caller's to fix: no failover", async (t) => {
     ok: false,
     code: 'INVALID_INPUT',
     message: /phone number does not match this SF Express parcel/,
+    detail: /./,
     message_zh: '手机号与这件顺丰速运快件不符：请传寄件人或收件人的手机号或手机号后 4 位',
   });
   t.notOk(second.isDone());
@@ -112,7 +113,8 @@ t.test('every provider down: UPSTREAM_FAILED names each', async (t) => {
   t.match(out, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /kuaidi100: kuaidi100 returnCode 501.*; kdniao: kdniao answered HTTP 502/,
+    message: 'parcel providers failed (kuaidi100 failed; kdniao failed)',
+    detail: /^kuaidi100: kuaidi100 returnCode 501.*; kdniao: kdniao answered HTTP 502$/,
     message_zh: '快递数据提供方查询失败（kuaidi100 出错；kdniao 出错）',
   });
 });
@@ -128,7 +130,8 @@ t.test('slow providers: failover, UPSTREAM_TIMEOUT when all are slow', async (t)
   t.match(out, {
     ok: false,
     code: 'UPSTREAM_TIMEOUT',
-    message: 'parcel providers did not answer in time (kuaidi100: kuaidi100 timed out; kdniao: kdniao timed out)',
+    message: 'parcel providers did not answer in time (kuaidi100 timed out; kdniao timed out)',
+    detail: 'kuaidi100: kuaidi100 timed out; kdniao: kdniao timed out',
     message_zh: '快递数据提供方未及时响应（kuaidi100 超时；kdniao 超时）',
   });
 
@@ -139,7 +142,8 @@ t.test('slow providers: failover, UPSTREAM_TIMEOUT when all are slow', async (t)
     {
       ok: false,
       code: 'UPSTREAM_FAILED',
-      message: /timed out.*HTTP 500/,
+      message: 'parcel providers failed (kuaidi100 timed out; kdniao failed)',
+      detail: /^kuaidi100: kuaidi100 timed out; kdniao: kdniao answered HTTP 500$/,
       message_zh: '快递数据提供方查询失败（kuaidi100 超时；kdniao 出错）',
     },
     'one slow, one broken: failed',
@@ -366,7 +370,8 @@ t.test("a canary's probe pinned to one provider asks only it: no failover, no ot
   t.match(broken, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: 'parcel providers failed (kuaidi100: kuaidi100 returnCode 601 key已过期)',
+    message: 'parcel providers failed (kuaidi100 failed)',
+    detail: 'kuaidi100: kuaidi100 returnCode 601 key已过期',
     message_zh: '快递数据提供方查询失败（kuaidi100 出错）',
   });
   t.notOk(spare.isDone(), 'kdniao was not asked');

@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import nock from 'nock';
 import t from 'tap';
-import { ERROR_TEXT } from '../../../core/http/error-text.js';
 import { createTestApp, type TestApp } from '../../helpers/create-test-app.js';
 import { fixture, K100 } from './support.js';
 
@@ -79,8 +78,11 @@ t.test('a phone the courier rejects: 400 in Chinese for a zh caller, in English 
   t.equal(zh.body.deducted, 0);
   k100().reply(200, fixture('k100-error-408.json'));
   const en = await ask('en');
-  // The English detail quotes Kuaidi100's own (Chinese) words, so an English caller gets the catalogue's sentence.
-  t.equal(en.body.error.message, ERROR_TEXT.INVALID_INPUT.en.message);
+  // Kuaidi100's own (Chinese) words are the operator's detail: the English caller gets the whole English sentence.
+  t.equal(
+    en.body.error.message,
+    "the phone number does not match this SF Express parcel: pass the sender's or receiver's phone or its last 4 digits",
+  );
   t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
   t.equal((await h.ledger(u.userId)).length, 1, 'only the grant');
 });

@@ -100,6 +100,8 @@ t.test('failure shapes', async (t) => {
     status?: number;
     code: string;
     message?: RegExp;
+    /** The provider's own words: the operator's detail, never in the caller's message. */
+    detail?: RegExp;
     zh?: RegExp | string;
   }> = [
     {
@@ -127,21 +129,23 @@ t.test('failure shapes', async (t) => {
       name: 'Success:false, sign failure',
       body: fixture('kdn-failure-sign.json'),
       code: 'UPSTREAM_FAILED',
-      message: /kdniao Success:false 数据签名验证失败/,
+      detail: /kdniao Success:false 数据签名验证失败/,
       zh: FAILED,
     },
     {
       name: 'Success:false, wrong phone',
       body: '{"Success":false,"Reason":"手机号后四位不正确"}',
       code: 'INVALID_INPUT',
-      message: /phone number does not match/,
+      message:
+        /^the phone number does not match this Yunda Express parcel: pass the sender's or receiver's phone or its last 4 digits$/,
+      detail: /^kdniao Success:false 手机号后四位不正确$/,
       zh: '手机号与这件韵达快递快件不符：请传寄件人或收件人的手机号或手机号后 4 位',
     },
     {
       name: 'Success:false, no package',
       body: '{"Success":false,"Reason":"没有可用套餐"}',
       code: 'UPSTREAM_FAILED',
-      message: /没有可用套餐/,
+      detail: /没有可用套餐/,
       zh: FAILED,
     },
     {
@@ -149,11 +153,11 @@ t.test('failure shapes', async (t) => {
       body: 'Server Error',
       status: 500,
       code: 'UPSTREAM_FAILED',
-      message: /kdniao answered HTTP 500/,
+      detail: /kdniao answered HTTP 500/,
       zh: FAILED,
     },
-    { name: 'not JSON', body: '<html></html>', code: 'UPSTREAM_FAILED', message: /not JSON/, zh: FAILED },
-    { name: 'no Success key', body: '{"foo":1}', code: 'UPSTREAM_FAILED', message: /unexpected shape/, zh: FAILED },
+    { name: 'not JSON', body: '<html></html>', code: 'UPSTREAM_FAILED', detail: /not JSON/, zh: FAILED },
+    { name: 'no Success key', body: '{"foo":1}', code: 'UPSTREAM_FAILED', detail: /unexpected shape/, zh: FAILED },
     { name: 'BOM before JSON', body: `\uFEFF${fixture('kdn-state-number.json')}`, code: 'IN_TRANSIT' },
   ];
   for (const c of cases) {
@@ -162,7 +166,13 @@ t.test('failure shapes', async (t) => {
     if (c.code === 'IN_TRANSIT') {
       t.equal(trackData(out).state, c.code, c.name);
     } else {
-      t.match(out, { ok: false, code: c.code, message: c.message, message_zh: c.zh }, c.name);
+      const message = c.code === 'UPSTREAM_FAILED' ? 'parcel providers failed (kdniao failed)' : c.message;
+      t.match(
+        out,
+        { ok: false, code: c.code, message, message_zh: c.zh, ...(c.detail ? { detail: c.detail } : {}) },
+        c.name,
+      );
+      if (!c.detail) t.equal(out.ok === false && out.detail, undefined, `${c.name}: no operator detail`);
     }
   }
 });

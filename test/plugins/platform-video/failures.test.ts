@@ -123,7 +123,14 @@ t.test('network failure is UPSTREAM_FAILED naming the step', async (t) => {
   sharePage(VIDEO_ID, fixture('share-page-2026-08.html'));
   const out = await run({ id: VIDEO_ID });
   t.equal(out.ok === false && out.code, 'UPSTREAM_FAILED');
-  t.match(out.ok === false && out.message, /^douyin: slidesinfo request failed \(fetch failed: www\.iesdouyin\.com/);
+  t.equal(
+    out.ok === false && out.message,
+    'douyin: slidesinfo request failed; share page has no videoInfoRes (page shape changed)',
+  );
+  t.match(
+    out.ok === false && out.detail,
+    /^slidesinfo request failed: fetch failed: www\.iesdouyin\.com: socket hang up$/,
+  );
 });
 
 // nock 15's .delay() only holds back the body of a fetch() response, and that body stream ignores the abort
@@ -146,6 +153,7 @@ t.test('slow slidesinfo past the deadline -> UPSTREAM_TIMEOUT', async (t) => {
     code: 'UPSTREAM_TIMEOUT',
     message: 'douyin: slidesinfo timed out',
     message_zh: '抖音：请求超时，请稍后重试',
+    detail: 'slidesinfo timed out: fetch timed out: www.iesdouyin.com did not answer in time',
   });
 });
 
@@ -158,6 +166,7 @@ t.test('slow short link past the deadline -> UPSTREAM_TIMEOUT', async (t) => {
     code: 'UPSTREAM_TIMEOUT',
     message: 'douyin: short link timed out',
     message_zh: '抖音：短链接请求超时',
+    detail: 'fetch timed out: v.douyin.com did not answer in time',
   });
 });
 

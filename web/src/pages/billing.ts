@@ -27,17 +27,19 @@ type Entry = Reply<'ledger'>['entries'][number];
 type Named = { text: Record<'zh' | 'en', { name: string }> };
 
 /**
- * The detail of a ledger row in the page's language. The server keeps one note per row, in English where it writes
- * it: the sign-up credit ("trial credit") and a package's or plan's name. A Chinese page showed them as stored.
+ * The detail of a ledger row in the page's language: the operation of a charge; a package's or plan's name, which
+ * the server keeps as written (in English); else the server's bilingual label of the row ("Credit from support" /
+ * "客服赠送"). An operator's own note (an admin's reason, a provider's refusal) never reaches this page: the server
+ * sends the customer only the notes written for them (core/billing/ledger-labels.ts).
  */
 export function ledgerDetail(e: Entry, items: Named[]): string {
   if (e.operation) return e.operation;
   if (e.ref.startsWith('trial:')) return t('ledger.note.trial');
   if (e.note && (e.kind === 'package' || e.kind === 'plan_grant' || e.kind === 'redeem')) {
     const item = items.find((i) => i.text.en.name === e.note || i.text.zh.name === e.note);
-    if (item) return item.text[getLang()].name;
+    return item ? item.text[getLang()].name : e.note;
   }
-  return e.note ?? e.ref;
+  return e.label[getLang()];
 }
 
 export async function renderBilling(main: HTMLElement, route?: Route): Promise<void> {
