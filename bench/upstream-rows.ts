@@ -217,8 +217,10 @@ export async function benchUpstream(
               (RATE_SHARE * Math.min(warm.up_config, warm.up_plugin)) / Math.max(1, Math.round(WARMUP_SECONDS)),
             ),
           );
-    // Alternate the two rows' halves so background load meets both alike.
-    const half = Math.max(1, Math.floor(seconds / 2));
+    // The rows alternate in one-second slices, config, plugin, plugin, config, ...: what the machine's other work
+    // does to one second (another VM's burst, a collection of the gateway's heap) meets both rows alike. Halves of
+    // several seconds each (four in a run) left runs of one tree between 0.96 and 1.27.
+    const rounds = 2 * Math.max(1, Math.round(seconds / 2));
     const parts: Record<string, PairedResult[]> = { up_config: [], up_plugin: [] };
     const windows: Array<[string, number, number]> = [];
     // Whole-window accounting per row (see `cpuRatio`), beside the slices' own.
@@ -230,12 +232,12 @@ export async function benchUpstream(
     await settle(); // the warm-up's last calls
     // In the order config, plugin, plugin, config: whatever comes with a change of row (the other path's code and
     // shapes met again) or drifts over the run meets both alike.
-    for (let i = 0; i < 2; i++)
-      for (const code of i === 0 ? ['up_config', 'up_plugin'] : ['up_plugin', 'up_config']) {
+    for (let i = 0; i < rounds; i++)
+      for (const code of i % 2 === 0 ? ['up_config', 'up_plugin'] : ['up_plugin', 'up_config']) {
         const [cpu0, calls0] = [cpuMicros(gateway.pid), await answeredCalls(gatewayPort, metricsToken, code)];
         const threads0 = cpuByThread(gateway.pid, true);
         const from = nowUs();
-        parts[code].push(await paired(g, bare, keys, half, connections, 0, code, rate));
+        parts[code].push(await paired(g, bare, keys, 1, connections, 0, code, rate));
         windows.push([code, from, nowUs()]);
         await settle();
         const [cpu1, calls1] = [cpuMicros(gateway.pid), await answeredCalls(gatewayPort, metricsToken, code)];
@@ -286,31 +288,43 @@ export async function benchUpstream(
 
 const stop = stopServer;
 
-/** Two halves of one row as one: sums of calls, CPU weighted by calls. */
-function merge([a, b]: PairedResult[]): PairedResult {
-  const sum = (x: Record<string, number>, y: Record<string, number>): Record<string, number> => {
-    const out = { ...x };
-    for (const [k, v] of Object.entries(y)) out[k] = (out[k] ?? 0) + v;
+/** The slices of one row as one: sums of calls, rates averaged, CPU weighted by calls. */
+function merge(parts: PairedResult[]): PairedResult {
+  const sumOf = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  const statuses = (xs: Array<Record<string, number>>): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const x of xs) for (const [k, v] of Object.entries(x)) out[k] = (out[k] ?? 0) + v;
     return out;
   };
-  const load = (x: PairedResult['gateway'], y: PairedResult['gateway']) => ({
-    requestsPerSecond: (x.requestsPerSecond + y.requestsPerSecond) / 2,
-    p50: Math.max(x.p50, y.p50),
-    p99: Math.max(x.p99, y.p99),
-    statuses: sum(x.statuses, y.statuses),
-    total: x.total + y.total,
+  const load = (xs: Array<PairedResult['gateway']>) => ({
+    requestsPerSecond: sumOf(xs.map((x) => x.requestsPerSecond)) / xs.length,
+    p50: Math.max(...xs.map((x) => x.p50)),
+    p99: Math.max(...xs.map((x) => x.p99)),
+    statuses: statuses(xs.map((x) => x.statuses)),
+    total: sumOf(xs.map((x) => x.total)),
   });
-  const weighted = (u: number | undefined, v: number | undefined, nu: number, nv: number): number | undefined =>
-    u === undefined || v === undefined ? undefined : (u * nu + v * nv) / Math.max(1, nu + nv);
+  const weighted = (values: Array<number | undefined>, weights: number[]): number | undefined =>
+    values.some((v) => v === undefined)
+      ? undefined
+      : sumOf(values.map((v, i) => (v as number) * weights[i])) / Math.max(1, sumOf(weights));
   return {
-    gateway: load(a.gateway, b.gateway),
-    bare: load(a.bare, b.bare),
+    gateway: load(parts.map((p) => p.gateway)),
+    bare: load(parts.map((p) => p.bare)),
     gatewayMachine: {
-      busy: a.gatewayMachine.busy + b.gatewayMachine.busy,
-      total: a.gatewayMachine.total + b.gatewayMachine.total,
+      busy: sumOf(parts.map((p) => p.gatewayMachine.busy)),
+      total: sumOf(parts.map((p) => p.gatewayMachine.total)),
     },
-    gatewayCpuUs: weighted(a.gatewayCpuUs, b.gatewayCpuUs, a.gateway.total, b.gateway.total),
-    bareCpuUs: weighted(a.bareCpuUs, b.bareCpuUs, a.bare.total, b.bare.total),
-    gatewayThreadBusy: weighted(a.gatewayThreadBusy, b.gatewayThreadBusy, 1, 1),
+    gatewayCpuUs: weighted(
+      parts.map((p) => p.gatewayCpuUs),
+      parts.map((p) => p.gateway.total),
+    ),
+    bareCpuUs: weighted(
+      parts.map((p) => p.bareCpuUs),
+      parts.map((p) => p.bare.total),
+    ),
+    gatewayThreadBusy: weighted(
+      parts.map((p) => p.gatewayThreadBusy),
+      parts.map(() => 1),
+    ),
   };
 }
