@@ -11,7 +11,8 @@ import { type CallLogRow, callLogParams, insertCallLogRows } from '../store/call
 import type { Store } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import { type CaptureLogRow, captureHoldPg, type WithCharge } from './holds.js';
-import { balanceOf, DuplicateReferenceError } from './ledger.js';
+import { KnownBalances } from './known-balances.js';
+import { balanceOf, DuplicateReferenceError, staleEpochOf } from './ledger.js';
 import { type MemoryHold, memoryHoldsOf } from './memory-holds.js';
 import { type BatchCounts, PgMoneyBatch } from './pg-money.js';
 
@@ -33,7 +34,7 @@ export interface Money {
    * Settles the hold either way: on failure nothing was charged and the hold is given back.
    */
   capture(hold: CallHold, operation: string, rows: CallLogRow[], withCharge?: WithCharge): Promise<number>;
-  /** The committed balance for an answer's `remaining` (SQLite: as this process last committed or read it). */
+  /** The committed balance for an answer's `remaining`, as this process last committed or read it if recent. */
   remaining(userId: number): MaybePromise<number>;
   /** PostgreSQL only: group-commit statements sent and the jobs they carried (bench, tests). */
   readonly batches?: BatchCounts;
@@ -84,6 +85,17 @@ function pgMoney(db: Kysely<Database>): Money {
     if (r === 'duplicate') throw new DuplicateReferenceError(hold.id);
     throw new Error(`hold ${hold.id} is gone (expired and swept?)`);
   };
+  const known = new KnownBalances();
+  const remaining = (userId: number): MaybePromise<number> => {
+    const at = Date.now();
+    const balance = known.get(userId, at);
+    if (balance !== undefined) return balance;
+    const epoch = staleEpochOf(userId);
+    return balanceOf(db, userId).then((read) => {
+      known.set(userId, read.balance, at, epoch);
+      return read.balance;
+    });
+  };
   return {
     batches: batch.counts,
     place: async (userId, amount, holdId, expiresAt) =>
@@ -91,10 +103,13 @@ function pgMoney(db: Kysely<Database>): Money {
         ? { id: holdId, userId }
         : null,
     giveBack,
-    remaining: async (userId) => (await balanceOf(db, userId)).balance,
+    remaining,
     async capture(hold, operation, rows, withCharge) {
+      const epoch = staleEpochOf(hold.userId);
       try {
-        return await charge(hold, operation, rows, withCharge);
+        const balanceAfter = await charge(hold, operation, rows, withCharge);
+        known.set(hold.userId, balanceAfter, Date.now(), epoch);
+        return balanceAfter;
       } catch (err) {
         // Nothing was charged; the hold goes back now (if the database is down, its expiry gives it back).
         await giveBack(hold).catch(() => undefined);

@@ -6,6 +6,9 @@
 import { connect } from 'node:net';
 import { sql } from 'kysely';
 import t from 'tap';
+import { KNOWN_FOR_MS } from '../../core/billing/known-balances.js';
+import { postEntry } from '../../core/billing/ledger.js';
+import { createMoney } from '../../core/billing/money.js';
 import { PgMoneyBatch } from '../../core/billing/pg-money.js';
 import { toMicro } from '../../core/kernel/money.js';
 import type { Store } from '../../core/store/database.js';
@@ -242,6 +245,37 @@ else {
         t.same(await h.balance(u.userId), { balance: toMicro('0.9'), held: 0 });
       }
       await h.assertReconciled();
+    },
+  );
+
+  t.test(
+    "remaining: a capture's balance answers without a query for KNOWN_FOR_MS, a change posted here is read again",
+    async (t) => {
+      const money = createMoney(store);
+      const { userId } = await seedUser(store, '1');
+      const first = money.remaining(userId);
+      t.ok(first instanceof Promise, 'not known yet: read');
+      t.equal(await first, toMicro('1'));
+      t.equal(money.remaining(userId), toMicro('1'), 'just read: known, no promise');
+      const hold = await money.place(userId, PRICE, id(), later());
+      if (!hold) throw new Error('hold refused');
+      const after = await money.capture(hold, 'echo', []);
+      t.equal(after, toMicro('1') - PRICE);
+      t.equal(money.remaining(userId), after, "the capture's own balance, no promise");
+      // Another process's charge is seen once KNOWN_FOR_MS has passed.
+      const theirs = createMoney(other);
+      const h2 = await theirs.place(userId, PRICE, id(), later());
+      if (!h2) throw new Error('hold refused');
+      await theirs.capture(h2, 'echo', []);
+      t.equal(money.remaining(userId), after, 'within KNOWN_FOR_MS: as this process committed it');
+      await new Promise((r) => setTimeout(r, KNOWN_FOR_MS + 50));
+      t.equal(await money.remaining(userId), toMicro('1') - 2 * PRICE, 'then read again');
+      // A top-up posted by this process is never answered from memory.
+      await postEntry(store.db, { userId, amount: toMicro('2'), kind: 'grant', ref: `test-topup:${userId}` });
+      const topped = money.remaining(userId);
+      t.ok(topped instanceof Promise, 'read after a change posted here');
+      t.equal(await topped, toMicro('3') - 2 * PRICE);
+      t.same(await account(store, userId), { balance: toMicro('3') - 2 * PRICE, held: 0, holds: 0 });
     },
   );
 }

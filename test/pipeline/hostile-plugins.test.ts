@@ -1,5 +1,7 @@
 // Hostile plugins through the whole pipeline: each yields its error code, charges nothing, writes no ledger
-// row, and the next normal call on the same plugin succeeds (the isolate was replaced or survived).
+// row, and the next normal call on the same plugin succeeds (the isolate was replaced or survived). What the
+// sandbox refused (a host off the list, a redirect to loopback) is the operator's to read, in the log line of the
+// call, never the caller's.
 
 import nock from 'nock';
 import t from 'tap';
@@ -23,6 +25,8 @@ interface Case {
   status: number;
   error: string;
   message: RegExp;
+  /** The operator's reason, in the call's `plugin failure` log line and nowhere in the answer. */
+  detail?: RegExp;
   mock?: () => void;
 }
 
@@ -51,7 +55,8 @@ const cases: Case[] = [
     query: '',
     status: 502,
     error: 'UPSTREAM_FAILED',
-    message: /evil\.example\.org is not on the allow-list/,
+    message: /^fetch-forbidden-host: the upstream request failed, please retry later$/,
+    detail: /evil\.example\.org is not on the allow-list/,
   },
   {
     name: 'follows a redirect to 127.0.0.1',
@@ -59,7 +64,8 @@ const cases: Case[] = [
     query: '',
     status: 502,
     error: 'UPSTREAM_FAILED',
-    message: /127\.0\.0\.1/,
+    message: /the upstream request failed, please retry later$/,
+    detail: /127\.0\.0\.1/,
     mock: () =>
       void nock('https://api.fixture.test').get('/redirect').reply(302, '', { Location: 'http://127.0.0.1/admin' }),
   },
@@ -87,6 +93,11 @@ for (const c of cases) {
     t.equal(res.status, c.status);
     t.equal(res.body.error.code, c.error);
     t.match(res.body.error.message, c.message);
+    if (c.detail) {
+      t.notMatch(JSON.stringify(res.body), c.detail, "the sandbox's reason is not in the answer");
+      const line = h.logs.find((l) => l.request_id === res.body.request_id && l.message === 'plugin failure');
+      t.match(line?.reason, c.detail, "it is in the call's log line");
+    }
     t.equal(res.body.deducted, 0);
     t.equal(res.body.remaining, 1);
     t.same(await h.balance(u.userId), { balance: 1_000_000, held: 0 });
