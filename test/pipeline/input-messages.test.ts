@@ -1,19 +1,14 @@
 // A refused input, through the gateway with the shipped operations.yaml: the message names the parameter and says
 // what is wrong in a sentence of the caller's language, never in Ajv's own words ("must match pattern ...",
 // "must NOT have fewer than ..."); a format refusal quotes the parameter's own description. Nothing is charged.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import nock from 'nock';
 import t from 'tap';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+import { createShippedApp, type TestApp } from '../helpers/create-test-app.js';
 
 nock.disableNetConnect();
 let h: TestApp;
 t.before(async () => {
-  h = await createTestApp({
-    operationsYaml: readFileSync('operations.yaml', 'utf8'),
-    pluginDirs: [resolve('plugins')],
-  });
+  h = await createShippedApp();
 });
 t.afterEach(() => h.assertReconciled());
 t.teardown(() => h.close());

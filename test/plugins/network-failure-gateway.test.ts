@@ -3,19 +3,14 @@
 // errno, address); the call is free; the operator's log line keeps that reason and the call log's class says
 // "network".
 
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import nock from 'nock';
 import t from 'tap';
-import { createTestApp, type TestApp } from '../helpers/create-test-app.js';
+import { createShippedApp, type TestApp } from '../helpers/create-test-app.js';
 
 nock.disableNetConnect();
 let h: TestApp;
 t.before(async () => {
-  h = await createTestApp({
-    operationsYaml: readFileSync('operations.yaml', 'utf8'),
-    pluginDirs: [resolve('plugins')],
-  });
+  h = await createShippedApp();
 });
 t.afterEach(async () => {
   nock.cleanAll();
