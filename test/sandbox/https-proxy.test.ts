@@ -53,7 +53,8 @@ t.test('plugin fetches go through the configured proxy', async (t) => {
   t.match(refused.outcome, {
     ok: false,
     code: 'UPSTREAM_FAILED',
-    message: /evil\.example\.org is not on the allow-list/,
+    message: 'echo: the upstream request failed, please retry later',
+    detail: /evil\.example\.org is not on the allow-list/,
   });
   t.equal(tunnels.length, 1, 'a host off the allow-list never reaches the proxy');
 });
