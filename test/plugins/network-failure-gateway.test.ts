@@ -4,8 +4,9 @@
 // "network".
 
 import nock from 'nock';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createShippedApp, type TestApp } from '../helpers/create-test-app.js';
+import type { TestResponse } from '../helpers/http.js';
 
 nock.disableNetConnect();
 let h: TestApp;
@@ -30,6 +31,23 @@ function logLine(requestId: string) {
   return h.logs.find((l) => l.request_id === requestId && l.message === 'plugin failure');
 }
 
+/** A 502 naming the failed step in the caller's language, free, with nothing of the host's reason in it. */
+function freeStepFailure(t: Test, res: TestResponse, c: { lang: string; message: string }) {
+  t.equal(res.status, 502, c.lang);
+  t.strictSame(
+    res.body,
+    {
+      success: false,
+      error: { code: 'UPSTREAM_FAILED', message: c.message },
+      deducted: 0,
+      remaining: 1,
+      request_id: res.body.request_id,
+    },
+    c.lang,
+  );
+  t.notMatch(res.text, OPERATOR_ONLY, `${c.lang}: nothing of the host's reason in the answer`);
+}
+
 t.test('jiexi: Kuaishou short link host not found → 502 naming the step, free, reason logged', async (t) => {
   const u = await h.user('1');
   const cases = [
@@ -44,19 +62,7 @@ t.test('jiexi: Kuaishou short link host not found → 502 naming the step, free,
       );
     const url = encodeURIComponent(`https://v.kuaishou.com/${c.code} 点击链接，打开【快手】直接观看！`);
     const res = await get(`/api/jiexi?url=${url}`, u.key, c.lang);
-    t.equal(res.status, 502, c.lang);
-    t.strictSame(
-      res.body,
-      {
-        success: false,
-        error: { code: 'UPSTREAM_FAILED', message: c.message },
-        deducted: 0,
-        remaining: 1,
-        request_id: res.body.request_id,
-      },
-      c.lang,
-    );
-    t.notMatch(res.text, OPERATOR_ONLY, `${c.lang}: nothing of the host's reason in the answer`);
+    freeStepFailure(t, res, c);
     t.match(logLine(res.body.request_id), {
       level: 'warn',
       operation: 'jiexi',
@@ -96,19 +102,7 @@ t.test('/api/parse (douyin): short link connection refused → 502, both languag
         Object.assign(new Error('connect ECONNREFUSED 1.2.3.4:443'), { code: 'ECONNREFUSED', syscall: 'connect' }),
       );
     const res = await get(`/api/parse?url=${encodeURIComponent(`https://v.douyin.com/${c.code}/`)}`, u.key, c.lang);
-    t.equal(res.status, 502, c.lang);
-    t.strictSame(
-      res.body,
-      {
-        success: false,
-        error: { code: 'UPSTREAM_FAILED', message: c.message },
-        deducted: 0,
-        remaining: 1,
-        request_id: res.body.request_id,
-      },
-      c.lang,
-    );
-    t.notMatch(res.text, OPERATOR_ONLY, `${c.lang}: nothing of the host's reason in the answer`);
+    freeStepFailure(t, res, c);
     t.match(logLine(res.body.request_id), {
       level: 'warn',
       operation: 'douyin',
