@@ -285,7 +285,37 @@ const invoke = async function invoke(callId, input, options, operation, pin, opt
 // the host's event loop has come back, whichever is first: calls that only compute have settled by then (the
 // round trip's answer is a later task of this isolate); one still waiting (on an asset, or on a promise that never
 // settles) is left out and runs alone, so it never holds the others of its batch.
-const settled = (p) => p.then((value) => [true, value], (e) => {
+// A value leaves as its JSON text, written here, inside the call and under its deadline: copying an object out runs
+// its getters on the host's thread in the host's own copy, where no deadline applies (a plugin whose result had an
+// endless getter held the gateway thread for good), and a string is copied in one piece where an object was rebuilt
+// property by property. Only plain data goes this way: JSON would write a function, a symbol, a Date, a Map or a
+// class instance differently from the copy the call alone makes (or refuses), and a BigInt or a cycle not at all,
+// so those, rare in an outcome, are left to the call alone and answered exactly as it answers them.
+const stringify = JSON.stringify;
+const protoOf = Object.getPrototypeOf;
+const isArray = Array.isArray;
+const OBJECT_PROTO = Object.prototype;
+const plainText = (value) => {
+  let plain = true;
+  const text = stringify(value, function (key, v) {
+    const own = this[key];
+    const type = typeof own;
+    if (type === 'object' && own !== null) {
+      if (!isArray(own)) {
+        const proto = protoOf(own);
+        if (proto !== OBJECT_PROTO && proto !== null) plain = false;
+      }
+    } else if (type === 'function' || type === 'symbol') plain = false;
+    return v;
+  });
+  return plain ? text : null;
+};
+const settled = (p) => p.then((value) => {
+  try {
+    const text = plainText(value);
+    return text === null ? [false] : text === undefined ? [true] : [true, text];
+  } catch (_) { return [false]; }
+}, (e) => {
   try { return e instanceof Error ? [false, { message: String(e.message), stack: String(e.stack) }] : [false]; }
   catch (_) { return [false]; }
 });

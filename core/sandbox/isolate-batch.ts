@@ -32,8 +32,11 @@ export type CallArgs = [
   optionsId: number,
 ];
 
-/** Per call: its value, or the Error it rejected with (as text), or nothing the batch can pass on. */
-export type ManyResult = [ok: true, value: unknown] | [ok: false, error?: { message: string; stack: string }];
+/**
+ * Per call: its value as JSON text (none when the value was undefined), or the Error it rejected with (as text), or
+ * nothing the batch can pass on (bridge.ts `settled`).
+ */
+export type ManyResult = [ok: true, json?: string] | [ok: false, error?: { message: string; stack: string }];
 export type ManyFn = (calls: CallArgs[]) => Promise<ManyResult[]>;
 export type BeginFn = (calls: CallArgs[]) => void;
 export type CollectFn = () => ManyResult[];
@@ -147,7 +150,7 @@ export class IsolateBatch {
   private deliver(batch: Queued[], all: ManyResult[]): void {
     batch.forEach((q, i) => {
       const r = all[i];
-      if (r?.[0] === true) q.resolve(r[1]);
+      if (r?.[0] === true) q.resolve(r[1] === undefined ? undefined : JSON.parse(r[1]));
       else if (r?.[1]) q.reject(Object.assign(new Error(r[1].message), { stack: r[1].stack }));
       else this.runAlone(q);
     });

@@ -42,6 +42,15 @@ const cases: Case[] = [
     mock: () => void nock('https://api.fixture.test').get('/ping').reply(200, 'pong'),
   },
   {
+    // Offline, so batched on the gateway's own thread: the getter must run where a deadline applies.
+    name: 'returns a result with an endless getter',
+    code: 'getter',
+    query: '',
+    status: 500,
+    error: 'INTERNAL',
+    message: /getter-forever/,
+  },
+  {
     name: 'allocates without bound',
     code: 'alloc',
     query: '',

@@ -170,7 +170,7 @@ t.test('health needs no key and reports database, operations and version', async
     status: 'ok',
     version: '0.1.0',
     database: { status: 'ok', dialect: h.services.store.dialect },
-    operations: { loaded: 11 },
+    operations: { loaded: 12 },
   });
   t.ok(res.body.plugins.includes('echo'));
 });

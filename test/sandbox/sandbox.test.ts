@@ -47,6 +47,7 @@ t.test('discovers plugin folders, skipping folders without plugin.json', async (
     'bad-outcome',
     'echo',
     'fetch-forbidden-host',
+    'getter-forever',
     'loop-after-fetch',
     'loop-forever',
     'redirect-to-loopback',
