@@ -30,7 +30,6 @@ import { createRedisState } from './state/redis-state.js';
 import type { SharedState } from './state/shared-state.js';
 import { createCallLogWriter } from './store/call-log-writer.js';
 import { openStore, type Store } from './store/database.js';
-import { migrateToLatest } from './store/migrate.js';
 import { createRefusedLog } from './store/refused-log.js';
 
 export interface ComposeOptions {
@@ -81,7 +80,7 @@ async function build(
   store: Store,
   opened: Array<() => Promise<void>>,
 ): Promise<Services> {
-  await migrateToLatest(store.db as never, store.dialect);
+  await store.migrate();
   const released = await giveBackExpiredHolds(store.db, opts.releaseAllHoldsOnStart ? Infinity : Date.now());
   if (released > 0) logger.warn('released holds left by a stopped process', { holds: released });
   // Idempotency claims of calls that died with the last run: retries may run again at once (their leases would

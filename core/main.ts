@@ -29,7 +29,6 @@ import { createProcessLogger } from './kernel/logger.js';
 import { startExpiryNotices } from './notify/expiry-notices.js';
 import { startCallLogRetention } from './store/call-log-retention.js';
 import { openStore } from './store/database.js';
-import { migrateToLatest } from './store/migrate.js';
 
 const print: Print = (line) => void process.stdout.write(`${line}\n`);
 
@@ -114,7 +113,7 @@ async function withDatabase(run: (db: ReturnType<typeof openStore>['db']) => Pro
     schema: settings.databaseSchema,
   });
   try {
-    await migrateToLatest(store.db as never, store.dialect);
+    await store.migrate();
     return await run(store.db);
   } finally {
     await store.close();

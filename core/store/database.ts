@@ -9,6 +9,7 @@ import type { Logger } from '../kernel/logger.js';
 import { asMicro } from '../kernel/money.js';
 import { type Checkpointer, newCheckpointSignal, startCheckpointer } from './checkpointer.js';
 import { registerDirectSqlite } from './direct-sqlite.js';
+import { migrateToLatest } from './migrate.js';
 import { guardPool } from './pg-pool-guard.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
@@ -24,6 +25,8 @@ export interface Store {
   status(): Promise<DatabaseStatus>;
   /** SQLite file of the gateway: the thread that does its plain-data writes (call-log rows, captures). */
   writerThread?: WriterThread;
+  /** Applies the migrations this build knows; answers their names. */
+  migrate(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -82,6 +85,7 @@ function openPostgres(
   schema: string | null,
   connectTimeoutMs: number,
   statementTimeoutMs: number | undefined,
+  max = 20,
 ): Kysely<Database> {
   // int8 (bigint, count(*)) and numeric (sum(bigint)) arrive as strings; money must stay exact, so parse and
   // refuse anything unsafe. A fractional numeric (an average) is not money and stays an ordinary number.
@@ -100,7 +104,7 @@ function openPostgres(
         };
   const pool = new pg.Pool({
     connectionString: url,
-    max: 20,
+    max,
     connectionTimeoutMillis: connectTimeoutMs,
     ...deadlines,
     keepAlive: true,
@@ -146,6 +150,26 @@ export function openStore(opts: StoreOptions): Store {
     ping,
     status: () => storeStatus(db, ping, faults, pingMs, !isPg),
     writerThread,
+    // On PostgreSQL the migrations run on a connection of their own without the serving deadlines: Kysely's
+    // Migrator first waits for one lock shared by the whole database, which another process's migration (a second
+    // gateway starting, another deployment in the same database) may hold for seconds, and DDL on a large table may
+    // take longer than a call's statement deadline. Under the serving pool's deadlines that wait failed the start.
+    migrate: async () => {
+      if (!isPg || opts.statementTimeoutMs === undefined)
+        return migrateToLatest(db as never, isPg ? 'postgres' : 'sqlite');
+      const own = openPostgres(
+        opts.databaseUrl as string,
+        opts.schema ?? null,
+        opts.connectTimeoutMs ?? 10_000,
+        undefined,
+        1,
+      );
+      try {
+        return await migrateToLatest(own as never, 'postgres');
+      } finally {
+        await own.destroy();
+      }
+    },
     close: async () => {
       await writerThread?.stop();
       await checkpointer?.stop();

@@ -69,18 +69,25 @@ export async function freshPgRedis(): Promise<TestBackend & { schema: string; pr
     prefix,
     settings: { databaseUrl: PG_URL, databaseSchema: schema, redisUrl: REDIS_URL, redisPrefix: prefix },
     async close() {
+      // Each connection is ended even when its statements fail: an open one would keep the test process alive.
       const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop schema if exists "${schema}" cascade`);
-      await c.end();
+      try {
+        await c.connect();
+        await c.query(`drop schema if exists "${schema}" cascade`);
+      } finally {
+        await c.end();
+      }
       const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-        if (keys.length) await redis.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-      await redis.quit();
+      try {
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+          if (keys.length) await redis.del(...keys);
+          cursor = next;
+        } while (cursor !== '0');
+      } finally {
+        redis.disconnect();
+      }
     },
   };
 }

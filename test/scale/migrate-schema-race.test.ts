@@ -4,6 +4,7 @@
 // setup before the Migrator was scoped to its own schema (core/store/schema-scoped-migrator-db.ts).
 
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import pg from 'pg';
 import t from 'tap';
 import { openStore } from '../../core/store/database.js';
@@ -79,5 +80,43 @@ t.test(
       c.query<{ id: string; is_locked: number }>(`select id, is_locked from "${schemas[0]}".kysely_migration_lock`),
     );
     t.same(lock.rows, [{ id: 'migration_lock', is_locked: 0 }]);
+  },
+);
+
+// Kysely's Migrator first takes one advisory lock for the whole database (its LOCK_ID). A gateway starting while
+// another process migrates waits for it; under the serving pool's statement deadline that wait failed the start.
+const MIGRATION_LOCK_ID = '3853314791062309107';
+
+t.test(
+  'a gateway with a short statement deadline starts while another process holds the migration lock',
+  { skip: pgMissing ? `PostgreSQL needed: ${pgMissing}` : false },
+  async (t) => {
+    const schema = `t_mig_${randomBytes(5).toString('hex')}`;
+    t.teardown(() => admin((c) => c.query(`drop schema if exists "${schema}" cascade`)));
+    const holder = new pg.Client({ connectionString: PG_URL });
+    await holder.connect();
+    t.teardown(() => holder.end());
+    await holder.query(`select pg_advisory_lock(${MIGRATION_LOCK_ID})`);
+
+    const store = openStore({
+      databaseUrl: PG_URL,
+      dataDir: '/nonexistent',
+      schema,
+      connectTimeoutMs: 2000,
+      statementTimeoutMs: 200,
+    });
+    t.teardown(() => store.close());
+    let released = false;
+    const migrated = store.migrate().then(
+      (applied) => ({ applied, afterRelease: released }),
+      (err: Error) => ({ error: err.message }),
+    );
+    // Ten times the statement deadline (and past the client's read deadline of statement + 1 s) before letting go.
+    await new Promise((r) => setTimeout(r, 2000));
+    released = true;
+    await holder.query(`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`);
+    t.same(await migrated, { applied: [...MIGRATION_NAMES], afterRelease: true });
+    // The serving pool keeps its deadline.
+    await t.rejects(store.db.executeQuery(sql`select pg_sleep(1)`.compile(store.db)), /statement timeout/);
   },
 );
