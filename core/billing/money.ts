@@ -12,7 +12,7 @@ import type { Store } from '../store/database.js';
 import type { Database } from '../store/schema.js';
 import { type CaptureLogRow, captureHoldPg, type WithCharge } from './holds.js';
 import { KnownBalances } from './known-balances.js';
-import { balanceOf, DuplicateReferenceError, staleEpochOf } from './ledger.js';
+import { balanceOf, DuplicateReferenceError, InsufficientBalanceError, staleEpochOf } from './ledger.js';
 import { type MemoryHold, memoryHoldsOf } from './memory-holds.js';
 import { type BatchCounts, PgMoneyBatch } from './pg-money.js';
 
@@ -34,6 +34,17 @@ export interface Money {
    * Settles the hold either way: on failure nothing was charged and the hold is given back.
    */
   capture(hold: CallHold, operation: string, rows: CallLogRow[], withCharge?: WithCharge): Promise<number>;
+  /**
+   * Place and capture in one step, after the plugin ran, for a call whose plugin costs nothing to run: the balance
+   * after, once committed. Throws InsufficientBalanceError when the available balance is lower (nothing written).
+   */
+  chargeAtOnce(userId: number, amount: number, id: string, operation: string, rows: CallLogRow[]): Promise<number>;
+  /**
+   * Placing a hold is a database round trip (PostgreSQL): a call whose plugin costs nothing to run is charged with
+   * chargeAtOnce instead, one round trip and one commit fewer. In memory (SQLite) a hold costs nothing, so every
+   * call keeps its hold before the plugin.
+   */
+  readonly holdIsRoundTrip: boolean;
   /** The committed balance for an answer's `remaining`, as this process last committed or read it if recent. */
   remaining(userId: number): MaybePromise<number>;
   /** PostgreSQL only: group-commit statements sent and the jobs they carried (bench, tests). */
@@ -46,9 +57,15 @@ export function createMoney(store: Store): Money {
 
 function sqliteMoney(store: Store): Money {
   const holds = memoryHoldsOf(store.db);
-  return {
+  const money: Money = {
+    holdIsRoundTrip: false,
     place: (userId, amount, holdId) =>
       after(holds.place(userId, amount), (memory) => (memory ? { id: holdId, userId, memory } : null)),
+    chargeAtOnce: async (userId, amount, id, operation, rows) => {
+      const placed = await money.place(userId, amount, id, 0);
+      if (!placed) throw new InsufficientBalanceError();
+      return money.capture(placed, operation, rows);
+    },
     giveBack: (hold) => {
       if (hold.memory) holds.giveBack(hold.memory);
     },
@@ -65,6 +82,7 @@ function sqliteMoney(store: Store): Money {
       });
     },
   };
+  return money;
 }
 
 function pgMoney(db: Kysely<Database>): Money {
@@ -96,8 +114,28 @@ function pgMoney(db: Kysely<Database>): Money {
       return read.balance;
     });
   };
+  const chargeAtOnce = async (userId: number, amount: number, id: string, operation: string, rows: CallLogRow[]) => {
+    // The hold lives only inside the statement: placed, then captured by the next job. Its expiry is a formality.
+    const [placed, captured] = await batch.runTogether([
+      { k: 'h', id, u: userId, a: amount, e: Date.now() },
+      { k: 'c', id, u: userId, op: operation, rows: rows.map(callLogParams) },
+    ]);
+    if (typeof captured === 'number') return captured;
+    if (placed !== true) throw new InsufficientBalanceError();
+    // Placed but not captured (a reused reference): the hold goes back.
+    await giveBack({ id, userId }).catch(() => undefined);
+    if (captured === 'duplicate') throw new DuplicateReferenceError(id);
+    throw new Error(`hold ${id} is gone (expired and swept?)`);
+  };
   return {
     batches: batch.counts,
+    holdIsRoundTrip: true,
+    chargeAtOnce: async (userId, amount, id, operation, rows) => {
+      const epoch = staleEpochOf(userId);
+      const balanceAfter = await chargeAtOnce(userId, amount, id, operation, rows);
+      known.set(userId, balanceAfter, Date.now(), epoch);
+      return balanceAfter;
+    },
     place: async (userId, amount, holdId, expiresAt) =>
       (await batch.run({ k: 'h', id: holdId, u: userId, a: amount, e: expiresAt })) === true
         ? { id: holdId, userId }

@@ -38,6 +38,8 @@ export interface ApiCall {
   cached: boolean;
   /** The price reserved before the plugin runs (billing/money.ts): a row on PostgreSQL, in memory on SQLite. */
   hold?: CallHold;
+  /** No hold: the plugin costs nothing to run, so the price is placed and captured in one step after it (hold.ts). */
+  chargeAfterRun?: boolean;
   /** The result as JSON text, serialised once (run-plugin or the cache) and reused for the body and the cache. */
   dataJson?: string;
   /** What capture returned (settle.ts); NOT_CAPTURED until then, and for every call it did not charge or log. */

@@ -1,5 +1,7 @@
 // Stage: reserve the price (available = balance - holds) before the plugin runs. Without enough available
-// balance the plugin never runs: 402. A cache hit needs no hold; it is charged in one step when settled.
+// balance the plugin never runs: 402. A cache hit needs no hold; it is charged in one step when settled. Nor does
+// a plugin that reaches no network where a hold is a database round trip (PostgreSQL): it is charged in one step
+// after it ran (costsNothingToRun below).
 // Where the hold lives (memory on SQLite, a group-committed row on PostgreSQL) is billing/money.ts's business.
 
 import { DETAILS } from '../http/error-details.js';
@@ -11,8 +13,27 @@ import type { ApiCall, Resolved, Stage } from './call.js';
 import { reserve } from './reservations.js';
 
 /** Free calls and cache hits hold nothing: for them the stage is over without a promise. */
-export const hold: Stage<Resolved> = (call, s) =>
-  call.price === 0 || call.cached ? undefined : placeMoneyHold(call, s);
+export const hold: Stage<Resolved> = (call, s) => {
+  if (call.price === 0 || call.cached) return undefined;
+  if (s.money.holdIsRoundTrip && costsNothingToRun(call, s)) {
+    call.chargeAfterRun = true;
+    return undefined;
+  }
+  return placeMoneyHold(call, s);
+};
+
+/**
+ * A plugin that reaches no network (a lookup in its own tables), with no upstream behind it and no Idempotency-Key
+ * answer to store with the charge: running it before the money is known costs nothing but its CPU, so where a hold
+ * is a database round trip the call is charged in one step after it (settle.ts). A caller without the money then
+ * gets the same 402 after the lookup instead of before it.
+ */
+function costsNothingToRun(call: Resolved, s: Services): boolean {
+  const op = call.operation;
+  if (call.idempotency || op.fallbackRule || op.upstreams?.length) return false;
+  const manifest = s.sandbox.manifest(op.plugin);
+  return !!manifest && manifest.allow_hosts.length === 0 && !manifest.hosts_from_operation;
+}
 
 function placeMoneyHold(call: Resolved, s: Services): MaybePromise<Denial | undefined> {
   // Grace (HOLD_GRACE_MS) beyond the deadline before a leftover hold counts as abandoned by a dead process; the

@@ -1,6 +1,7 @@
 // The order of an /api call, written here and only here:
 //   request id -> authenticate -> resolve operation -> validate input -> idempotency -> admit (rate, concurrency)
-//   -> cache read -> price (free cache hit / plan quota / per call) -> hold -> run plugin -> charge_when
+//   -> cache read -> price (free cache hit / plan quota / per call) -> hold (or, for an offline plugin where a
+//   hold is a round trip, none: charged in one step at capture) -> run plugin -> charge_when
 //   -> cache write                                                               (BEFORE_CHARGE)
 //   -> capture (the charge)
 //   -> settle reservations (kept on success, given back otherwise) -> quota headers -> respond (envelope)

@@ -1,4 +1,5 @@
-// Stage: capture. Success turns the hold into exactly one ledger row (or charges a priced cache hit in one step);
+// Stage: capture. Success turns the hold into exactly one ledger row (or charges a priced cache hit, or a call
+// that placed no hold before its offline plugin (hold.ts), in one step);
 // a failure writes nothing, and the hold, plan quota and the rest go back with the call's other reservations
 // (reservations.ts). It returns what it did (Captured, call.ts) or a Denial; the runner (index.ts) puts it on the
 // call.
@@ -11,6 +12,7 @@ import { InsufficientBalanceError, postEntry } from '../billing/ledger.js';
 import { DETAILS } from '../http/error-details.js';
 import { type Denial, deny } from '../http/errors.js';
 import type { MaybePromise } from '../kernel/maybe-promise.js';
+import { toToken } from '../kernel/money.js';
 import type { Services } from '../services.js';
 import { type CallLogRow, insertCallLogRows } from '../store/call-log-rows.js';
 import type { Database } from '../store/schema.js';
@@ -100,6 +102,10 @@ async function captureAndLog(call: Keyed, s: Services): Promise<Denial | Capture
         call.idempotency ? withCharge(call, call.price, [], fixed, false) : undefined,
       );
       captured = { charged: call.price, balanceAfter, bodyOut: fixed.text, logged: true };
+    } else if (call.chargeAfterRun && call.price > 0) {
+      const rows = [...earlier, callLogRow(call, 200, undefined, Date.now(), call.price)];
+      const balanceAfter = await s.money.chargeAtOnce(call.identity.userId, call.price, call.requestId, code, rows);
+      captured = { charged: call.price, balanceAfter, bodyOut: undefined, logged: true };
     } else if (call.price > 0) {
       const entry = {
         userId: call.identity.userId,
@@ -119,7 +125,8 @@ async function captureAndLog(call: Keyed, s: Services): Promise<Denial | Capture
   } catch (err) {
     // Rolled back: nothing was charged, the hold (if any) was given back by the capture.
     s.callLog.requeue(earlier);
-    if (err instanceof InsufficientBalanceError) return deny('INSUFFICIENT_BALANCE');
+    if (err instanceof InsufficientBalanceError)
+      return deny('INSUFFICIENT_BALANCE', DETAILS.costsMore(toToken(call.price)));
     if (err instanceof ClaimLostError) {
       return deny('IDEMPOTENCY_CONFLICT', DETAILS.idempotencyLeaseLost());
     }

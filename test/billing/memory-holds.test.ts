@@ -127,3 +127,27 @@ t.test(
     );
   },
 );
+
+t.test(
+  "the seam's one-step charge on SQLite: a reservation and its capture, exact; refused with nothing written",
+  { skip: sqliteOnly },
+  async (t) => {
+    const u = await h.user('0.012');
+    const money = h.services.money;
+    t.equal(money.holdIsRoundTrip, false, 'in memory a hold costs nothing: calls keep their hold before the plugin');
+    t.equal(await money.chargeAtOnce(u.userId, 5_000, `req_once_${u.userId}_1`, 'echo', []), 7_000);
+    t.equal(await money.chargeAtOnce(u.userId, 5_000, `req_once_${u.userId}_2`, 'echo', []), 2_000);
+    await t.rejects(money.chargeAtOnce(u.userId, 5_000, `req_once_${u.userId}_3`, 'echo', []), {
+      message: 'insufficient available balance',
+    });
+    t.same(await h.balance(u.userId), { balance: 2_000, held: 0 });
+    t.same(
+      (await h.ledger(u.userId)).filter((l) => l.kind === 'charge').map((l) => [l.amount, l.ref]),
+      [
+        [-5_000, `req_once_${u.userId}_1`],
+        [-5_000, `req_once_${u.userId}_2`],
+      ],
+    );
+    t.ok(await memoryHoldsOf(h.services.store.db).place(u.userId, 2_000), 'nothing left reserved');
+  },
+);

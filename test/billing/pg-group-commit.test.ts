@@ -3,7 +3,9 @@
 // fails alone is undone alone, a batch that fails fails every job of it with nothing written, and two processes'
 // batches over the same users never deadlock. Then through the gateway: concurrent billed calls share commits and
 // each answer carries the balance its own committed ledger row says.
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { resolve } from 'node:path';
 import { sql } from 'kysely';
 import t from 'tap';
 import { KNOWN_FOR_MS } from '../../core/billing/known-balances.js';
@@ -276,6 +278,126 @@ else {
       t.ok(topped instanceof Promise, 'read after a change posted here');
       t.equal(await topped, toMicro('3') - 2 * PRICE);
       t.same(await account(store, userId), { balance: toMicro('3') - 2 * PRICE, held: 0, holds: 0 });
+    },
+  );
+
+  t.test('a hold placed and captured in one statement: one job pair, one commit, exact either way', async (t) => {
+    const money = createMoney(store);
+    const { userId } = await seedUser(store, '0.012');
+    const before = { ...money.batches! };
+    const ref = id();
+    const row = [ref, userId, null, 'phone', 200, null, PRICE, 0, null, 1, 1, '127.0.0.1', Date.now()];
+    const rows = [
+      Object.fromEntries(
+        [
+          'request_id',
+          'user_id',
+          'key_id',
+          'operation',
+          'status',
+          'error_code',
+          'charged',
+          'cached',
+          'free_reason',
+          'duration_ms',
+          'plugin_ms',
+          'ip',
+          'created_at',
+        ].map((k, i) => [k, row[i]]),
+      ),
+    ];
+    t.equal(await money.chargeAtOnce(userId, PRICE, ref, 'phone', rows as never), toMicro('0.012') - PRICE);
+    t.same(
+      { batches: money.batches!.batches - before.batches, jobs: money.batches!.jobs - before.jobs },
+      { batches: 1, jobs: 2 },
+      'the hold and its capture in one statement',
+    );
+    t.same(await account(store, userId), { balance: toMicro('0.012') - PRICE, held: 0, holds: 0 });
+    const ledger = await store.db
+      .selectFrom('ledger')
+      .select(['amount', 'kind', 'ref', 'operation'])
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'charge')
+      .execute();
+    t.same(
+      ledger.map((l) => ({ ...l, amount: Number(l.amount) })),
+      [{ amount: -PRICE, kind: 'charge', ref, operation: 'phone' }],
+    );
+    const logged = await store.db
+      .selectFrom('call_log')
+      .select(['request_id', 'charged', 'status'])
+      .where('request_id', '=', ref)
+      .execute();
+    t.same(
+      logged.map((r) => ({ ...r, charged: Number(r.charged) })),
+      [{ request_id: ref, charged: PRICE, status: 200 }],
+    );
+
+    // The second charge fits (0.007 left), the third does not: refused with nothing written, nothing held.
+    await money.chargeAtOnce(userId, PRICE, id(), 'phone', []);
+    const refusedRef = id();
+    await t.rejects(money.chargeAtOnce(userId, PRICE, refusedRef, 'phone', []), {
+      name: 'Error',
+      message: 'insufficient available balance',
+    });
+    t.same(await account(store, userId), { balance: toMicro('0.012') - 2 * PRICE, held: 0, holds: 0 });
+    t.equal((await store.db.selectFrom('ledger').select('id').where('ref', '=', refusedRef).execute()).length, 0);
+
+    // A reused reference: nothing charged twice, and the statement's hold goes back.
+    const { userId: rich } = await seedUser(store, '1');
+    await t.rejects(money.chargeAtOnce(rich, PRICE, ref, 'phone', []), /duplicate|reference/i);
+    t.same(await account(store, rich), { balance: toMicro('1'), held: 0, holds: 0 });
+  });
+
+  t.test(
+    'through the gateway: an offline plugin is charged in one step after it ran; a 402 after it writes nothing',
+    async (t) => {
+      const h = await createTestApp({
+        operationsYaml: readFileSync('operations.yaml', 'utf8'),
+        pluginDirs: [resolve('plugins')],
+        settings: { ...backend.settings, redisUrl: null, rateLimitPerSecond: 10_000, rateLimitBurst: 10_000 },
+      });
+      t.teardown(() => h.close());
+      const u = await h.user('0.012');
+      const before = { ...h.services.money.batches! };
+      // Beijing Mobile numbers with a city: charged (charge_when precision != none).
+      const numbers = ['13800138000', '13800138002', '13800138001'];
+      const answers = [];
+      for (const phone of numbers) answers.push(await rawGet(h.client.port, `/api/phone?phone=${phone}`, u.key));
+      t.same(
+        answers.map((a) => [a.status, a.body.deducted]),
+        [
+          [200, 0.005],
+          [200, 0.005],
+          [402, 0],
+        ],
+      );
+      t.equal(answers[1].body.remaining, 0.002);
+      t.match(answers[2].body.error, { code: 'INSUFFICIENT_BALANCE' });
+      t.same(
+        {
+          batches: h.services.money.batches!.batches - before.batches,
+          jobs: h.services.money.batches!.jobs - before.jobs,
+        },
+        { batches: 3, jobs: 6 },
+        'one statement per call: no hold placed ahead of the lookup',
+      );
+      t.same(await h.balance(u.userId), { balance: toMicro('0.002'), held: 0 });
+      t.same(
+        (await h.ledger(u.userId)).filter((l) => l.kind === 'charge').map((l) => [l.amount, l.ref]),
+        answers.slice(0, 2).map((a) => [-5000, a.body.request_id]),
+      );
+      const log = await h.callLog(u.userId);
+      t.same(
+        log.map((r) => [r.request_id, r.status, Number(r.charged)]),
+        answers.map((a, i) => [a.body.request_id, a.status, i < 2 ? 5000 : 0]),
+      );
+      // A number without a location is answered free by charge_when: no money job at all.
+      const mid = { ...h.services.money.batches! };
+      const free = await rawGet(h.client.port, '/api/phone?phone=19212345678', u.key);
+      t.same([free.status, free.body.deducted, free.body.data.precision], [200, 0, 'none']);
+      t.equal(h.services.money.batches!.jobs - mid.jobs, 0);
+      await h.assertReconciled();
     },
   );
 }

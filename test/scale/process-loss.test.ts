@@ -173,4 +173,73 @@ if (why) {
     const rec = await runCli(env, ['reconcile']);
     t.equal(rec.code, 0, `reconcile exits 0\n${rec.output}`);
   });
+
+  // The call of an offline plugin places no hold ahead of its lookup: its hold and capture are one statement after
+  // it (core/billing/money.ts chargeAtOnce). A process killed amid such calls leaves nothing held at any moment, and
+  // each of its statements committed whole or not at all.
+  t.test('kill -9 amid one-step charges: nothing held, every answered success charged and logged once', async (t) => {
+    const u = await seedUser(store, '100');
+    const victim = gateways[0]!;
+    let killed = false;
+    const results = await load(
+      400,
+      40,
+      (_i) => (killed ? gateways[1]!.port : victim.port),
+      '/api/lookup?phone=13800138000',
+      u.key,
+      (_r, done) => {
+        if (done >= 80 && !killed) {
+          killed = true;
+          victim.proc.kill('SIGKILL');
+        }
+      },
+    );
+    await victim.stop('SIGKILL');
+    const answered = results.filter((r) => r.status === 200);
+    t.ok(killed, 'the process was killed mid-load');
+    t.ok(
+      results.every((r) => r.status === 200 || r.status === 0),
+      'calls failed only at the connection (the killed process)',
+    );
+    const user = await store.db
+      .selectFrom('users')
+      .select(['balance', 'held'])
+      .where('id', '=', u.userId)
+      .executeTakeFirstOrThrow();
+    const holds = await store.db.selectFrom('holds').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    t.same({ held: user.held, holds: Number(holds.n) }, { held: 0, holds: 0 }, 'nothing held, no hold to sweep');
+    const charges = await store.db
+      .selectFrom('ledger')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('user_id', '=', u.userId)
+      .where('kind', '=', 'charge')
+      .executeTakeFirstOrThrow();
+    t.equal(user.balance, 100_000_000 - Number(charges.n) * 10_000, 'balance = grant - charges');
+    t.ok(Number(charges.n) >= answered.length, `every answered success was charged (${answered.length} answered)`);
+    const ledgerRefs = new Set(
+      (
+        await store.db
+          .selectFrom('ledger')
+          .select('ref')
+          .where('user_id', '=', u.userId)
+          .where('kind', '=', 'charge')
+          .execute()
+      ).map((r) => r.ref),
+    );
+    t.ok(
+      answered.every((r) => r.requestId !== undefined && ledgerRefs.has(r.requestId)),
+      'each answered success has its own ledger row',
+    );
+    const unlogged = await store.db
+      .selectFrom('ledger')
+      .leftJoin('call_log', 'call_log.request_id', 'ledger.ref')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('ledger.user_id', '=', u.userId)
+      .where('ledger.kind', '=', 'charge')
+      .where('call_log.id', 'is', null)
+      .executeTakeFirstOrThrow();
+    t.equal(Number(unlogged.n), 0, 'every charge has its call-log row');
+    const rec = await runCli(env, ['reconcile']);
+    t.equal(rec.code, 0, `reconcile exits 0\n${rec.output}`);
+  });
 }

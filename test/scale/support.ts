@@ -16,9 +16,23 @@ import { childEnv, PG_URL, REDIS_URL } from './backend.js';
 
 export const NODE_ARGS = ['--no-node-snapshot', '--import', './core/bin/load-ts.mjs'];
 
-/** The shared test operations plus a plan with concurrency 3, written to a temp file. */
+/**
+ * The shared test operations plus a plan with concurrency 3 and `lookup` (the shipped phone plugin, which reaches
+ * no network, uncached and charged for every answer: billed in one step after it runs), written to a temp file.
+ */
 export function scaleOperationsFile(): string {
-  const doc = parse(readFileSync(resolve('test/fixtures/operations.test.yaml'), 'utf8')) as { plans?: unknown[] };
+  const doc = parse(readFileSync(resolve('test/fixtures/operations.test.yaml'), 'utf8')) as {
+    plans?: unknown[];
+    operations: unknown[];
+  };
+  doc.operations.push({
+    code: 'lookup',
+    plugin: 'phone',
+    price_per_call: 0.01,
+    cache_ttl: 0,
+    timeout_ms: 1000,
+    input: { type: 'object', required: ['phone'], properties: { phone: { type: 'string' } } },
+  });
   doc.plans = [
     ...(doc.plans ?? []),
     {
@@ -152,6 +166,7 @@ export interface CallResult {
   status: number;
   port: number;
   deducted?: number;
+  requestId?: string;
   /** Set when the connection failed (the process is gone). */
   error?: string;
 }
@@ -159,8 +174,8 @@ export interface CallResult {
 export async function call(port: number, path: string, key: string): Promise<CallResult> {
   try {
     const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { 'X-API-Key': key } });
-    const body = (await res.json()) as { deducted?: number };
-    return { status: res.status, port, deducted: body.deducted };
+    const body = (await res.json()) as { deducted?: number; request_id?: string };
+    return { status: res.status, port, deducted: body.deducted, requestId: body.request_id };
   } catch (err) {
     return { status: 0, port, error: (err as Error).message };
   }
