@@ -1,9 +1,10 @@
 // Two real gateway processes on one PostgreSQL schema and one Redis prefix: billing stays exact when calls for
 // one user land on both at once, and a plan's free concurrency is one limit across both.
 
+import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import t from 'tap';
-import { freshPgRedis, unreachable } from './backend.js';
+import { freshPgRedis, REDIS_URL, unreachable } from './backend.js';
 import {
   call,
   countBy,
@@ -25,8 +26,10 @@ if (why) {
   const backend = await freshPgRedis();
   const store = await openTestStore(backend.schema);
   const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile());
+  const redis = new Redis(REDIS_URL);
   const gateways: Gateway[] = [];
   t.teardown(async () => {
+    redis.disconnect();
     await Promise.all(gateways.map((g) => g.stop()));
     await store.close();
     await backend.close();
@@ -108,8 +111,17 @@ if (why) {
 
   t.test('a plan with concurrency 3: never more than 3 free calls in flight across both processes', async (t) => {
     const u = await seedUser(store, '10', 'conc3');
+    // A wave's slots are given back as its calls end, each in a Redis write of its own gateway's; the next wave
+    // starts once none is left (else a release still on its way makes that wave's calls charged, not free).
+    const slots = `${backend.prefix}slot:plan-slot:${u.userId}`;
+    const slotsHeld = async (): Promise<number> => {
+      const [sec] = (await redis.time()) as [string | number, string | number];
+      return redis.zcount(slots, `(${Number(sec) * 1000}`, '+inf');
+    };
     let freeTotal = 0;
     for (let wave = 0; wave < 4; wave++) {
+      for (let i = 0; i < 500 && (await slotsHeld()) > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      t.equal(await slotsHeld(), 0, `wave ${wave}: no plan slot held before it`);
       // Eight calls that each spin 400 ms, sent at once, four to each process: they all overlap, so the
       // free ones are exactly the ones holding a plan slot at the same time.
       const results = await Promise.all(
