@@ -176,7 +176,11 @@ t.test(
     t.match(res._meta, {
       deducted: 0,
       remaining: 0.001,
-      error: { code: 'INSUFFICIENT_BALANCE', message: /^余额不足/, hint: /充值/ },
+      error: {
+        code: 'INSUFFICIENT_BALANCE',
+        message: '本次调用需 0.005 TOKEN，可用余额不足。请充值后继续。',
+        hint: /充值/,
+      },
     });
     t.same(await h.balance(u.userId), { balance: 1000, held: 0 });
     t.equal((await h.ledger(u.userId)).length, 1);
