@@ -160,12 +160,29 @@ async function build(
   return services;
 }
 
+/**
+ * Closes everything, in this order, each step even when one before it failed: a step that threw used to leave the
+ * rest open (a database pool, a Redis connection, isolates), and those kept the process alive. A failed step is
+ * logged; the first failure is thrown once every step ran.
+ */
 export async function closeServices(s: Services): Promise<void> {
-  s.registry.close();
-  s.mailer.close();
-  await s.callLog.close();
-  await s.refused.log.close();
-  await s.sandbox.close();
-  await s.state.close();
-  await s.store.close();
+  const steps: Array<[string, () => unknown]> = [
+    ['registry', () => s.registry.close()],
+    ['mailer', () => s.mailer.close()],
+    ['call log', () => s.callLog.close()],
+    ['refused-request counts', () => s.refused.log.close()],
+    ['sandbox', () => s.sandbox.close()],
+    ['shared state', () => s.state.close()],
+    ['database', () => s.store.close()],
+  ];
+  let first: unknown;
+  for (const [step, close] of steps) {
+    try {
+      await close();
+    } catch (err) {
+      s.logger.error('closing failed', { step, reason: (err as Error).stack ?? String(err) });
+      first ??= err;
+    }
+  }
+  if (first !== undefined) throw first;
 }

@@ -94,9 +94,13 @@ async function serve(args: ParsedArgs): Promise<number> {
     stopNotices();
     metricsServer?.close();
     server.close(() => {
+      // A step that failed to close is logged by closeServices; the exit code says so.
       void stopCanaries()
         .then(() => closeServices(services))
-        .then(() => process.exit(0));
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
     });
     setTimeout(() => process.exit(1), 15_000).unref();
   };

@@ -26,11 +26,18 @@ else {
   });
   // The proxy goes first: it ends every connection the gateway still has to PostgreSQL, among them the ones frozen
   // half-dead on purpose, so closing the gateway's pool waits on none of them. Each step runs even when one before
-  // it failed, so nothing is left open to keep the process alive.
+  // it failed, so nothing is left open to keep the process alive, and a failure names itself on stderr.
   t.teardown(async () => {
     try {
       await proxy.close();
       await h.close();
+    } catch (err) {
+      console.error(
+        'faults-postgres: closing the gateway failed',
+        err,
+        h.logs.filter((l) => l.message === 'closing failed'),
+      );
+      throw err;
     } finally {
       await backend.close();
     }
