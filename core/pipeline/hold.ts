@@ -8,6 +8,7 @@ import { DETAILS } from '../http/error-details.js';
 import { type Denial, deny } from '../http/errors.js';
 import { after, type MaybePromise } from '../kernel/maybe-promise.js';
 import { toToken } from '../kernel/money.js';
+import { reachesNoNetwork } from '../sandbox/manifest.js';
 import type { Services } from '../services.js';
 import type { ApiCall, Resolved, Stage } from './call.js';
 import { reserve } from './reservations.js';
@@ -32,7 +33,7 @@ function costsNothingToRun(call: Resolved, s: Services): boolean {
   const op = call.operation;
   if (call.idempotency || op.fallbackRule || op.upstreams?.length) return false;
   const manifest = s.sandbox.manifest(op.plugin);
-  return !!manifest && manifest.allow_hosts.length === 0 && !manifest.hosts_from_operation;
+  return !!manifest && reachesNoNetwork(manifest);
 }
 
 function placeMoneyHold(call: Resolved, s: Services): MaybePromise<Denial | undefined> {

@@ -13,6 +13,7 @@ import { type CallArgs, IsolateBatch } from './isolate-batch.js';
 import { type Attempt, type Entry, letGoOf, type Slot, SlotFactory } from './isolate-slot.js';
 import { KeptOptions, OPTIONS_MISSING } from './kept-options.js';
 import type { LogBudget } from './log-budget.js';
+import { reachesNoNetwork } from './manifest.js';
 import {
   checkOutcome,
   errorDetail,
@@ -77,7 +78,7 @@ export class IsolatePool {
 
   constructor(private readonly o: PoolOptions) {
     this.factory = new SlotFactory({ ...o, calls: this.calls });
-    this.offline = o.manifest.allow_hosts.length === 0 && !o.manifest.hosts_from_operation;
+    this.offline = reachesNoNetwork(o.manifest);
   }
 
   private batchOf(slot: Slot, entry: Entry): IsolateBatch {

@@ -122,3 +122,11 @@ export async function loadManifest(dir: string): Promise<PluginManifest> {
   }
   return manifest;
 }
+
+/**
+ * A plugin that can reach no network: its calls only compute (the isolate pool batches them on the gateway thread;
+ * on PostgreSQL the pipeline charges them in one step after they ran).
+ */
+export function reachesNoNetwork(m: PluginManifest): boolean {
+  return m.allow_hosts.length === 0 && !m.hosts_from_operation;
+}
