@@ -1,8 +1,7 @@
 // The Lua scripts of the Redis state. Each runs atomically inside Redis, and each reads the clock with TIME,
-// so every gateway process measures buckets and slot expiry against one clock, whatever its own drift. Also how
-// they are sent: alone, or in a pipeline with the command that shares their round trip.
+// so every gateway process measures buckets and slot expiry against one clock, whatever its own drift.
 import { createHash } from 'node:crypto';
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -50,13 +49,34 @@ export const ACQUIRE_SLOT = `${NOW}${ACQUIRE}return acquire(KEYS[1], tonumber(AR
 `;
 
 /**
- * TAKE_TOKEN, then ACQUIRE_SLOT only when a token was there: one round trip for both (SharedState.admit).
- * KEYS[1] bucket, KEYS[2] slot set; ARGV rate, burst, limit, leaseMs, token. {tokens before as a string, 1 or 0}.
+ * The slot releases and the admissions of one event-loop turn of one process, in one call (redis-turn.ts): first
+ * every release (ZREM of the slot, and the SET of the call's cache entry when it has one), then every admission
+ * (TAKE_TOKEN, then ACQUIRE_SLOT only when a token was there, and the GET of the cache entry asked for with it).
+ * ARGV[1] releases, ARGV[2] admissions, then each entry's values; KEYS each entry's keys, in the same order:
+ * a release: KEYS slot set, cache key (the slot set again when there is no entry); ARGV token, 1 or 0 (an entry
+ * to set), value, ttlSeconds.
+ * an admission: KEYS bucket, slot set, cache key (the slot set again when nothing is read); ARGV rate, burst,
+ * limit, leaseMs, token, 1 or 0 (read the cache key).
+ * Returns one {tokens before as a string, 1 or 0 (slot taken), the cached value or nil} per admission.
  */
-export const ADMIT = `${NOW}${TAKE}${ACQUIRE}
-local before = take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
-if before < 1 then return {tostring(before), 0} end
-return {tostring(before), acquire(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5])}
+export const TURN = `${NOW}${TAKE}${ACQUIRE}
+local k, v = 1, 3
+for i = 1, tonumber(ARGV[1]) do
+  redis.call('ZREM', KEYS[k], ARGV[v])
+  if ARGV[v + 1] == '1' then redis.call('SET', KEYS[k + 1], ARGV[v + 2], 'EX', ARGV[v + 3]) end
+  k, v = k + 2, v + 4
+end
+local out = {}
+for i = 1, tonumber(ARGV[2]) do
+  local before = take(KEYS[k], tonumber(ARGV[v]), tonumber(ARGV[v + 1]))
+  local taken = 0
+  if before >= 1 then taken = acquire(KEYS[k + 1], tonumber(ARGV[v + 2]), tonumber(ARGV[v + 3]), ARGV[v + 4]) end
+  local value = false
+  if ARGV[v + 5] == '1' then value = redis.call('GET', KEYS[k + 2]) end
+  out[i] = {tostring(before), taken, value}
+  k, v = k + 3, v + 6
+end
+return out
 `;
 
 /** Extend the lease of slots this process still holds (XX: a slot already expired stays gone). KEYS[i] / ARGV[i+1]. */
@@ -89,43 +109,5 @@ export function scriptRunner(redis: Redis, lua: string): ScriptRunner {
       if (!isNoScript(err)) throw err;
       return redis.eval(lua, keys.length, ...keys, ...args);
     }
-  };
-}
-
-/**
- * The replies of a pipeline (written to Redis in one piece: one round trip), or the first error in it: ioredis
- * resolves a pipeline whose commands failed (a timeout, a lost connection) with the errors in place.
- */
-export async function execAll(pipeline: ChainableCommander): Promise<unknown[]> {
-  const replies = (await pipeline.exec()) ?? [];
-  const failed = replies.find(([err]) => err);
-  if (failed) throw failed[0];
-  return replies.map(([, reply]) => reply);
-}
-
-/** A script and a GET in one pipeline: the script's reply and the value (null when absent). */
-export type ScriptWithGet = (
-  keys: string[],
-  args: Array<string | number>,
-  getKey: string,
-) => Promise<[unknown, unknown]>;
-
-/**
- * EVALSHA and GET in one round trip. On NOSCRIPT (first use, or after a Redis restart) the GET's answer is kept and
- * the script runs again on its own with EVAL, which loads it.
- */
-export function scriptWithGet(redis: Redis, lua: string): ScriptWithGet {
-  const sha = createHash('sha1').update(lua).digest('hex');
-  return async (keys, args, getKey) => {
-    const replies = (await redis
-      .pipeline()
-      .evalsha(sha, keys.length, ...keys, ...args)
-      .get(getKey)
-      .exec()) ?? [[new Error('pipeline not run'), null]];
-    const [[scriptErr, reply], [getErr, value] = [null, null]] = replies;
-    if (getErr) throw getErr;
-    if (!scriptErr) return [reply, value];
-    if (!isNoScript(scriptErr)) throw scriptErr;
-    return [await redis.eval(lua, keys.length, ...keys, ...args), value];
   };
 }

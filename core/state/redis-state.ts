@@ -16,20 +16,11 @@ import type { Logger } from '../kernel/logger.js';
 import type { MaybePromise } from '../kernel/maybe-promise.js';
 import { LoopFairRedis } from './loop-fair-redis.js';
 import { createMemoryState } from './memory-state.js';
-import {
-  ACQUIRE_SLOT,
-  ADMIT,
-  execAll,
-  INCR,
-  RENEW_SLOTS,
-  scriptRunner,
-  scriptWithGet,
-  TAKE_TOKEN,
-} from './redis-scripts.js';
+import { ACQUIRE_SLOT, INCR, RENEW_SLOTS, scriptRunner, TAKE_TOKEN, TURN } from './redis-scripts.js';
+import { redisTurn } from './redis-turn.js';
 import { type CacheEntry, type SharedState, type StateHealth, StateUnavailableError } from './shared-state.js';
 import { createSlotLeases } from './slot-leases.js';
 import { takeFromBucket } from './token-bucket.js';
-import { turnCork } from './turn-cork.js';
 
 export interface RedisStateOptions {
   url: string;
@@ -74,10 +65,8 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
   const channel = `${prefix}revocations`;
   const take = scriptRunner(redis, TAKE_TOKEN);
   const acquire = scriptRunner(redis, ACQUIRE_SLOT);
-  const admitScript = scriptRunner(redis, ADMIT);
-  const admitAndRead = scriptWithGet(redis, ADMIT);
   const incrScript = scriptRunner(redis, INCR);
-  const cork = turnCork(redis);
+  const turn = redisTurn(scriptRunner(redis, TURN));
   const leases = createSlotLeases(scriptRunner(redis, RENEW_SLOTS), opts.slotLeaseMs, () => redis.status === 'ready');
 
   let outage: string | null = null;
@@ -196,21 +185,25 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
       return run(
         async () => {
           const slot = newSlot(scope, ttlMs);
-          const keys = [k(bucket), slot.key];
-          cork(); // with the other admissions of this turn, in one write
-          const args = [rate, burst, limit, slot.lease, slot.token];
-          // The cache GET rides in the same pipeline as the script: one round trip (a GET of a rate-limited call
-          // is wasted, which is cheaper than a second round trip for every admitted one).
-          const [reply, value] =
-            read === undefined ? [await admitScript(keys, args), null] : await admitAndRead(keys, args, k(read));
-          const [before, acquired] = reply as [string, number];
+          // With the other admissions and releases of this turn, in one script call (redis-turn.ts). A GET of a
+          // rate-limited call is wasted, which is cheaper than a second round trip for every admitted one.
+          const [before, acquired, value] = await turn.admit({
+            bucket: k(bucket),
+            rate,
+            burst,
+            slotKey: slot.key,
+            limit,
+            leaseMs: slot.lease,
+            token: slot.token,
+            read: read === undefined ? undefined : k(read),
+          });
           if (read !== undefined && typeof value === 'string') front.set(read, value);
           // The script takes a slot only when the bucket had a token: the rule `decide` applies too.
           const taken = acquired === 1 ? granted(slot, ttlMs) : null;
           return {
             rate: decide(before, rate, burst),
             slot: taken,
-            cached: near ?? (value as string | null) ?? undefined,
+            cached: near ?? value ?? undefined,
           };
         },
         async () => {
@@ -249,10 +242,8 @@ export async function createRedisState(opts: RedisStateOptions): Promise<SharedS
         if (cache) fallback.cacheSet(cache.key, cache.value, cache.ttlSeconds);
         return;
       }
-      cork(); // with the other releases of this turn, in one write
-      const release = redis.pipeline();
-      if (cache) release.set(k(cache.key), cache.value, 'EX', cache.ttlSeconds);
-      await execAll(release.zrem(key, token.slice(2))).catch((err: Error) => {
+      const entry = cache && { key: k(cache.key), value: cache.value, ttlSeconds: cache.ttlSeconds };
+      await turn.release({ slotKey: key, token: token.slice(2), cache: entry }).catch((err: Error) => {
         if (isReplyError(err)) throw err;
         markDown(err.message);
       });

@@ -3,10 +3,12 @@
 // degraded, and goes back to Redis when it returns. Uses a private redis-server so it can be stopped.
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
 import t from 'tap';
 import { createMemoryLogger } from '../../core/kernel/logger.js';
+import { TURN } from '../../core/state/redis-scripts.js';
 import { createRedisState } from '../../core/state/redis-state.js';
 import type { SharedState } from '../../core/state/shared-state.js';
 
@@ -129,6 +131,61 @@ if (!hasServer) {
     });
   });
 
+  t.test('one turn: its releases and admissions in one script call, the releases first', async (t) => {
+    // Calls of the turn's script, as Redis's MONITOR sees them (lease renewals of earlier slots are other scripts).
+    const sha = createHash('sha1').update(TURN).digest('hex');
+    const client = new Redis(url);
+    const monitor = await client.monitor();
+    t.teardown(() => {
+      monitor.disconnect();
+      client.disconnect();
+    });
+    let turnCalls = 0;
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args[0]?.toLowerCase() === 'evalsha' && args[1] === sha) turnCalls++;
+    });
+    const scriptCalls = async (): Promise<number> => {
+      await new Promise((r) => setTimeout(r, 50)); // MONITOR's lines arrive after the replies
+      return turnCalls;
+    };
+    const held = await a.admit('rl:turn', 0.01, 1000, 'inflight:turn', 1, 60_000);
+    t.match(held, { slot: /^r:/ });
+    t.match(await a.admit('rl:turn', 0.01, 1000, 'inflight:turn', 1, 60_000), { slot: null }, 'the one slot is held');
+    const before = await scriptCalls();
+    // Issued in one synchronous run, so in one event-loop turn: two admissions, the release, two more admissions.
+    const early = [a.admit('rl:turn', 0.01, 1000, 'inflight:turn', 1, 60_000, 'c:turn')];
+    early.push(a.admit('rl:turn', 0.01, 1000, 'inflight:turn', 1, 60_000));
+    const released = a.releaseSlot('inflight:turn', held.slot!, {
+      key: 'c:turn',
+      value: '{"v":"turn"}',
+      ttlSeconds: 60,
+    });
+    const late = [1, 2].map(() => a.admit('rl:turn', 0.01, 1000, 'inflight:turn', 1, 60_000));
+    const answers = await Promise.all([...early, ...late]);
+    await released;
+    t.equal((await scriptCalls()) - before, 1, 'one script call for the five');
+    t.same(
+      answers.map((x) => x.slot !== null),
+      [true, false, false, false],
+      'the release ran first: the first admission of the turn took the freed slot, the others found it taken',
+    );
+    t.equal(answers[0].cached, '{"v":"turn"}', 'and its cache read saw the entry the release wrote');
+    t.same(
+      answers.map((x) => x.rate.remaining),
+      [997, 996, 995, 994],
+      'the rate tokens taken in the order the calls were made',
+    );
+
+    const many = 600;
+    const big = await Promise.all(
+      Array.from({ length: many }, (_, i) => b.admit(`rl:many${i % 3}`, 1000, 1000, `inflight:many${i}`, 1, 60_000)),
+    );
+    t.equal(big.filter((x) => x.slot !== null && x.rate.allowed).length, many, 'a turn of 600: every call admitted');
+    t.equal((await scriptCalls()) - before - 1, 3, 'in three script calls of at most 256 entries');
+    await Promise.all(big.map((x, i) => b.releaseSlot(`inflight:many${i}`, x.slot!)));
+    t.equal((await scriptCalls()) - before - 4, 3, 'their releases in three more');
+  });
+
   t.test('counters and cache', async (t) => {
     await a.initCounter('q:1', 7, 60);
     await b.initCounter('q:1', 0, 60);
@@ -159,6 +216,11 @@ if (!hasServer) {
     t.equal(await a.acquireSlot('inflight:down', 1, 60_000), null, 'with per-process limits');
     const admitted = await a.admit('rl:down', 10, 10, 'inflight:down-admit', 1, 60_000);
     t.match(admitted, { rate: { allowed: true }, slot: /^m:/ }, 'admit answers from memory too');
+    t.match(
+      await Promise.all([1, 2].map(() => a.admit('rl:down', 10, 10, 'inflight:down-turn', 2, 60_000))),
+      [{ slot: /^m:/ }, { slot: /^m:/ }],
+      'so do the admissions of one turn together',
+    );
     t.match(await a.admit('rl:down', 10, 10, 'inflight:down-admit', 1, 60_000), { slot: null });
     await a.releaseSlot('inflight:down-admit', admitted.slot!, { key: 'c:down', value: 'kept', ttlSeconds: 60 });
     t.match(await a.admit('rl:down', 10, 10, 'inflight:down-admit', 1, 60_000), { slot: /^m:/ }, 'and frees');
