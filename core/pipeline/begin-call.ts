@@ -10,7 +10,8 @@ export type CallRequest = Pick<
 >;
 
 export function newCall(r: CallRequest, s: Services): ApiCall {
-  // Field by field, not a spread: every call object then has one shape (the spread was a measurable cost per call).
+  // Field by field, not a spread, and every field the stages may set, in the order call.ts declares them: every call
+  // object then has one shape from start to end (the spread was a measurable cost per call).
   return {
     requestId: r.requestId,
     startedNs: r.startedNs,
@@ -34,10 +35,17 @@ export function newCall(r: CallRequest, s: Services): ApiCall {
     cacheKey: undefined,
     cached: false,
     hold: undefined,
+    chargeAfterRun: undefined,
     dataJson: undefined,
     captured: NOT_CAPTURED,
     cacheTtl: undefined,
     pluginMs: undefined,
+    upstream: undefined,
+    costMicro: undefined,
+    pinUpstream: undefined,
+    pinProvider: undefined,
+    chargeFree: undefined,
+    sharedData: undefined,
     reservations: [],
     headersOut: {},
     canary: false,

@@ -2,6 +2,7 @@
 // outcome; a failure outcome becomes a Denial with the plugin's public message. A success is serialised here,
 // before capture: a result that cannot be sent (not JSON, or above MAX_RESULT_BYTES) is a failure, never billed.
 import { type Denial, deny, type ErrorCode } from '../http/errors.js';
+import type { MaybePromise } from '../kernel/maybe-promise.js';
 import type { ChargeRule } from '../registry/charge-rule.js';
 import { type SharedRun, serialiseResult } from '../sandbox/outcome.js';
 import type { Services } from '../services.js';
@@ -87,16 +88,27 @@ function runShared(call: Keyed, s: Services): Promise<SharedRun> {
   return rule ? run.then((r) => ('result' in r && 'json' in r.result ? withChargeRule(call, s, r, rule) : r)) : run;
 }
 
-/** charge_when on the answer as an object (a cache hit's is read from its text, charge-when.ts). */
-async function withChargeRule(call: Keyed, s: Services, run: SharedRun, rule: ChargeRule): Promise<SharedRun> {
-  try {
-    return { ...run, free: !(await rule(call.sharedData)) };
-  } catch (err) {
+/**
+ * charge_when on the answer as an object (a cache hit's is read from its text, charge-when.ts). A rule compiled to a
+ * plain comparison answers at once (registry/charge-rule.ts), and then so does this: no promise per call.
+ */
+function withChargeRule(call: Keyed, s: Services, run: SharedRun, rule: ChargeRule): MaybePromise<SharedRun> {
+  const judged = (charge: boolean): SharedRun => {
+    call.sharedData = undefined;
+    return { ...run, free: !charge };
+  };
+  const failed = (err: unknown): SharedRun => {
+    call.sharedData = undefined;
     chargeRuleFailed(call, s, err);
     return run;
-  } finally {
-    call.sharedData = undefined;
+  };
+  let charge: boolean | Promise<boolean>;
+  try {
+    charge = rule(call.sharedData);
+  } catch (err) {
+    return failed(err);
   }
+  return charge instanceof Promise ? charge.then(judged, failed) : judged(charge);
 }
 
 async function runOne(call: Keyed, s: Services): Promise<SharedRun> {

@@ -7,7 +7,7 @@ import { scrubSecrets } from '../kernel/redact.js';
 import type { Resolver } from './address-policy.js';
 import { AssetError, type AssetStore, assetPath } from './assets.js';
 import { BUNDLE_GLOBAL } from './bundle.js';
-import type { CallTable } from './calls.js';
+import { type CallTable, signalOf } from './calls.js';
 import type { HostFetchInit, HostFetchResponse, LogLevel, PluginManifest } from './contract.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, HostFetchError, hostFetch } from './host-fetch.js';
 import { KEPT_OPTIONS_MAX, OPTIONS_MISSING } from './kept-options.js';
@@ -84,7 +84,7 @@ export function createBridge(deps: BridgeDeps, activity: ThreadActivity): Array<
           allowHosts: manifest.hosts_from_operation ? (call.allowHosts ?? []) : manifest.allow_hosts,
           maxResponseBytes,
           resolver: deps.resolver,
-          signal: call.controller.signal,
+          signal: signalOf(call),
           onPending: (delta) => void (call.pendingFetches += delta),
           fetchImpl: deps.fetchImpl,
         });
@@ -295,21 +295,26 @@ const stringify = JSON.stringify;
 const protoOf = Object.getPrototypeOf;
 const isArray = Array.isArray;
 const OBJECT_PROTO = Object.prototype;
-const plainText = (value) => {
-  let plain = true;
-  const text = stringify(value, function (key, v) {
-    const own = this[key];
-    const type = typeof own;
-    if (type === 'object' && own !== null) {
-      if (!isArray(own)) {
-        const proto = protoOf(own);
-        if (proto !== OBJECT_PROTO && proto !== null) plain = false;
-      }
-    } else if (type === 'function' || type === 'symbol') plain = false;
-    return v;
-  });
-  return plain ? text : null;
+// Plain: null, a boolean, a number or a string; an array; an object whose prototype is Object.prototype or null,
+// down to MAX_PLAIN_DEPTH (a cycle or a deeper value is left to the call alone). Checked by this walk, then written
+// by JSON.stringify alone: a replacer function makes the engine call back into script for every value, which cost
+// twice the plain write (docs/performance.md).
+const MAX_PLAIN_DEPTH = 64;
+const isPlain = (v, depth) => {
+  const type = typeof v;
+  if (type !== 'object') return type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined';
+  if (v === null) return true;
+  if (depth >= MAX_PLAIN_DEPTH) return false;
+  if (isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!isPlain(v[i], depth + 1)) return false;
+    return true;
+  }
+  const proto = protoOf(v);
+  if (proto !== OBJECT_PROTO && proto !== null) return false;
+  for (const key in v) if (!isPlain(v[key], depth + 1)) return false;
+  return true;
 };
+const plainText = (value) => (isPlain(value, 0) ? stringify(value) : null);
 const settled = (p) => p.then((value) => {
   try {
     const text = plainText(value);

@@ -20,12 +20,19 @@ t.beforeEach(async () => {
 });
 t.afterEach(() => sb.close());
 
-// Every batch made, to count where they ran.
+// Every batch made, to count where they ran, and every call that left its batch to run alone.
 const batchers = new Set<IsolateBatch>();
+let ranAlone = 0;
 const run = IsolateBatch.prototype.run;
-IsolateBatch.prototype.run = function (this: IsolateBatch, ...a: Parameters<IsolateBatch['run']>) {
+IsolateBatch.prototype.run = function (
+  this: IsolateBatch,
+  ...[callArgs, timeoutMs, one]: Parameters<IsolateBatch['run']>
+) {
   batchers.add(this);
-  return run.apply(this, a);
+  return run.call(this, callArgs, timeoutMs, () => {
+    ranAlone++;
+    return one();
+  });
 };
 t.teardown(() => {
   IsolateBatch.prototype.run = run;
@@ -69,6 +76,31 @@ t.test('calls that only compute run on the gateway thread, with the outcomes the
   t.equal(here(), before + 1, 'one batch on the gateway thread');
   t.same(outcomes[0], normal);
   for (const o of outcomes.slice(1)) t.match(o, { ok: false, code: 'INTERNAL' });
+});
+
+t.test('a value JSON would write otherwise than a copy leaves the batch: that call runs alone', async (t) => {
+  await warm('bad-outcome');
+  const [hereBefore, aloneBefore] = [here(), ranAlone];
+  const kinds = ['dated', 'own-to-json', 'cycle', 'null-proto'];
+  const inputs = [...kinds.map((kind) => ({ kind })), { kind: 'deep', depth: 62 }, { kind: 'deep', depth: 63 }];
+  const [dated, toJson, cycle, nullProto, deepInside, deepPast] = (
+    await Promise.all(inputs.map((input) => sb.run(req('bad-outcome', input))))
+  ).map((r) => r.outcome as { ok: boolean; data: Record<string, unknown>; code?: string });
+  t.equal(here(), hereBefore + 1, 'one batch on the gateway thread');
+  t.equal(ranAlone, aloneBefore + 4, 'the Date, the toJSON, the cycle and the value past the depth ran alone');
+  t.ok(dated.data.when instanceof Date, 'a Date stays a Date, as the copy keeps it');
+  t.equal((dated.data.when as Date).getTime(), 0);
+  // Alone, the function cannot be copied out: the plugin's fault, as for any function in a result.
+  t.match(toJson, { ok: false, code: 'INTERNAL' });
+  t.equal(cycle.data.self, cycle.data, 'the cycle as the copy keeps it');
+  t.same(nullProto, { ok: true, data: { x: 1 } }, 'an object without a prototype is plain data: it stayed');
+  const depth = (v: unknown): number => {
+    let n = 0;
+    for (let x = v as Record<string, unknown>; x.d !== undefined; x = x.d as Record<string, unknown>) n++;
+    return n;
+  };
+  t.equal(depth(deepInside.data), 62, 'data nested 62 deep (objects 64 deep with the outcome): written in the batch');
+  t.equal(depth(deepPast.data), 63, 'one deeper: past the walk, run alone, the same value');
 });
 
 t.test('a new isolate: the first turn waits for its barrier, then it and later single calls run here', async (t) => {
