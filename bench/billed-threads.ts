@@ -3,7 +3,11 @@
 // each commit): the floor, answering faster, was priced at a higher rate than the billed row. Here both serve the
 // same requests per second, alternated round by round, and each round prints the process's CPU per answered call
 // (all threads, those that ended during the round included), its main thread's, and the rest by thread id.
-//   RATE=2000 SECONDS=4 ROUNDS=3 WARMUP=10 node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/billed-threads.ts
+// BASELINE=<another checkout> adds that tree's gateway as a third server, on a database of its own, in the same
+// rotation: a change of a few microseconds per call is then compared round by round with the tree before it, on the
+// same machine in the same minutes (runs minutes apart drift more than that). The other checkout needs its own
+// node_modules (a symlink to this one's will do) and its built phone asset.
+//   RATE=2000 SECONDS=4 ROUNDS=3 WARMUP=10 [BASELINE=../old] node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/billed-threads.ts
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { hashPassword } from '../core/accounts/passwords.js';
@@ -52,43 +56,64 @@ async function round(s: Server): Promise<Round> {
   return r;
 }
 
+const BASELINE = process.env.BASELINE ? resolve(process.env.BASELINE) : undefined;
+
 const hash = await hashPassword('password123');
-const [gatewayDb, floorDb] = [await createBenchDatabase(50, hash), await createBenchDatabase(50, hash)];
-const [gatewayPort, floorPort] = [await freePort(), await freePort()];
-const gateway: Server = {
-  name: 'billed',
-  port: gatewayPort,
-  keys: gatewayDb.keys,
-  child: await startServer([resolve('core/main.ts'), 'serve'], {
-    DATA_DIR: gatewayDb.dataDir,
-    PORT: String(gatewayPort),
-    OPERATIONS_FILE: resolve('operations.yaml'),
-    RATE_LIMIT_PER_SECOND: '1000000',
-    RATE_LIMIT_BURST: '1000000',
-    MAX_IN_FLIGHT_PER_KEY: '1000',
-    LOG_LEVEL: 'warn',
-  }),
-};
+
+/** A gateway of this tree, or of `tree`, on a bench database of its own. */
+async function gatewayOf(name: string, tree?: string): Promise<Server> {
+  const db = await createBenchDatabase(50, hash);
+  const port = await freePort();
+  const root = tree ?? resolve('.');
+  const child = await startServer(
+    [resolve(root, 'core/main.ts'), 'serve'],
+    {
+      DATA_DIR: db.dataDir,
+      PORT: String(port),
+      OPERATIONS_FILE: resolve(root, 'operations.yaml'),
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      MAX_IN_FLIGHT_PER_KEY: '1000',
+      LOG_LEVEL: 'warn',
+    },
+    [],
+    tree,
+  );
+  return { name, port, keys: db.keys, child };
+}
+
+const gateway = await gatewayOf('billed');
+const baseline = BASELINE ? await gatewayOf('base', BASELINE) : undefined;
+const floorDb = await createBenchDatabase(50, hash);
+const floorPort = await freePort();
 const floor: Server = {
   name: 'floor',
   port: floorPort,
   keys: floorDb.keys,
   child: await startServer([resolve('bench/floor-server.ts')], { DB: floorDb.file, PORT: String(floorPort) }),
 };
+const servers = baseline ? [gateway, baseline, floor] : [gateway, floor];
 try {
   // Warm-up in alternating one-second slices, as fast as each answers (V8 compiles the hot code meanwhile).
-  for (let i = 0; i < WARMUP; i++) for (const s of [gateway, floor]) await drive(s.port, s.keys, 1, CONNECTIONS);
+  for (let i = 0; i < WARMUP; i++) for (const s of servers) await drive(s.port, s.keys, 1, CONNECTIONS);
   const ratios: string[] = [];
+  const againstBaseline: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    // Who goes first alternates, so a drift over the run meets both alike.
-    const [a, b] = i % 2 === 0 ? [gateway, floor] : [floor, gateway];
-    const ra = await round(a);
-    const rb = await round(b);
-    const [billed, fl] = a === gateway ? [ra, rb] : [rb, ra];
+    // Who goes first rotates, so a drift over the run meets every server alike.
+    const order = servers.map((_, j) => servers[(i + j) % servers.length]);
+    const got = new Map<Server, Round>();
+    for (const s of order) got.set(s, await round(s));
+    const [billed, fl] = [got.get(gateway) as Round, got.get(floor) as Round];
     ratios.push(`${(billed.us / fl.us).toFixed(3)} (main ${(billed.mainUs / fl.mainUs).toFixed(3)})`);
+    if (baseline) againstBaseline.push(billed.us / (got.get(baseline) as Round).us);
   }
   console.log(`billed / floor, CPU per call at ${RATE} req/s: ${ratios.join(', ')}`);
+  if (baseline) {
+    const median = [...againstBaseline].sort((a, b) => a - b)[againstBaseline.length >> 1];
+    console.log(
+      `billed / base (${BASELINE}), CPU per call: ${againstBaseline.map((r) => r.toFixed(3)).join(', ')}; median ${median.toFixed(3)}`,
+    );
+  }
 } finally {
-  await stopServer(gateway.child);
-  await stopServer(floor.child);
+  for (const s of servers) await stopServer(s.child);
 }

@@ -18,11 +18,14 @@ export function startServer(
   args: string[],
   env: Record<string, string>,
   nodeArgs: string[] = [],
+  /** Another checkout to run it from (a baseline tree beside this one); this one by default. */
+  cwd?: string,
 ): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
     ['--no-node-snapshot', ...nodeArgs, '--import', './core/bin/load-ts.mjs', ...args],
     {
+      cwd,
       // No canaries: they would reach the platforms from the bench machine and add load to what is measured.
       env: { ...process.env, CANARIES: 'off', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
