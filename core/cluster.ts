@@ -2,7 +2,7 @@
 // accepts connections and hands them to workers round-robin). Workers share PostgreSQL (money) and Redis
 // (limits, counters, cache), so both are required. A worker that dies is restarted; the primary stays tiny.
 //   CLUSTER_SIZE=N or --workers N (default 2); PORT as for `serve`.
-import cluster, { type Worker } from 'node:cluster';
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { clusterPrimaryMetrics } from './cluster-metrics.js';
 import { readEdgeSettings } from './config/edge-env.js';
@@ -62,11 +62,12 @@ async function primary(): Promise<void> {
   let stopping = false;
   const recentDeaths: number[] = [];
 
-  const fork = (): Promise<Worker> =>
+  /** A new worker; its port once it listens, or undefined when it exited first (port taken, bad config...). */
+  const fork = (): Promise<number | undefined> =>
     new Promise((resolve) => {
       const w = cluster.fork();
-      w.once('listening', () => resolve(w));
-      w.once('exit', () => resolve(w));
+      w.once('listening', (address) => resolve(address.port));
+      w.once('exit', () => resolve(undefined));
     });
 
   cluster.on('exit', (w, code, signal) => {
@@ -86,9 +87,17 @@ async function primary(): Promise<void> {
 
   const metricsServer = await serveClusterMetrics(logger);
   // The first worker alone: it migrates the database and creates the first-start accounts, which must not race.
-  await fork();
-  await Promise.all(Array.from({ length: size - 1 }, fork));
-  log(`cluster of ${size} workers sharing port ${process.env.PORT || 8080}`);
+  const first = await fork();
+  const ports = [first, ...(await Promise.all(Array.from({ length: size - 1 }, fork)))];
+  const port = ports.find((p) => p !== undefined);
+  const listening = ports.filter((p) => p !== undefined).length;
+  // Said only of workers that listen (with PORT=0, on the port the first one was given): a worker that exited
+  // before listening is being restarted, and its own error says why.
+  if (listening === size) log(`cluster of ${size} workers sharing port ${port}`);
+  else
+    logger.warn(`${listening} of ${size} workers listening${port === undefined ? '' : ` on port ${port}`}`, {
+      fix: 'the workers that exited said why above (a port in use, the database unreachable); they are restarted',
+    });
 
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;

@@ -75,9 +75,11 @@ if (why) {
     const rich = await seedUser(store, '100');
     const poor = await seedUser(store, '0');
     await store.close();
-    const [port, metricsPort] = [await freePort(), await freePort()];
+    const metricsPort = await freePort();
+    // PORT=0: the workers share the port the first one is given, so no other test's server can take it between a
+    // free port being picked and the workers listening (seen once: every call answered by another process).
     const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile(), {
-      PORT: String(port),
+      PORT: '0',
       CLUSTER_SIZE: '2',
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',
@@ -98,7 +100,8 @@ if (why) {
       await new Promise((r) => (primary.exitCode === null ? primary.once('exit', r) : r(null)));
       await backend.close();
     });
-    await waitFor('the cluster to start', () => /cluster of 2 workers/.test(out));
+    await waitFor('the cluster to start', () => /cluster of 2 workers sharing port \d+/.test(out));
+    const port = Number(/cluster of 2 workers sharing port (\d+)/.exec(out)?.[1]);
     const workers = workersOf(primary.pid!);
     t.equal(workers.length, 2, 'two workers');
 

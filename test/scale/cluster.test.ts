@@ -1,19 +1,11 @@
 // `npm run cluster` (core/cluster.ts): refuses to start without PostgreSQL and Redis, serves with N workers on
-// one shared port, and restarts a worker that dies.
+// one shared port, restarts a worker that dies, and says so when its workers cannot listen.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import t from 'tap';
 import { freshPgRedis, unreachable } from './backend.js';
 import { gatewayEnv, NODE_ARGS, runCli, scaleOperationsFile } from './support.js';
-
-const freePort = (): Promise<number> =>
-  new Promise((r) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => r(port));
-    });
-  });
 
 // Workers only: the primary's other children (esbuild's service process, which the TypeScript loader and the
 // plugin bundler start) are not workers.
@@ -54,9 +46,9 @@ if (why) {
 } else {
   t.test('two workers share one port; a killed worker is restarted', async (t) => {
     const backend = await freshPgRedis();
-    const port = await freePort();
+    // PORT=0: the workers share the port the first one is given (no other test can take it meanwhile).
     const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile(), {
-      PORT: String(port),
+      PORT: '0',
       CLUSTER_SIZE: '2',
       LOG_LEVEL: 'info',
     });
@@ -72,8 +64,9 @@ if (why) {
       await new Promise((r) => (primary.exitCode === null ? primary.once('exit', r) : r(null)));
       await backend.close();
     });
+    await waitFor('the cluster to start', async () => /cluster of 2 workers sharing port \d+/.test(out));
+    const port = Number(/cluster of 2 workers sharing port (\d+)/.exec(out)?.[1]);
     const health = async (): Promise<boolean> => (await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200;
-    await waitFor('the cluster to start', async () => /cluster of 2 workers/.test(out));
     t.ok(await health(), 'serves on the shared port');
     const before = workersOf(primary.pid!);
     t.equal(before.length, 2, 'two workers');
@@ -91,5 +84,34 @@ if (why) {
     for (let i = 0; i < 6; i++) t.ok(await health(), `health ${i} through the shared port`);
     const rec = await runCli(env, ['reconcile']);
     t.equal(rec.code, 0, 'reconcile exits 0');
+  });
+
+  t.test('a port already in use: the workers say why, and the primary does not claim to serve', async (t) => {
+    const backend = await freshPgRedis();
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, r));
+    const port = (holder.address() as { port: number }).port;
+    const env = gatewayEnv(backend.schema, backend.prefix, scaleOperationsFile(), {
+      PORT: String(port),
+      CLUSTER_SIZE: '2',
+      LOG_LEVEL: 'info',
+    });
+    const primary = spawn(process.execPath, [...NODE_ARGS, 'core/cluster.ts'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    primary.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    primary.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    t.teardown(async () => {
+      primary.kill('SIGTERM');
+      await new Promise((r) => (primary.exitCode === null ? primary.once('exit', r) : r(null)));
+      holder.close();
+      await backend.close();
+    });
+    await waitFor('the primary to count its workers', async () => /workers listening/.test(out));
+    t.match(out, /0 of 2 workers listening/, 'the primary counts the workers that listen');
+    t.match(out, /EADDRINUSE/, "a worker's own error names the cause");
+    t.notMatch(out, /cluster of 2 workers sharing port/, 'never the line that says it serves');
   });
 }
