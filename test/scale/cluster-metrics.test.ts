@@ -2,13 +2,13 @@
 // connection), and the primary's /metrics (METRICS_LISTEN) is their sum; so is the main port's /metrics
 // (METRICS_TOKEN), which a worker answers by asking the primary. Also: the primary logs in the gateway's shape.
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import t, { type Test } from 'tap';
 import { parseExposition } from '../observability/exposition.js';
 import { freshPgRedis, unreachable } from './backend.js';
-import { gatewayEnv, NODE_ARGS, openTestStore, scaleOperationsFile, seedUser } from './support.js';
+import { clusterPort, gatewayEnv, openTestStore, scaleOperationsFile, seedUser, startCluster } from './support.js';
 
 const freePort = (): Promise<number> =>
   new Promise((r) => {
@@ -86,22 +86,16 @@ if (why) {
       METRICS_LISTEN: `127.0.0.1:${metricsPort}`,
       METRICS_TOKEN: 'cluster-metrics-token',
     });
-    const primary = spawn(process.execPath, [...NODE_ARGS, 'core/cluster.ts'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    primary.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    primary.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    const cluster = startCluster(env);
+    const { primary } = cluster;
     const agent = new Agent({ keepAlive: true, maxSockets: 4 });
     t.teardown(async () => {
       agent.destroy();
-      primary.kill('SIGTERM');
-      await new Promise((r) => (primary.exitCode === null ? primary.once('exit', r) : r(null)));
+      await cluster.stop();
       await backend.close();
     });
-    await waitFor('the cluster to start', () => /cluster of 2 workers sharing port \d+/.test(out));
-    const port = Number(/cluster of 2 workers sharing port (\d+)/.exec(out)?.[1]);
+    await waitFor('the cluster to start', () => clusterPort(cluster.output()) !== undefined);
+    const port = clusterPort(cluster.output()) as number;
     const workers = workersOf(primary.pid!);
     t.equal(workers.length, 2, 'two workers');
 
@@ -173,7 +167,8 @@ if (why) {
       );
     }
 
-    const primaryLines = out
+    const primaryLines = cluster
+      .output()
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>)

@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import t from 'tap';
 import { freshPgRedis, unreachable } from './backend.js';
-import { gatewayEnv, NODE_ARGS, runCli, scaleOperationsFile } from './support.js';
+import { clusterPort, gatewayEnv, NODE_ARGS, runCli, scaleOperationsFile, startCluster } from './support.js';
 
 // Workers only: the primary's other children (esbuild's service process, which the TypeScript loader and the
 // plugin bundler start) are not workers.
@@ -52,20 +52,15 @@ if (why) {
       CLUSTER_SIZE: '2',
       LOG_LEVEL: 'info',
     });
-    const primary = spawn(process.execPath, [...NODE_ARGS, 'core/cluster.ts'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    primary.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    primary.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    const cluster = startCluster(env);
+    const { primary } = cluster;
+    const out = (): string => cluster.output();
     t.teardown(async () => {
-      primary.kill('SIGTERM');
-      await new Promise((r) => (primary.exitCode === null ? primary.once('exit', r) : r(null)));
+      await cluster.stop();
       await backend.close();
     });
-    await waitFor('the cluster to start', async () => /cluster of 2 workers sharing port \d+/.test(out));
-    const port = Number(/cluster of 2 workers sharing port (\d+)/.exec(out)?.[1]);
+    await waitFor('the cluster to start', async () => clusterPort(out()) !== undefined);
+    const port = clusterPort(out()) as number;
     const health = async (): Promise<boolean> => (await fetch(`http://127.0.0.1:${port}/api/health`)).status === 200;
     t.ok(await health(), 'serves on the shared port');
     const before = workersOf(primary.pid!);
@@ -76,8 +71,8 @@ if (why) {
       return (
         now.length === 2 &&
         !now.includes(before[0]!) &&
-        /restarting/.test(out) &&
-        /listening on/.test(out.split('restarting').pop()!)
+        /restarting/.test(out()) &&
+        /listening on/.test(out().split('restarting').pop()!)
       );
     });
     t.pass('the dead worker was replaced');
@@ -96,22 +91,16 @@ if (why) {
       CLUSTER_SIZE: '2',
       LOG_LEVEL: 'info',
     });
-    const primary = spawn(process.execPath, [...NODE_ARGS, 'core/cluster.ts'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    primary.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    primary.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    const cluster = startCluster(env);
+    const out = (): string => cluster.output();
     t.teardown(async () => {
-      primary.kill('SIGTERM');
-      await new Promise((r) => (primary.exitCode === null ? primary.once('exit', r) : r(null)));
+      await cluster.stop();
       holder.close();
       await backend.close();
     });
-    await waitFor('the primary to count its workers', async () => /workers listening/.test(out));
-    t.match(out, /0 of 2 workers listening/, 'the primary counts the workers that listen');
-    t.match(out, /EADDRINUSE/, "a worker's own error names the cause");
-    t.notMatch(out, /cluster of 2 workers sharing port/, 'never the line that says it serves');
+    await waitFor('the primary to count its workers', async () => /workers listening/.test(out()));
+    t.match(out(), /0 of 2 workers listening/, 'the primary counts the workers that listen');
+    t.match(out(), /EADDRINUSE/, "a worker's own error names the cause");
+    t.notMatch(out(), /cluster of 2 workers sharing port/, 'never the line that says it serves');
   });
 }

@@ -117,6 +117,38 @@ export async function startGateway(env: NodeJS.ProcessEnv): Promise<Gateway> {
   };
 }
 
+/** `npm run cluster` (core/cluster.ts) as a child, its output collected; `stop` ends it and waits. */
+export interface Cluster {
+  primary: ChildProcess;
+  /** Everything the primary and its workers wrote (stdout + stderr). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export function startCluster(env: NodeJS.ProcessEnv): Cluster {
+  const primary = spawn(process.execPath, [...NODE_ARGS, 'core/cluster.ts'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  primary.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  primary.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  return {
+    primary,
+    output: () => out,
+    async stop() {
+      primary.kill('SIGTERM');
+      await new Promise((r) => (primary.exitCode === null ? primary.once('exit', r) : r(null)));
+    },
+  };
+}
+
+/** The port a started cluster's workers share, from the primary's line (PORT=0 gives them one). */
+export function clusterPort(output: string): number | undefined {
+  const m = /cluster of \d+ workers sharing port (\d+)/.exec(output);
+  return m ? Number(m[1]) : undefined;
+}
+
 /** Run a CLI command (e.g. reconcile) with the gateway's environment. */
 export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; output: string }> {
   const proc = spawn(process.execPath, [...NODE_ARGS, 'core/main.ts', ...args], {
