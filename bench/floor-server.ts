@@ -9,7 +9,6 @@
 //   DB=<migrated SQLite file> PORT=<port> [WITHOUT_USER_INDEXES=1] node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/floor-server.ts
 import { createServer } from 'node:http';
 import Database from 'better-sqlite3';
-import type ivm from 'isolated-vm';
 import { newRequestId, sha256Hex } from '../core/accounts/secrets.js';
 import { sqliteText } from '../core/billing/billing-sql.js';
 import { createProcessLogger } from '../core/kernel/logger.js';
@@ -17,7 +16,7 @@ import { toToken } from '../core/kernel/money.js';
 import { INSERT_CALL_LOG } from '../core/store/call-log-rows.js';
 import { newCheckpointSignal, startCheckpointer } from '../core/store/checkpointer.js';
 import { answer, type Call, failure } from './floor-answer.js';
-import { phoneLookupIsolate } from './phone-lookup.js';
+import { phoneLookupMany } from './phone-lookup.js';
 
 const PRICE = 5000; // micro-TOKEN: phone's price in operations.yaml
 
@@ -52,11 +51,7 @@ const available = new Map<number, number>();
 for (const u of db.prepare('select id, balance - held as available from users').all() as Array<Record<string, number>>)
   available.set(u.id, u.available);
 
-const { context } = await phoneLookupIsolate();
-await context.eval('globalThis.lookupMany = (phones) => phones.map((p) => phone.lookupPhone(p, tables));');
-const lookupMany = (await context.global.get('lookupMany', { reference: true })) as ivm.Reference<
-  (phones: string[]) => Array<{ ok: boolean; data?: unknown; message?: string }>
->;
+const { lookupMany } = await phoneLookupMany();
 
 /** One charge in its own savepoint: the balance after it, or null (not enough money, or the reference was used). */
 function charge(call: Call, now: number): number | null {

@@ -7,13 +7,12 @@
 // headers. No Redis (limits, slots, cache), validation, plans, idempotency, metrics or logs.
 //   DATABASE_URL=<url> DATABASE_SCHEMA=<migrated schema> PORT=<port> node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/pg-floor-server.ts
 import { createServer } from 'node:http';
-import type ivm from 'isolated-vm';
 import { newRequestId, sha256Hex } from '../core/accounts/secrets.js';
 import { PgMoneyBatch } from '../core/billing/pg-money.js';
 import { toToken } from '../core/kernel/money.js';
 import { openStore } from '../core/store/database.js';
 import { answer, type Call, failure } from './floor-answer.js';
-import { phoneLookupIsolate } from './phone-lookup.js';
+import { phoneLookupMany } from './phone-lookup.js';
 
 const PRICE = 5000; // micro-TOKEN: phone's price in operations.yaml
 const HOLD_MS = 60_000;
@@ -24,11 +23,7 @@ const keys = new Map<string, { keyId: number; userId: number }>();
 for (const k of await store.db.selectFrom('api_keys').select(['id', 'user_id', 'key_hash']).execute())
   keys.set(k.key_hash, { keyId: Number(k.id), userId: Number(k.user_id) });
 
-const { context } = await phoneLookupIsolate();
-await context.eval('globalThis.lookupMany = (phones) => phones.map((p) => phone.lookupPhone(p, tables));');
-const lookupMany = (await context.global.get('lookupMany', { reference: true })) as ivm.Reference<
-  (phones: string[]) => Array<{ ok: boolean; data?: unknown; message?: string }>
->;
+const { lookupMany } = await phoneLookupMany();
 
 let turn: Call[] = [];
 

@@ -86,6 +86,29 @@ export async function phoneLookupIsolate(): Promise<{
   return { isolate, context, asset };
 }
 
+/** One phone lookup's outcome as the floors read it. */
+export interface LookupOutcome {
+  ok: boolean;
+  data?: unknown;
+  message?: string;
+}
+
+/**
+ * The floors' way to look numbers up (floor-server.ts, pg-floor-server.ts): the numbers of a turn in one synchronous
+ * call into an isolate with the plugin's lookup code and tables. The caller disposes the isolate.
+ */
+export async function phoneLookupMany(): Promise<{
+  isolate: ivm.Isolate;
+  lookupMany: ivm.Reference<(phones: string[]) => LookupOutcome[]>;
+}> {
+  const { isolate, context } = await phoneLookupIsolate();
+  await context.eval('globalThis.lookupMany = (phones) => phones.map((p) => phone.lookupPhone(p, tables));');
+  const lookupMany = (await context.global.get('lookupMany', { reference: true })) as ivm.Reference<
+    (phones: string[]) => LookupOutcome[]
+  >;
+  return { isolate, lookupMany };
+}
+
 export async function benchPhoneLookup(): Promise<{ lookupsPerSecond: number; baselinePerSecond: number }> {
   const { isolate, context, asset } = await phoneLookupIsolate();
   try {

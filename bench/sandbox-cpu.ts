@@ -5,10 +5,9 @@
 // apart. Each round alternates the two and prints CPU per call of the whole process and of its main thread.
 //   [BATCH=16] [CALLS=40000] [ROUNDS=5] node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/sandbox-cpu.ts
 import { readFileSync } from 'node:fs';
-import type ivm from 'isolated-vm';
 import { createProcessLogger } from '../core/kernel/logger.js';
 import { createSandbox } from '../core/sandbox/sandbox.js';
-import { phoneLookupIsolate } from './phone-lookup.js';
+import { phoneLookupMany } from './phone-lookup.js';
 
 const BATCH = Number(process.env.BATCH ?? 16);
 const CALLS = Number(process.env.CALLS ?? 40_000);
@@ -59,11 +58,7 @@ const viaSandbox = (): Promise<unknown> => {
   return Promise.all(runs);
 };
 
-const { context, isolate } = await phoneLookupIsolate();
-await context.eval('globalThis.lookupMany = (phones) => phones.map((p) => phone.lookupPhone(p, tables));');
-const lookupMany = (await context.global.get('lookupMany', { reference: true })) as ivm.Reference<
-  (phones: string[]) => Array<{ data?: unknown }>
->;
+const { isolate, lookupMany } = await phoneLookupMany();
 const viaFloor = (): Promise<unknown> => {
   const phones = [];
   for (let i = 0; i < BATCH; i++) phones.push(nextPhone());

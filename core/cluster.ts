@@ -87,8 +87,7 @@ async function primary(): Promise<void> {
 
   const metricsServer = await serveClusterMetrics(logger);
   // The first worker alone: it migrates the database and creates the first-start accounts, which must not race.
-  const first = await fork();
-  const ports = [first, ...(await Promise.all(Array.from({ length: size - 1 }, fork)))];
+  const ports = [await fork(), ...(await Promise.all(Array.from({ length: size - 1 }, fork)))];
   const port = ports.find((p) => p !== undefined);
   const listening = ports.filter((p) => p !== undefined).length;
   // Said only of workers that listen (with PORT=0, on the port the first one was given): a worker that exited

@@ -93,18 +93,16 @@ function runShared(call: Keyed, s: Services): Promise<SharedRun> {
  * plain comparison answers at once (registry/charge-rule.ts), and then so does this: no promise per call.
  */
 function withChargeRule(call: Keyed, s: Services, run: SharedRun, rule: ChargeRule): MaybePromise<SharedRun> {
-  const judged = (charge: boolean): SharedRun => {
-    call.sharedData = undefined;
-    return { ...run, free: !charge };
-  };
+  const data = call.sharedData;
+  call.sharedData = undefined;
+  const judged = (charge: boolean): SharedRun => ({ ...run, free: !charge });
   const failed = (err: unknown): SharedRun => {
-    call.sharedData = undefined;
     chargeRuleFailed(call, s, err);
     return run;
   };
   let charge: boolean | Promise<boolean>;
   try {
-    charge = rule(call.sharedData);
+    charge = rule(data);
   } catch (err) {
     return failed(err);
   }
