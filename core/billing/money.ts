@@ -115,17 +115,11 @@ function pgMoney(db: Kysely<Database>): Money {
     });
   };
   const chargeAtOnce = async (userId: number, amount: number, id: string, operation: string, rows: CallLogRow[]) => {
-    // The hold lives only inside the statement: placed, then captured by the next job. Its expiry is a formality.
-    const [placed, captured] = await batch.runTogether([
-      { k: 'h', id, u: userId, a: amount, e: Date.now() },
-      { k: 'c', id, u: userId, op: operation, rows: rows.map(callLogParams) },
-    ]);
-    if (typeof captured === 'number') return captured;
-    if (placed !== true) throw new InsufficientBalanceError();
-    // Placed but not captured (a reused reference): the hold goes back.
-    await giveBack({ id, userId }).catch(() => undefined);
-    if (captured === 'duplicate') throw new DuplicateReferenceError(id);
-    throw new Error(`hold ${id} is gone (expired and swept?)`);
+    const charged = await batch.run({ k: 's', id, u: userId, a: amount, op: operation, rows: rows.map(callLogParams) });
+    if (typeof charged === 'number') return charged;
+    if (charged === false) throw new InsufficientBalanceError();
+    if (charged === 'duplicate') throw new DuplicateReferenceError(id);
+    throw new Error(`tollgate_money: unexpected answer ${JSON.stringify(charged)} to a charge`);
   };
   return {
     batches: batch.counts,

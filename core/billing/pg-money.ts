@@ -1,11 +1,12 @@
 // Group commit on PostgreSQL. A billed call writes twice (its hold, then its capture with the ledger and call-log
 // rows); one transaction each made ~2 commits a call, and a worker's commit rate was its ceiling. Here the money
 // writes the calls of a process queue while a batch is at the database go together in the next one: one statement
-// (the tollgate_money function, migration 014), one round trip, one commit. Under load a batch carries every call
-// that finished meanwhile; alone, a call waits one event-loop turn.
+// (the tollgate_money function, core/store/migrations/money-function.ts), one round trip, one commit. Under load a
+// batch carries every call that finished meanwhile; alone, a call waits one event-loop turn.
 //
-// A call whose plugin reaches no network sends its hold and its capture together (runTogether), after the plugin
-// ran: one job pair in one statement, so one round trip and one commit instead of two of each.
+// A call whose plugin reaches no network sends one job after the plugin ran, the charge at once ("s"): the same
+// guard as a hold's (balance - held >= price) on the debit itself, with its ledger and call-log rows. One round trip
+// and one commit instead of two of each, and no hold row written and deleted in the same statement.
 //
 // Exact as before: the hold is a row and the user's `held`, written and committed before the plugin runs, so
 // every process sees it; no caller learns its hold or its charge before the COMMIT returned. A job that fails
@@ -19,12 +20,13 @@ import type { Database } from '../store/schema.js';
 type Job =
   | { k: 'h'; id: string; u: number; a: number; e: number }
   | { k: 'c'; id: string; u: number; op: string; rows: unknown[][] }
-  | { k: 'r'; id: string; u: number };
+  | { k: 'r'; id: string; u: number }
+  | { k: 's'; id: string; u: number; a: number; op: string; rows: unknown[][] };
 type Result = boolean | number | 'gone' | 'duplicate' | null;
-/** Jobs that must go in one statement, in order (a hold and its capture), and who waits for their results. */
+/** A queued job and who waits for its result. */
 interface Waiting {
-  jobs: Job[];
-  ok: (r: Result[]) => void;
+  job: Job;
+  ok: (r: Result) => void;
   fail: (err: unknown) => void;
 }
 
@@ -52,13 +54,8 @@ export class PgMoneyBatch {
   ) {}
 
   run(job: Job): Promise<Result> {
-    return this.runTogether([job]).then((r) => r[0] ?? null);
-  }
-
-  /** Jobs committed in one statement, in this order: a hold placed and captured at once sees its own hold. */
-  runTogether(jobs: Job[]): Promise<Result[]> {
-    return new Promise<Result[]>((ok, fail) => {
-      this.queue.push({ jobs, ok, fail });
+    return new Promise<Result>((ok, fail) => {
+      this.queue.push({ job, ok, fail });
       this.schedule();
     });
   }
@@ -81,16 +78,8 @@ export class PgMoneyBatch {
 
   private async flush(): Promise<void> {
     this.scheduled = false;
-    // Whole entries up to maxBatch jobs (always at least one entry): jobs sent together stay together.
-    let take = 0;
-    for (
-      let n = 0;
-      take < this.queue.length && (take === 0 || n + this.queue[take].jobs.length <= this.maxBatch);
-      take++
-    )
-      n += this.queue[take].jobs.length;
-    const batch = this.queue.splice(0, take);
-    const jobs = batch.flatMap((w) => w.jobs);
+    const batch = this.queue.splice(0, this.maxBatch);
+    const jobs = batch.map((w) => w.job);
     this.inFlight++;
     this.schedule(); // more queued than one batch takes, and room for another at the database
     this.counts.batches++;
@@ -107,19 +96,12 @@ export class PgMoneyBatch {
       results = undefined;
     }
     this.inFlight--;
-    // A hold placed alone is captured a turn later, once its plugin ran; one placed with its capture needs nothing.
-    let woke = false;
-    let at = 0;
-    for (const w of batch) {
-      if (w.jobs.length === 1 && w.jobs[0].k === 'h' && results?.[at] === true) woke = true;
-      at += w.jobs.length;
-    }
-    this.schedule(woke);
-    at = 0;
-    for (const w of batch) {
-      if (results) w.ok(results.slice(at, at + w.jobs.length));
+    const done = results;
+    // A hold placed is captured a turn later, once its plugin ran.
+    this.schedule(!!done && jobs.some((job, i) => job.k === 'h' && done[i] === true));
+    batch.forEach((w, i) => {
+      if (done) w.ok(done[i] ?? null);
       else w.fail(error);
-      at += w.jobs.length;
-    }
+    });
   }
 }

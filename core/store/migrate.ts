@@ -13,6 +13,7 @@ import * as m009 from './migrations/009_refused_requests.js';
 import * as m012 from './migrations/012_call_log_upstream.js';
 import * as m013 from './migrations/013_canaries.js';
 import * as m014 from './migrations/014_pg_money_batch.js';
+import * as m015 from './migrations/015_pg_money_spend.js';
 import { migrationContext } from './migrations/context.js';
 import { schemaScopedMigratorDb } from './schema-scoped-migrator-db.js';
 
@@ -29,6 +30,7 @@ const MIGRATIONS = {
   '012_call_log_upstream': m012,
   '013_canaries': m013,
   '014_pg_money_batch': m014,
+  '015_pg_money_spend': m015,
 };
 
 /** Every migration this build knows, in order: `tollgate doctor` compares them with the applied ones. */

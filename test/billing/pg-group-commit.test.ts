@@ -156,6 +156,66 @@ else {
     t.equal(Number(rows.n), 2, 'no log row of the undone captures');
   });
 
+  t.test('a charge at once: the guarded debit with its rows, no hold row; refused or duplicate alone', async (t) => {
+    const u = await seedUser(store, '0.015'); // three calls at 0.005
+    const other = await seedUser(store, '1');
+    const batch = new PgMoneyBatch(store.db);
+    // Another process's hold counts against the available balance, as it does for a hold.
+    const held = id();
+    t.equal(await batch.run({ k: 'h', id: held, u: u.userId, a: PRICE, e: later() }), true);
+    const [a, b, c, d] = [id(), id(), id(), id()];
+    const spend = (ref: string, userId: number) =>
+      batch.run({ k: 's', id: ref, u: userId, a: PRICE, op: 'echo', rows: [row(ref, userId)] });
+    const outcomes = await Promise.all([
+      spend(a, u.userId),
+      spend(b, u.userId),
+      spend(c, u.userId),
+      spend(d, other.userId),
+    ]);
+    t.same(outcomes, [10_000, 5_000, false, 995_000], 'the third finds only the held 0.005 left: refused');
+    t.same(batch.counts, { batches: 2, jobs: 5 }, 'the four charges in one statement');
+    t.same(await account(store, u.userId), { balance: 5_000, held: PRICE, holds: 1 }, 'only the hold placed is a row');
+    t.same(await account(store, other.userId), { balance: 995_000, held: 0, holds: 0 });
+    // A reference charged before: that job alone is undone, the next of its batch commits.
+    const e = id();
+    t.same(await Promise.all([spend(a, other.userId), spend(e, other.userId)]), ['duplicate', 990_000]);
+    t.same(await account(store, other.userId), { balance: 990_000, held: 0, holds: 0 }, 'the duplicate took nothing');
+    const ledger = await store.db
+      .selectFrom('ledger')
+      .select(['user_id', 'ref', 'amount', 'balance_after'])
+      .where('user_id', 'in', [u.userId, other.userId])
+      .where('kind', '=', 'charge')
+      .orderBy('id')
+      .execute();
+    t.same(
+      ledger.map((l) => [Number(l.user_id), l.ref, Number(l.amount), Number(l.balance_after)]),
+      [
+        [u.userId, a, -PRICE, 10_000],
+        [u.userId, b, -PRICE, 5_000],
+        [other.userId, d, -PRICE, 995_000],
+        [other.userId, e, -PRICE, 990_000],
+      ],
+    );
+    const logged = await store.db
+      .selectFrom('call_log')
+      .select(['request_id', 'charged'])
+      .where('user_id', 'in', [u.userId, other.userId])
+      .orderBy('id')
+      .execute();
+    t.same(
+      logged.map((l) => [l.request_id, Number(l.charged)]),
+      [
+        [a, PRICE],
+        [b, PRICE],
+        [d, PRICE],
+        [e, PRICE],
+      ],
+      'a log row per charge, none for the refused or the duplicate',
+    );
+    await batch.run({ k: 'r', id: held, u: u.userId });
+    t.same(await account(store, u.userId), { balance: 5_000, held: 0, holds: 0 });
+  });
+
   t.test('a failed batch fails every job of it, with nothing written', async (t) => {
     const a = await seedUser(store, '1');
     const b = await seedUser(store, '1');
@@ -282,7 +342,7 @@ else {
     },
   );
 
-  t.test('a hold placed and captured in one statement: one job pair, one commit, exact either way', async (t) => {
+  t.test('charged at once: one job, one commit, no hold row, exact either way', async (t) => {
     const money = createMoney(store);
     const { userId } = await seedUser(store, '0.012');
     const before = { ...money.batches! };
@@ -302,8 +362,8 @@ else {
     t.equal(await money.chargeAtOnce(userId, PRICE, ref, 'phone', rows), toMicro('0.012') - PRICE);
     t.same(
       { batches: money.batches!.batches - before.batches, jobs: money.batches!.jobs - before.jobs },
-      { batches: 1, jobs: 2 },
-      'the hold and its capture in one statement',
+      { batches: 1, jobs: 1 },
+      'the guarded debit with its rows, one job',
     );
     t.same(await account(store, userId), { balance: toMicro('0.012') - PRICE, held: 0, holds: 0 });
     const ledger = await store.db
@@ -336,7 +396,7 @@ else {
     t.same(await account(store, userId), { balance: toMicro('0.012') - 2 * PRICE, held: 0, holds: 0 });
     t.equal((await store.db.selectFrom('ledger').select('id').where('ref', '=', refusedRef).execute()).length, 0);
 
-    // A reused reference: nothing charged twice, and the statement's hold goes back.
+    // A reused reference: nothing charged twice, nothing held.
     const { userId: rich } = await seedUser(store, '1');
     await t.rejects(money.chargeAtOnce(rich, PRICE, ref, 'phone', []), /duplicate|reference/i);
     t.same(await account(store, rich), { balance: toMicro('1'), held: 0, holds: 0 });
@@ -372,8 +432,8 @@ else {
           batches: h.services.money.batches!.batches - before.batches,
           jobs: h.services.money.batches!.jobs - before.jobs,
         },
-        { batches: 3, jobs: 6 },
-        'one statement per call: no hold placed ahead of the lookup',
+        { batches: 3, jobs: 3 },
+        'one job and one statement per call: no hold placed ahead of the lookup, none written with the charge',
       );
       t.same(await h.balance(u.userId), { balance: toMicro('0.002'), held: 0 });
       t.same(
