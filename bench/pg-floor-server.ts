@@ -1,9 +1,9 @@
 // The bench's PostgreSQL floor row: the least a billed GET /api/phone costs on PostgreSQL here, beside the gateway's
 // PostgreSQL rows. Like floor-server.ts (SQLite), it does what every billed call must do and nothing else, but the
-// gateway's way on a shared database: the key's hash looked up in memory, the hold placed as a row (the gateway's
-// group commit, core/billing/pg-money.ts: holds of concurrent calls in one statement and one commit), the phone
-// lookups of one event-loop turn in one synchronous call into an isolate, the captures (balance, ledger row,
-// call-log row) group-committed the same way, each caller answered after its commit with the gateway's envelope and
+// gateway's way on a shared database: the key's hash looked up in memory, the phone lookups of one event-loop turn
+// in one synchronous call into an isolate, then each call's charge as the gateway sends an offline plugin's (one
+// job of its group commit, core/billing/pg-money.ts: the guarded debit, ledger row and call-log row of concurrent
+// calls in one statement and one commit), each caller answered after its commit with the gateway's envelope and
 // headers. No Redis (limits, slots, cache), validation, plans, idempotency, metrics or logs.
 //   DATABASE_URL=<url> DATABASE_SCHEMA=<migrated schema> PORT=<port> node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/pg-floor-server.ts
 import { createServer } from 'node:http';
@@ -15,7 +15,6 @@ import { answer, type Call, failure } from './floor-answer.js';
 import { phoneLookupMany } from './phone-lookup.js';
 
 const PRICE = 5000; // micro-TOKEN: phone's price in operations.yaml
-const HOLD_MS = 60_000;
 
 const store = openStore({ databaseUrl: process.env.DATABASE_URL!, dataDir: '.', schema: process.env.DATABASE_SCHEMA });
 const money = new PgMoneyBatch(store.db);
@@ -27,7 +26,7 @@ const { lookupMany } = await phoneLookupMany();
 
 let turn: Call[] = [];
 
-/** The held calls of this turn: their lookups in one isolate call, then each capture queued for the next batch. */
+/** The calls of this turn: their lookups in one isolate call, then each charge queued for the next batch. */
 function endTurn(): void {
   const calls = turn;
   turn = [];
@@ -38,15 +37,14 @@ function endTurn(): void {
   calls.forEach((call, i) => {
     const outcome = outcomes[i];
     if (!outcome.ok) {
-      void money.run({ k: 'r', id: call.requestId, u: call.userId }).finally(() => {
-        answer(call, 400, failure(call, 'INVALID_INPUT'));
-      });
+      answer(call, 400, failure(call, 'INVALID_INPUT'));
       return;
     }
     const data = JSON.stringify(outcome.data);
     const ms = Number(process.hrtime.bigint() - call.startedNs) / 1e6;
     const row = [call.requestId, call.userId, call.keyId, 'phone', 200, null, PRICE, 0, null, ms, null, call.ip];
-    money.run({ k: 'c', id: call.requestId, u: call.userId, op: 'phone', rows: [[...row, Date.now()]] }).then(
+    const rows = [[...row, Date.now()]];
+    money.run({ k: 's', id: call.requestId, u: call.userId, a: PRICE, op: 'phone', rows }).then(
       (balance) =>
         typeof balance === 'number'
           ? answer(
@@ -54,7 +52,9 @@ function endTurn(): void {
               200,
               `{"success":true,"data":${data},"deducted":${toToken(PRICE)},"remaining":${toToken(balance)},"cached":false,"request_id":"${call.requestId}"}`,
             )
-          : answer(call, 503, failure(call, 'UNAVAILABLE')),
+          : balance === false
+            ? answer(call, 402, failure(call, 'INSUFFICIENT_BALANCE'))
+            : answer(call, 503, failure(call, 'UNAVAILABLE')),
       () => answer(call, 503, failure(call, 'UNAVAILABLE')),
     );
   });
@@ -68,15 +68,8 @@ const server = createServer((req, res) => {
   const call = { res, requestId, startedNs, phone: '', userId: 0, keyId: 0, ip: req.socket.remoteAddress ?? '' };
   if (!found) return answer(call, 401, failure(call, 'INVALID_API_KEY'));
   const phone = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('phone') ?? '';
-  const held: Call = { ...call, phone, userId: found.userId, keyId: found.keyId };
-  money.run({ k: 'h', id: requestId, u: found.userId, a: PRICE, e: Date.now() + HOLD_MS }).then(
-    (placed) => {
-      if (placed !== true) return answer(held, 402, failure(held, 'INSUFFICIENT_BALANCE'));
-      turn.push(held);
-      if (turn.length === 1) setImmediate(endTurn);
-    },
-    () => answer(held, 503, failure(held, 'UNAVAILABLE')),
-  );
+  turn.push({ ...call, phone, userId: found.userId, keyId: found.keyId });
+  if (turn.length === 1) setImmediate(endTurn);
 });
 server.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('listening\n'));
 process.on('SIGTERM', () => {
