@@ -21,7 +21,10 @@ const workersOf = (pid: number): number[] => {
   }
 };
 
-const waitFor = async (what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> => {
+// A cluster's start is two worker start-ups one after the other (the first migrates alone), each a few seconds on a
+// quiet machine and over 15 s on one running other suites beside it: the ceiling is for a cluster that never gets
+// there, not a timing.
+const waitFor = async (what: string, check: () => Promise<boolean>, ms = 90_000): Promise<void> => {
   const end = Date.now() + ms;
   while (!(await check().catch(() => false))) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
