@@ -28,14 +28,27 @@ end
 `;
 
 /**
- * Take one of `limit` slots in the sorted set `key` (member = token, score = expiry in ms): expired members are
- * dropped first, so slots of a dead process free themselves. 1 or 0.
+ * A slot set outlives the longest lease in it, so members of a dead process stay until they lapse. When less than
+ * one lease (and a second) is left it is extended to two: most takes and renewals then only read the TTL, where
+ * setting it on every one was a second command per call. It never shortens a TTL set for a longer lease.
  */
-const ACQUIRE = `local function acquire(key, limit, lease, token)
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
-  if redis.call('ZCARD', key) >= limit then return 0 end
+const OUTLIVE = `local function outlive(key, lease)
+  if redis.call('PTTL', key) < lease + 1000 then redis.call('PEXPIRE', key, 2 * lease + 1000) end
+end
+`;
+
+/**
+ * Take one of `limit` slots in the sorted set `key` (member = token, score = expiry in ms). Lapsed members (slots of
+ * a dead process) are dropped only when the set looks full, where they could refuse a call: below the limit a take
+ * succeeds with or without them, and they are never more than the limit. 1 or 0.
+ */
+const ACQUIRE = `${OUTLIVE}local function acquire(key, limit, lease, token)
+  if redis.call('ZCARD', key) >= limit then
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+    if redis.call('ZCARD', key) >= limit then return 0 end
+  end
   redis.call('ZADD', key, now + lease, token)
-  if redis.call('PTTL', key) < lease + 1000 then redis.call('PEXPIRE', key, lease + 1000) end
+  outlive(key, lease)
   return 1
 end
 `;
@@ -80,11 +93,11 @@ return out
 `;
 
 /** Extend the lease of slots this process still holds (XX: a slot already expired stays gone). KEYS[i] / ARGV[i+1]. */
-export const RENEW_SLOTS = `${NOW}
+export const RENEW_SLOTS = `${NOW}${OUTLIVE}
 local lease = tonumber(ARGV[1])
 for i, key in ipairs(KEYS) do
   redis.call('ZADD', key, 'XX', now + lease, ARGV[i + 1])
-  if redis.call('PTTL', key) < lease + 1000 then redis.call('PEXPIRE', key, lease + 1000) end
+  outlive(key, lease)
 end
 return #KEYS
 `;

@@ -186,6 +186,67 @@ if (!hasServer) {
     t.equal((await scriptCalls()) - before - 4, 3, 'their releases in three more');
   });
 
+  t.test('the commands an admission and a release run inside Redis', async (t) => {
+    // Each command the scripts run on this test's keys, as MONITOR sees it. Leases as long as the calls' TTL, so no
+    // renewal runs on these slots meanwhile.
+    const c = await createRedisState({ url, prefix, logger, slotLeaseMs: 60_000, connectWaitMs: 3000 });
+    const client = new Redis(url);
+    const monitor = await client.monitor();
+    t.teardown(async () => {
+      await c.close();
+      monitor.disconnect();
+      client.disconnect();
+    });
+    let seen: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source === 'lua' && args.some((x) => x.includes(':cmd'))) seen.push(args[0].toUpperCase());
+    });
+    const commands = async (): Promise<string[]> => {
+      await new Promise((r) => setTimeout(r, 50)); // MONITOR's lines arrive after the replies
+      const out = seen;
+      seen = [];
+      return out;
+    };
+    const first = await c.admit('rl:cmd', 1000, 1000, 'inflight:cmd', 2, 60_000, 'c:cmd');
+    t.match(first, { slot: /^r:/ });
+    t.same(
+      await commands(),
+      ['HMGET', 'HSET', 'PEXPIRE', 'ZCARD', 'ZADD', 'PTTL', 'PEXPIRE', 'GET'],
+      'a new slot set gets its TTL',
+    );
+    const second = await c.admit('rl:cmd', 1000, 1000, 'inflight:cmd', 2, 60_000, 'c:cmd');
+    t.match(second, { slot: /^r:/ });
+    t.same(
+      await commands(),
+      ['HMGET', 'HSET', 'PEXPIRE', 'ZCARD', 'ZADD', 'PTTL', 'GET'],
+      'below the limit: no sweep of lapsed slots, and the TTL (two leases) is only read',
+    );
+    await c.releaseSlot('inflight:cmd', first.slot!, { key: 'c:cmd', value: '{"v":1}', ttlSeconds: 60 });
+    t.same(await commands(), ['ZREM', 'SET'], 'a release: the slot and the shared cache entry');
+    t.equal((await c.admit('rl:cmd', 1000, 1000, 'inflight:cmd', 1, 60_000)).slot, null, 'the one slot is held');
+    t.same(
+      await commands(),
+      ['HMGET', 'HSET', 'PEXPIRE', 'ZCARD', 'ZREMRANGEBYSCORE', 'ZCARD'],
+      'at the limit, lapsed slots are swept and the set counted again before refusing',
+    );
+    await c.releaseSlot('inflight:cmd', second.slot!);
+    await commands();
+  });
+
+  t.test('a full slot set whose members lapsed takes a call, and keeps the longest lease', async (t) => {
+    const raw = new Redis(url);
+    t.teardown(() => raw.disconnect());
+    const key = `${prefix}slot:lapsed`;
+    // Two slots of a process that died 10 s ago: the set looks full.
+    await raw.zadd(key, Date.now() - 10_000, 'dead1', Date.now() - 10_000, 'dead2');
+    const taken = await a.acquireSlot('lapsed', 2, 60_000);
+    t.ok(taken, 'the lapsed members were swept when the set looked full');
+    t.same(await raw.zcard(key), 1, 'only the new slot is left');
+    await raw.pexpire(key, 120_000);
+    await a.acquireSlot('lapsed', 2, 300);
+    t.ok((await raw.pttl(key)) > 100_000, 'a shorter lease does not shorten the TTL a longer one set');
+  });
+
   t.test('counters and cache', async (t) => {
     await a.initCounter('q:1', 7, 60);
     await b.initCounter('q:1', 0, 60);
