@@ -10,9 +10,10 @@
 //
 // Exact as before: the hold is a row and the user's `held`, written and committed before the plugin runs, so
 // every process sees it; no caller learns its hold or its charge before the COMMIT returned. A job that fails
-// alone (a swept hold, a reused reference) is undone alone; if the statement or its COMMIT fails, every job of the
-// batch fails: holds were not placed (the call answers 503, nothing reserved), captures charged nothing (the call
-// answers 503 uncharged and its hold is released by a later batch, or by the sweeper after its expiry).
+// alone (a swept hold, a reused reference) writes nothing and the others stand; if the statement or its COMMIT
+// fails, every job of the batch fails: holds were not placed (the call answers 503, nothing reserved), captures
+// charged nothing (the call answers 503 uncharged and its hold is released by a later batch, or by the sweeper
+// after its expiry).
 import { CompiledQuery, type Kysely } from 'kysely';
 import { PREPARED } from '../store/pg-prepared.js';
 import type { Database } from '../store/schema.js';

@@ -14,6 +14,7 @@ import * as m012 from './migrations/012_call_log_upstream.js';
 import * as m013 from './migrations/013_canaries.js';
 import * as m014 from './migrations/014_pg_money_batch.js';
 import * as m015 from './migrations/015_pg_money_spend.js';
+import * as m016 from './migrations/016_pg_money_no_subtransactions.js';
 import { migrationContext } from './migrations/context.js';
 import { schemaScopedMigratorDb } from './schema-scoped-migrator-db.js';
 
@@ -31,6 +32,7 @@ const MIGRATIONS = {
   '013_canaries': m013,
   '014_pg_money_batch': m014,
   '015_pg_money_spend': m015,
+  '016_pg_money_no_subtransactions': m016,
 };
 
 /** Every migration this build knows, in order: `tollgate doctor` compares them with the applied ones. */

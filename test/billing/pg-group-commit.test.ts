@@ -1,6 +1,6 @@
-// Group commit on PostgreSQL (core/billing/pg-money.ts, migration 014): the holds, captures and releases queued
+// Group commit on PostgreSQL (core/billing/pg-money.ts, migrations 014-016): the holds, captures and releases queued
 // while a batch is at the database go in one statement and one commit; each job keeps its own outcome, a job that
-// fails alone is undone alone, a batch that fails fails every job of it with nothing written, and two processes'
+// fails alone writes nothing (and the batch stays one transaction id), a batch that fails fails every job of it with nothing written, and two processes'
 // batches over the same users never deadlock. Then through the gateway: concurrent billed calls share commits and
 // each answer carries the balance its own committed ledger row says.
 import { readFileSync } from 'node:fs';
@@ -214,6 +214,45 @@ else {
     );
     await batch.run({ k: 'r', id: held, u: u.userId });
     t.same(await account(store, u.userId), { balance: 5_000, held: 0, holds: 0 });
+  });
+
+  t.test('a batch is one transaction id, however many jobs and whichever fail alone', async (t) => {
+    // A subtransaction that writes has an XID of its own, and its rows carry it as xmin; one per job (an exception
+    // block each) would be 100 here, past the 64 a session keeps without overflowing into pg_subtrans.
+    const u = await seedUser(store, '1');
+    const poor = await seedUser(store, '0.005');
+    const used = id();
+    const held = id();
+    const jobs = [
+      { k: 'h', id: held, u: u.userId, a: PRICE, e: later() },
+      ...Array.from({ length: 100 }, (_, i) => {
+        const ref = i === 50 ? used : id();
+        return { k: 's', id: ref, u: u.userId, a: PRICE, op: 'echo', rows: [row(ref, u.userId)] };
+      }),
+      { k: 's', id: used, u: u.userId, a: PRICE, op: 'echo', rows: [row(used, u.userId)] },
+      { k: 'c', id: held, u: u.userId, op: 'echo', rows: [row(held, u.userId)] },
+      { k: 'c', id: held, u: u.userId, op: 'echo', rows: [row(held, u.userId)] },
+      { k: 's', id: id(), u: poor.userId, a: 2 * PRICE, op: 'echo', rows: [] },
+    ];
+    const sent = JSON.stringify({ now: Date.now(), jobs });
+    const results = (await sql<{ r: unknown[] }>`select tollgate_money(${sent}::jsonb) as r`.execute(store.db)).rows[0]
+      .r;
+    const charged = Array.from({ length: 100 }, (_, i) => 1_000_000 - PRICE * (i + 1));
+    t.same(results, [true, ...charged, 'duplicate', 495_000, 'gone', false], 'each job its own outcome');
+    t.same(await account(store, u.userId), { balance: 495_000, held: 0, holds: 0 });
+    t.same(await account(store, poor.userId), { balance: 5_000, held: 0, holds: 0 });
+    const rows = await store.db
+      .selectFrom('ledger')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('user_id', '=', u.userId)
+      .where('kind', '=', 'charge')
+      .executeTakeFirstOrThrow();
+    t.equal(Number(rows.n), 101, 'a ledger row per charge and the capture, none for the duplicate or the gone');
+    const writers = await sql<{
+      n: string;
+    }>`select count(distinct xmin::text) as n from ledger where user_id = ${u.userId}
+      and kind = 'charge'`.execute(store.db);
+    t.equal(Number(writers.rows[0].n), 1, 'all written by one transaction id: no subtransaction per job');
   });
 
   t.test('a failed batch fails every job of it, with nothing written', async (t) => {

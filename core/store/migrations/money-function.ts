@@ -14,21 +14,28 @@
 //                                                                the balance after, false (available too low) or
 //                                                                "duplicate"
 // Output: one value per job, in order. A job that fails alone (a capture whose hold was swept, a reused ledger
-// reference) is undone alone (its own block); anything else fails the statement and so every job of it.
+// reference, a charge refused) is found out before it writes anything, so it writes nothing and the others stand;
+// anything else fails the statement and so every job of it.
 // Every user row the batch touches is locked first, in id order: two workers' batches then never wait on each
 // other in a circle (a deadlock would cost both a second and fail one batch).
 //
-// Migration 014 created the function without "s", 015 replaces it; both call this, so a new database gets the
-// current function at 014 and the same again at 015, and one that stopped at 014 is brought up to date by 015.
+// Migrations 014 (the first function), 015 (the charge at once) and 016 (no exception block per job) all call this:
+// a new database gets the current function at 014 and again later, and one that stopped earlier is brought up to
+// date by the next.
 import { type Kysely, sql } from 'kysely';
 
 /**
- * What a charge writes once its debit is done (v_user, v_amount, v_balance set): the ledger row, its reference the
- * job's id, the job's call-log rows (each an array of INSERT_CALL_LOG's parameters, in order), and its answer.
+ * A charge's ledger row, its reference the job's id (v_user, v_amount, v_balance set: v_balance the balance after).
+ * A reused reference inserts nothing and leaves FOUND false; the job then writes nothing else. Checked this way,
+ * not by catching unique_violation: an exception block is a subtransaction with an XID of its own per job, and a
+ * transaction with more than 64 of them makes every other session's snapshot look in pg_subtrans while it runs.
  */
-const CHARGE_ROWS = `insert into ledger (user_id, amount, balance_after, kind, ref, operation, note, created_at)
-            values (v_user, -v_amount, v_balance, 'charge', j->>'id', j->>'op', null, v_now);
-          insert into call_log (request_id, user_id, key_id, operation, status, error_code, charged,
+const LEDGER_ROW = `insert into ledger (user_id, amount, balance_after, kind, ref, operation, note, created_at)
+            values (v_user, -v_amount, v_balance, 'charge', j->>'id', j->>'op', null, v_now)
+            on conflict (ref) do nothing;`;
+
+/** The job's call-log rows (each an array of INSERT_CALL_LOG's parameters, in order), and its answer. */
+const LOG_ROWS = `insert into call_log (request_id, user_id, key_id, operation, status, error_code, charged,
               cached, free_reason, duration_ms, plugin_ms, ip, created_at, canary, failure_class, upstream,
               upstream_cost)
             select x->>0, (x->>1)::bigint, (x->>2)::bigint, x->>3, (x->>4)::int, x->>5, (x->>6)::bigint,
@@ -36,12 +43,6 @@ const CHARGE_ROWS = `insert into ledger (user_id, amount, balance_after, kind, r
               coalesce((x->>13)::int, 0), x->>14, x->>15, coalesce((x->>16)::bigint, 0)
             from jsonb_array_elements(j->'rows') with ordinality as r(x, n) order by n;
           res := res || to_jsonb(v_balance);`;
-
-/** The end of a charge's own block: a reused ledger reference undoes that job alone. */
-const OR_DUPLICATE = `exception when unique_violation then
-        res := res || '"duplicate"'::jsonb;
-      end;
-      v_user := null;`;
 
 export async function createMoneyFunction(db: Kysely<unknown>): Promise<void> {
   await sql
@@ -70,36 +71,45 @@ begin
         res := res || 'false'::jsonb;
       end if;
     elsif j->>'k' = 'c' then
-      begin
-        delete from holds where id = j->>'id' returning user_id, amount into v_user, v_amount;
-        if v_user is null then
-          res := res || '"gone"'::jsonb;
+      -- The hold row and its user's row are locked before anything is written (the user's already is when the
+      -- job names the hold's user), so the ledger row, its reference checked, comes first: a duplicate leaves
+      -- everything as it was.
+      select user_id, amount into v_user, v_amount from holds where id = j->>'id' for update;
+      if v_user is null then
+        res := res || '"gone"'::jsonb;
+      else
+        select balance - v_amount into v_balance from users where id = v_user for update;
+        ${LEDGER_ROW}
+        if not found then
+          res := res || '"duplicate"'::jsonb;
         else
-          update users set held = held - v_amount, balance = balance - v_amount
-            where id = v_user returning balance into v_balance;
-          ${CHARGE_ROWS}
+          delete from holds where id = j->>'id';
+          update users set held = held - v_amount, balance = v_balance where id = v_user;
+          ${LOG_ROWS}
         end if;
-      ${OR_DUPLICATE}
+      end if;
     elsif j->>'k' = 's' then
       -- A hold placed and captured in the same statement would be a row inserted and deleted and the user row
       -- written twice: the same guard on the debit itself writes what the pair left behind, once.
-      begin
-        v_user := (j->>'u')::bigint;
-        v_amount := (j->>'a')::bigint;
-        update users set balance = balance - v_amount
-          where id = v_user and balance - held >= v_amount returning balance into v_balance;
+      v_user := (j->>'u')::bigint;
+      v_amount := (j->>'a')::bigint;
+      select balance - v_amount into v_balance from users where id = v_user and balance - held >= v_amount;
+      if not found then
+        res := res || 'false'::jsonb;
+      else
+        ${LEDGER_ROW}
         if not found then
-          res := res || 'false'::jsonb;
+          res := res || '"duplicate"'::jsonb;
         else
-          ${CHARGE_ROWS}
+          update users set balance = v_balance where id = v_user;
+          ${LOG_ROWS}
         end if;
-      ${OR_DUPLICATE}
+      end if;
     elsif j->>'k' = 'r' then
       delete from holds where id = j->>'id' returning user_id, amount into v_user, v_amount;
       if v_user is not null then
         update users set held = held - v_amount where id = v_user;
       end if;
-      v_user := null;
       res := res || 'null'::jsonb;
     else
       raise exception 'tollgate_money: unknown job kind %', j->>'k';
