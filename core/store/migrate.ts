@@ -15,6 +15,7 @@ import * as m013 from './migrations/013_canaries.js';
 import * as m014 from './migrations/014_pg_money_batch.js';
 import * as m015 from './migrations/015_pg_money_spend.js';
 import * as m016 from './migrations/016_pg_money_no_subtransactions.js';
+import * as m017 from './migrations/017_pg_money_log_rows_at_once.js';
 import { migrationContext } from './migrations/context.js';
 import { schemaScopedMigratorDb } from './schema-scoped-migrator-db.js';
 
@@ -33,6 +34,7 @@ const MIGRATIONS = {
   '014_pg_money_batch': m014,
   '015_pg_money_spend': m015,
   '016_pg_money_no_subtransactions': m016,
+  '017_pg_money_log_rows_at_once': m017,
 };
 
 /** Every migration this build knows, in order: `tollgate doctor` compares them with the applied ones. */

@@ -1,4 +1,4 @@
-// Group commit on PostgreSQL (core/billing/pg-money.ts, migrations 014-016): the holds, captures and releases queued
+// Group commit on PostgreSQL (core/billing/pg-money.ts, migrations 014-017): the holds, captures and releases queued
 // while a batch is at the database go in one statement and one commit; each job keeps its own outcome, a job that
 // fails alone writes nothing (and the batch stays one transaction id), a batch that fails fails every job of it with nothing written, and two processes'
 // batches over the same users never deadlock. Then through the gateway: concurrent billed calls share commits and
@@ -230,9 +230,10 @@ else {
         return { k: 's', id: ref, u: u.userId, a: PRICE, op: 'echo', rows: [row(ref, u.userId)] };
       }),
       { k: 's', id: used, u: u.userId, a: PRICE, op: 'echo', rows: [row(used, u.userId)] },
+      // Two rows for one job (a call and the attempt it made), written after the charges' rows, in their order.
+      { k: 'c', id: held, u: u.userId, op: 'echo', rows: [row(held, u.userId), row(`${held}_attempt`, u.userId)] },
       { k: 'c', id: held, u: u.userId, op: 'echo', rows: [row(held, u.userId)] },
-      { k: 'c', id: held, u: u.userId, op: 'echo', rows: [row(held, u.userId)] },
-      { k: 's', id: id(), u: poor.userId, a: 2 * PRICE, op: 'echo', rows: [] },
+      { k: 's', id: id(), u: poor.userId, a: 2 * PRICE, op: 'echo', rows: [row('req_refused', poor.userId)] },
     ];
     const sent = JSON.stringify({ now: Date.now(), jobs });
     const results = (await sql<{ r: unknown[] }>`select tollgate_money(${sent}::jsonb) as r`.execute(store.db)).rows[0]
@@ -248,6 +249,17 @@ else {
     const { n, writers } = ledger.rows[0];
     t.equal(Number(n), 101, 'a ledger row per charge and the capture, none for the duplicate or the gone');
     t.equal(Number(writers), 1, 'all written by one transaction id: no subtransaction per job');
+    const logged = await store.db
+      .selectFrom('call_log')
+      .select('request_id')
+      .where('user_id', 'in', [u.userId, poor.userId])
+      .orderBy('id')
+      .execute();
+    t.same(
+      logged.map((l) => l.request_id),
+      [...jobs.slice(1, 101).map((j) => j.id), held, `${held}_attempt`],
+      "the kept jobs' log rows in job order, none of the duplicate, the gone or the refused",
+    );
   });
 
   t.test('a failed batch fails every job of it, with nothing written', async (t) => {
