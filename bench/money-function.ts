@@ -1,0 +1,75 @@
+// The group-commit function's own cost: batches of offline charges ("s" jobs, each with its call-log row) sent one
+// after another to tollgate_money on a database of the bench's own, and per round the function's time per job as
+// PostgreSQL counts it (pg_stat_user_functions), beside the wall time per job seen from here (the round trip and
+// the commit included). One client and no gateway, so a change to the function compares in alternated runs even
+// on a busy machine (docs/performance.md "The call-log rows of a batch in one statement").
+//   node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/money-function.ts   [ROUNDS=3 BATCHES=1500 JOBS=16]
+import { sql } from 'kysely';
+import { PgMoneyBatch } from '../core/billing/pg-money.js';
+import { reconcile } from '../core/billing/reconcile.js';
+import { openStore } from '../core/store/database.js';
+import { migrateToLatest } from '../core/store/migrate.js';
+import { createBenchPg } from './pg-commits.js';
+
+const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const BATCHES = Number(process.env.BATCHES ?? 1500);
+const JOBS = Number(process.env.JOBS ?? 16);
+/** As in the bench's PostgreSQL rows: a batch's jobs are spread over this many users. */
+const USERS = 16;
+const PRICE = 5000;
+
+const benchPg = await createBenchPg(PG_URL);
+const store = openStore({ databaseUrl: benchPg.url, dataDir: '.', schema: 'public' });
+try {
+  await migrateToLatest(store.db as never, 'postgres');
+  const now = Date.now();
+  const users = (
+    await sql<{ id: string }>`insert into users (email, password_hash, balance, created_at)
+      select 'fn' || g || '@example.com', 'x', 1000000000000, ${now} from generate_series(1, ${USERS}) g
+      returning id`.execute(store.db)
+  ).rows.map((r) => Number(r.id));
+  await sql`insert into ledger (user_id, amount, balance_after, kind, ref, created_at)
+    select id, balance, balance, 'grant', 'fn:' || id, ${now} from users`.execute(store.db);
+  // One statement at a time: each batch is exactly JOBS jobs.
+  const batch = new PgMoneyBatch(store.db, 1, JOBS);
+  const functionMs = async (): Promise<number> => {
+    const row = await sql<{ ms: number | null }>`select total_time as ms from pg_stat_user_functions
+      where funcname = 'tollgate_money'`.execute(store.db);
+    return Number(row.rows[0]?.ms ?? 0);
+  };
+  // Statistics reach pg_stat_user_functions when a backend reports them, at the latest when its transaction ends
+  // and a moment has passed; a pause before each read lets the last batches in.
+  const settle = () => new Promise((r) => setTimeout(r, 1200));
+  let seq = 0;
+  console.log(`${JOBS} charges a batch, ${BATCHES} batches a round, ${USERS} users`);
+  for (let round = 1; round <= ROUNDS; round++) {
+    await settle();
+    const before = await functionMs();
+    const started = performance.now();
+    for (let b = 0; b < BATCHES; b++) {
+      const at = Date.now();
+      const charges = Array.from({ length: JOBS }, (_, i) => {
+        const u = users[(b * JOBS + i) % USERS];
+        // Time-ordered ids, as the gateway's request ids are.
+        const id = `req_fn_${at.toString(36)}_${(seq++).toString(36).padStart(8, '0')}`;
+        const log = [id, u, null, 'phone', 200, null, PRICE, 0, null, 1.2, 0.3, '127.0.0.1', at];
+        return batch.run({ k: 's', id, u, a: PRICE, op: 'phone', rows: [log] });
+      });
+      for (const r of await Promise.all(charges)) if (typeof r !== 'number') throw new Error(`charge: ${r}`);
+    }
+    const wallMs = performance.now() - started;
+    await settle();
+    const jobs = BATCHES * JOBS;
+    const fn = ((await functionMs()) - before) * 1000;
+    console.log(
+      `round ${round}: function ${(fn / jobs).toFixed(1)} us per job, wall ${((wallMs * 1000) / jobs).toFixed(1)} us per job`,
+    );
+  }
+  const report = await reconcile(store.db);
+  if (!report.ok) throw new Error('reconcile failed');
+  console.log(`reconcile ok; ${ROUNDS * BATCHES * JOBS} charges`);
+} finally {
+  await store.close();
+  await benchPg.drop();
+}
