@@ -5,6 +5,7 @@
 // on a busy machine (docs/performance.md "The call-log rows of a batch in one statement").
 //   node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/money-function.ts   [ROUNDS=3 BATCHES=1500 JOBS=16]
 import { sql } from 'kysely';
+import pg from 'pg';
 import { PgMoneyBatch } from '../core/billing/pg-money.js';
 import { reconcile } from '../core/billing/reconcile.js';
 import { openStore } from '../core/store/database.js';
@@ -20,32 +21,52 @@ const USERS = 16;
 const PRICE = 5000;
 
 const benchPg = await createBenchPg(PG_URL);
-const store = openStore({ databaseUrl: benchPg.url, dataDir: '.', schema: 'public' });
+const open = () => openStore({ databaseUrl: benchPg.url, dataDir: '.', schema: 'public' });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The function's calls and total time so far. A backend hands its counts to pg_stat_user_functions at most once a
+ * second, and its last ones only when it goes idle for long or exits, so each round runs on a pool of its own,
+ * closed after it, and this waits until every batch sent is counted: then its time is complete too.
+ */
+async function functionTotals(sent: number): Promise<number> {
+  const client = new pg.Client({ connectionString: benchPg.url });
+  await client.connect();
+  try {
+    for (let waited = 0; ; waited += 100) {
+      const row = await client.query<{ calls: string; ms: number }>(
+        "select calls, total_time as ms from pg_stat_user_functions where funcname = 'tollgate_money'",
+      );
+      const calls = Number(row.rows[0]?.calls ?? 0);
+      if (calls === sent) return Number(row.rows[0]?.ms ?? 0);
+      if (waited > 15_000) throw new Error(`${calls} of ${sent} batches counted`);
+      await sleep(100);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 try {
-  await migrateToLatest(store.db as never, 'postgres');
+  const setup = open();
+  await migrateToLatest(setup.db as never, 'postgres');
   const now = Date.now();
   const users = (
     await sql<{ id: string }>`insert into users (email, password_hash, balance, created_at)
       select 'fn' || g || '@example.com', 'x', 1000000000000, ${now} from generate_series(1, ${USERS}) g
-      returning id`.execute(store.db)
+      returning id`.execute(setup.db)
   ).rows.map((r) => Number(r.id));
   await sql`insert into ledger (user_id, amount, balance_after, kind, ref, created_at)
-    select id, balance, balance, 'grant', 'fn:' || id, ${now} from users`.execute(store.db);
-  // One statement at a time: each batch is exactly JOBS jobs.
-  const batch = new PgMoneyBatch(store.db, 1, JOBS);
-  const functionMs = async (): Promise<number> => {
-    const row = await sql<{ ms: number | null }>`select total_time as ms from pg_stat_user_functions
-      where funcname = 'tollgate_money'`.execute(store.db);
-    return Number(row.rows[0]?.ms ?? 0);
-  };
-  // Statistics reach pg_stat_user_functions when a backend reports them, at the latest when its transaction ends
-  // and a moment has passed; a pause before each read lets the last batches in.
-  const settle = () => new Promise((r) => setTimeout(r, 1200));
+    select id, balance, balance, 'grant', 'fn:' || id, ${now} from users`.execute(setup.db);
+  await setup.close();
   let seq = 0;
+  let sent = 0;
+  let counted = 0;
   console.log(`${JOBS} charges a batch, ${BATCHES} batches a round, ${USERS} users`);
   for (let round = 1; round <= ROUNDS; round++) {
-    await settle();
-    const before = await functionMs();
+    const store = open();
+    // One statement at a time: each batch is exactly JOBS jobs.
+    const batch = new PgMoneyBatch(store.db, 1, JOBS);
     const started = performance.now();
     for (let b = 0; b < BATCHES; b++) {
       const at = Date.now();
@@ -59,17 +80,20 @@ try {
       for (const r of await Promise.all(charges)) if (typeof r !== 'number') throw new Error(`charge: ${r}`);
     }
     const wallMs = performance.now() - started;
-    await settle();
+    await store.close();
+    sent += BATCHES;
+    const total = await functionTotals(sent);
+    const fnMs = total - counted;
+    counted = total;
     const jobs = BATCHES * JOBS;
-    const fn = ((await functionMs()) - before) * 1000;
-    console.log(
-      `round ${round}: function ${(fn / jobs).toFixed(1)} us per job, wall ${((wallMs * 1000) / jobs).toFixed(1)} us per job`,
-    );
+    const perJob = (ms: number): string => ((ms * 1000) / jobs).toFixed(1);
+    console.log(`round ${round}: function ${perJob(fnMs)} us per job, wall ${perJob(wallMs)} us per job`);
   }
-  const report = await reconcile(store.db);
+  const checked = open();
+  const report = await reconcile(checked.db);
+  await checked.close();
   if (!report.ok) throw new Error('reconcile failed');
   console.log(`reconcile ok; ${ROUNDS * BATCHES * JOBS} charges`);
 } finally {
-  await store.close();
   await benchPg.drop();
 }

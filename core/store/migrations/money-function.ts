@@ -42,8 +42,8 @@ const KEEP_LOG_ROWS = `v_logged := v_logged || v_n;
 
 /**
  * Every kept job's call-log rows (each an array of INSERT_CALL_LOG's parameters, in order) in one statement, in job
- * order: one statement per job cost a batch of 16 about a third of the function's time (each statement's executor
- * start, snapshot and plan lookup), the rows themselves far less.
+ * order: a statement per job cost each job its own executor start, snapshot and plan lookup, about a fifth of the
+ * function's time per job (bench/money-function.ts).
  */
 const INSERT_LOGGED_ROWS = `if cardinality(v_logged) > 0 then
     insert into call_log (request_id, user_id, key_id, operation, status, error_code, charged, cached, free_reason,
