@@ -25,9 +25,10 @@ const open = () => openStore({ databaseUrl: benchPg.url, dataDir: '.', schema: '
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The function's calls and total time so far. A backend hands its counts to pg_stat_user_functions at most once a
- * second, and its last ones only when it goes idle for long or exits, so each round runs on a pool of its own,
- * closed after it, and this waits until every batch sent is counted: then its time is complete too.
+ * The function's total time so far (ms), once all `sent` batches are counted. A backend hands its counts to
+ * pg_stat_user_functions at most once a second, and its last ones only when it goes idle for long or exits, so each
+ * round runs on a pool of its own, closed after it, and this waits until the calls counted are the batches sent:
+ * then their time is complete too.
  */
 async function functionTotals(sent: number): Promise<number> {
   const client = new pg.Client({ connectionString: benchPg.url });
