@@ -4,13 +4,13 @@
 // the commit included). One client and no gateway, so a change to the function compares in alternated runs even
 // on a busy machine (docs/performance.md "The call-log rows of a batch in one statement").
 //   node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/money-function.ts   [ROUNDS=3 BATCHES=1500 JOBS=16]
-import { sql } from 'kysely';
 import pg from 'pg';
 import { PgMoneyBatch } from '../core/billing/pg-money.js';
 import { reconcile } from '../core/billing/reconcile.js';
 import { openStore } from '../core/store/database.js';
 import { migrateToLatest } from '../core/store/migrate.js';
 import { createBenchPg } from './pg-commits.js';
+import { fundedUsers } from './pg-funded-users.js';
 
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -51,14 +51,7 @@ async function functionTotals(sent: number): Promise<number> {
 try {
   const setup = open();
   await migrateToLatest(setup.db as never, 'postgres');
-  const now = Date.now();
-  const users = (
-    await sql<{ id: string }>`insert into users (email, password_hash, balance, created_at)
-      select 'fn' || g || '@example.com', 'x', 1000000000000, ${now} from generate_series(1, ${USERS}) g
-      returning id`.execute(setup.db)
-  ).rows.map((r) => Number(r.id));
-  await sql`insert into ledger (user_id, amount, balance_after, kind, ref, created_at)
-    select id, balance, balance, 'grant', 'fn:' || id, ${now} from users`.execute(setup.db);
+  const users = await fundedUsers(setup.db, USERS, 'fn');
   await setup.close();
   let seq = 0;
   let sent = 0;

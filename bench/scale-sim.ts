@@ -10,6 +10,7 @@ import { PgMoneyBatch } from '../core/billing/pg-money.js';
 import { reconcile } from '../core/billing/reconcile.js';
 import { openStore, type Store } from '../core/store/database.js';
 import { migrateToLatest } from '../core/store/migrate.js';
+import { fundedUsers } from './pg-funded-users.js';
 
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.SIM_SECONDS ?? 4);
@@ -20,14 +21,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function seed(store: Store, users: number): Promise<number[]> {
   await sql`delete from call_log; delete from ledger; delete from holds; delete from users`.execute(store.db);
-  const now = Date.now();
-  const ids = await sql<{ id: string }>`insert into users (email, password_hash, balance, created_at)
-    select 'sim' || g || '@example.com', 'x', 1000000000000, ${now} from generate_series(1, ${users}) g returning id`.execute(
-    store.db,
-  );
-  await sql`insert into ledger (user_id, amount, balance_after, kind, ref, created_at)
-    select id, balance, balance, 'grant', 'sim:' || id, ${now} from users`.execute(store.db);
-  return ids.rows.map((r) => Number(r.id));
+  return fundedUsers(store.db, users, 'sim');
 }
 
 interface Row {
