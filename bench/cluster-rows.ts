@@ -1,7 +1,7 @@
 // The PostgreSQL + Redis rows of `npm run bench`: the same billed load against `npm run cluster` with one worker,
 // then with two, then the PostgreSQL floor (pg-floor-server.ts), on a database and a Redis key prefix of the bench's
-// own (dropped afterwards), each with its PostgreSQL commits per charged call (pg-commits.ts), then billing checked
-// exactly: reconcile, and the charged total against price x charged successful calls. Skipped (with the reason)
+// own (dropped afterwards), each in one-second slices alternated with bare Koa (paired.ts) and with its PostgreSQL
+// commits per charged call (pg-commits.ts), then billing checked exactly: reconcile, and the charged total against price x charged successful calls. Skipped (with the reason)
 // when PostgreSQL or Redis is not reachable, or with BENCH_CLUSTER=0. BENCH_PG_WORKERS picks the rows (default
 // "1,2,0": 0 is the floor). BENCH_PG_PROFILE=<dir> writes a CPU profile of every process of the rows there.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -17,7 +17,8 @@ import { openStore } from '../core/store/database.js';
 import { migrateToLatest } from '../core/store/migrate.js';
 import { checkBilling } from './bench-db.js';
 import { drive, type LoadResult } from './load.js';
-import { addTicks, type CpuTicks, machineTicks } from './machine-cpu.js';
+import type { CpuTicks } from './machine-cpu.js';
+import { paired, type Side } from './paired.js';
 import { createBenchPg } from './pg-commits.js';
 import { stopServer } from './processes.js';
 
@@ -85,15 +86,18 @@ export interface ClusterRow {
   /** Of them, the group commit's statements. */
   groupCommitsPerCall: number;
   result: LoadResult;
-  /** The whole machine during the row: the workers share it with PostgreSQL, Redis and the load generator. */
+  /** Bare Koa in the slices alternated with the row's. */
+  bare: LoadResult;
+  /** The whole machine during the row's slices: the workers share it with PostgreSQL, Redis and the load generator. */
   machine: CpuTicks;
 }
 
-/** Lines to print; `line` formats one load result like the SQLite rows. */
+/** The rows, each measured against `bare` (bare Koa, already warm) like the SQLite rows. */
 export async function benchCluster(
   seconds: number,
   connections: number,
   port: () => Promise<number>,
+  bare: Side,
 ): Promise<{ rows: ClusterRow[]; notes: string[] }> {
   if (process.env.BENCH_CLUSTER === '0')
     return { rows: [], notes: ['PostgreSQL + Redis rows: skipped (BENCH_CLUSTER=0)'] };
@@ -136,18 +140,17 @@ export async function benchCluster(
       const child = await startCluster(workers, env);
       try {
         await drive(p, keys, 2, connections); // warm-up
-        const machine = { busy: 0, total: 0 };
-        const from = machineTicks();
-        const result = await drive(p, keys, seconds, connections);
-        addTicks(machine, from);
+        // No pid: the workers are the primary's children, so its own CPU would not be the row's.
+        const r = await paired({ port: p, pid: undefined }, bare, keys, seconds, connections);
         await stop(child);
         const committed = (await benchPg.commits()) - commits;
         const grouped = (await benchPg.groupCommits()) - groupCommits;
         const charged = (await benchPg.charges(schema)) - charges;
         rows.push({
           workers,
-          result,
-          machine,
+          result: r.gateway,
+          bare: r.bare,
+          machine: r.gatewayMachine,
           commitsPerCall: committed / charged,
           groupCommitsPerCall: grouped / charged,
         });

@@ -4,8 +4,9 @@
 // connections would keep them. No HTTP and no load generator: what is left is our code's cost per call and the
 // threads it uses (rounds still spread ~10% on a shared machine: compare medians of runs alternated between two
 // checkouts). Prints CPU per call of the process and of its main thread per round; THREADS=1 also prints each
-// round's CPU per call by thread (the writer thread, V8's helpers, the checkpointer, isolated-vm's).
-//   [IN_FLIGHT=32] [CALLS=20000] [ROUNDS=5] [THREADS=1] node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/pipeline-cpu.ts
+// round's CPU per call by thread (the writer thread, V8's helpers, the checkpointer, isolated-vm's). ALLOC=1 (or
+// ALLOC=promoted) first prints the main heap's bytes per call by function, from one more round (`allocationSites`).
+//   [IN_FLIGHT=32] [ALLOC=1|promoted] [CALLS=20000] [ROUNDS=5] [THREADS=1] node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/pipeline-cpu.ts
 import { hashPassword } from '../core/accounts/passwords.js';
 import { closeServices, composeServices } from '../core/compose.js';
 import { readSettings } from '../core/config/env.js';
@@ -63,6 +64,42 @@ function byThread(before: Map<string, number> | undefined, after: Map<string, nu
     .join(', ');
 }
 
+/**
+ * Bytes the main heap allocates per call and where (by function), from V8's sampling heap profiler with collected
+ * objects kept in the samples, so short-lived garbage counts: that is what scavenges cost. ALLOC=promoted keeps
+ * only what outlived its scavenges (moved to the old generation, which mark-compacts pay for). A count, not a
+ * timing: it tells a change of a few per cent where CPU rounds spread ~10%.
+ */
+async function allocationSites(calls: number, promotedOnly: boolean): Promise<void> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 512,
+    includeObjectsCollectedByMinorGC: !promotedOnly,
+    includeObjectsCollectedByMajorGC: true,
+  });
+  await round(calls);
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  session.disconnect();
+  type Node = (typeof profile)['head'];
+  const bySite = new Map<string, number>();
+  const walk = (node: Node): void => {
+    const f = node.callFrame;
+    const site = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(core|node_modules)\//, '$1/')}:${f.lineNumber + 1}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  const total = [...bySite.values()].reduce((a, b) => a + b, 0);
+  const what = promotedOnly ? 'promoted to the old generation' : 'allocated';
+  console.log(
+    `main heap: ${(total / calls).toFixed(0)} bytes ${what} per call; by function (its first line), above 1%:`,
+  );
+  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]))
+    if (bytes >= total / 100) console.log(`  ${(bytes / calls).toFixed(0).padStart(6)} B  ${site}`);
+}
+
 /** `calls` calls, IN_FLIGHT at a time; CPU per call of the process and of the main thread, in microseconds. */
 async function round(calls: number): Promise<{ all: number; main: number }> {
   const [cpu0, main0] = [process.cpuUsage(), cpuMicros(process.pid, true) ?? 0];
@@ -81,6 +118,7 @@ async function round(calls: number): Promise<{ all: number; main: number }> {
 }
 
 await round(CALLS); // warm-up: isolates booted, code compiled, caches at their working size
+if (process.env.ALLOC) await allocationSites(CALLS, process.env.ALLOC === 'promoted');
 const rounds = [];
 for (let r = 0; r < ROUNDS; r++) rounds.push(await round(CALLS));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];

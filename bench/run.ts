@@ -3,7 +3,7 @@
 // (floor-server.ts); then reconcile, and the charged total against the count of successful calls, for both; then
 // phone lookups per second inside the isolate against plain Node; then a configured upstream against the same
 // fetch in a hand-written plugin (upstream-rows.ts). BENCH_ROWS=upstream runs only those two rows, BENCH_ROWS=pg only
-// the PostgreSQL + Redis rows (cluster-rows.ts) against bare Koa measured before and after them.
+// the PostgreSQL + Redis rows (cluster-rows.ts). Every row alternates with bare Koa in one-second slices (paired.ts).
 import { readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -97,45 +97,37 @@ async function onlyUpstream(passwordHash: string): Promise<void> {
   }
 }
 
-/** The PostgreSQL + Redis rows, as ratios to `bareRps`. */
-function printCluster(cluster: Awaited<ReturnType<typeof benchCluster>>, bareRps: number): void {
-  for (const { workers, result, machine, commitsPerCall, groupCommitsPerCall } of cluster.rows) {
+/** The PostgreSQL + Redis rows, each as a ratio to the bare Koa slices alternated with it. */
+function printCluster(cluster: Awaited<ReturnType<typeof benchCluster>>): void {
+  for (const { workers, result, bare, machine, commitsPerCall, groupCommitsPerCall } of cluster.rows) {
     const name = workers > 0 ? `pg ${workers}w` : 'pg floor';
     const what =
       workers > 0
         ? `billed, ${workers} worker${workers > 1 ? 's' : ''} (npm run cluster), 16 users`
         : "the billed call's lookup and its group-committed writes on PostgreSQL only (pg-floor-server.ts)";
+    console.log(line('bare koa', bare));
     console.log(
-      `${line(name, result)}  ratio ${(result.requestsPerSecond / bareRps).toFixed(3)}  PostgreSQL commits per charged call ${commitsPerCall.toFixed(3)} (group commit ${groupCommitsPerCall.toFixed(3)})  ${machineBusyText(machine)}  ${what}`,
+      `${line(name, result)}  ratio ${(result.requestsPerSecond / bare.requestsPerSecond).toFixed(3)}  PostgreSQL commits per charged call ${commitsPerCall.toFixed(3)} (group commit ${groupCommitsPerCall.toFixed(3)})  ${machineBusyText(machine)}  ${what}`,
     );
   }
   for (const note of cluster.notes) console.log(note);
 }
 
-/** Bare Koa before and after the PostgreSQL + Redis rows; their ratios are to the mean of the two. */
 async function onlyPg(): Promise<void> {
   const barePort = await freePort();
-  const measureBare = async (): Promise<LoadResult> => {
-    const bare = await start([resolve('bench/bare-koa.ts')], { PORT: String(barePort) });
-    try {
-      await drive(barePort, ['warm-up'], 1, CONNECTIONS);
-      return await drive(barePort, ['warm-up'], SECONDS, CONNECTIONS);
-    } finally {
-      bare.kill('SIGTERM');
-      await new Promise((r) => bare.once('exit', r));
-    }
-  };
-  const before = await measureBare();
-  const cluster = await benchCluster(SECONDS, CONNECTIONS, freePort);
-  const after = await measureBare();
-  console.log(
-    `load average ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-  );
-  console.log(`${line('bare koa', before)} (before)`);
-  console.log(`${line('bare koa', after)} (after)`);
-  printCluster(cluster, (before.requestsPerSecond + after.requestsPerSecond) / 2);
+  const bare = await start([resolve('bench/bare-koa.ts')], { PORT: String(barePort) });
+  try {
+    await drive(barePort, ['warm-up'], 1, CONNECTIONS);
+    const cluster = await benchCluster(SECONDS, CONNECTIONS, freePort, { port: barePort, pid: bare.pid });
+    console.log(
+      `load: ${SECONDS} x 1 s slices per row alternating with bare Koa, ${CONNECTIONS} connections; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    printCluster(cluster);
+  } finally {
+    bare.kill('SIGTERM');
+  }
 }
 
 async function main(): Promise<void> {
@@ -159,6 +151,7 @@ async function main(): Promise<void> {
   const gatewayEnv = { ...env, PORT: String(gatewayPort), OPERATIONS_FILE: resolve('operations.yaml') };
   const rows: Array<[string, PairedResult, string, number | null]> = [];
   let upstream: UpstreamRows | undefined;
+  let cluster: Awaited<ReturnType<typeof benchCluster>> | undefined;
   try {
     const gateway = await start([resolve('core/main.ts'), 'serve'], gatewayEnv, profileArgs);
     try {
@@ -205,7 +198,10 @@ async function main(): Promise<void> {
         await new Promise((r) => floor.once('exit', r));
       }
     }
-    if (!ONLY_SQLITE) upstream = await benchUpstream(start, freePort, k, SECONDS, CONNECTIONS, passwordHash);
+    if (!ONLY_SQLITE) {
+      upstream = await benchUpstream(start, freePort, k, SECONDS, CONNECTIONS, passwordHash);
+      cluster = await benchCluster(SECONDS, CONNECTIONS, freePort, k); // PostgreSQL + Redis, one worker then two
+    }
   } finally {
     bare.kill('SIGTERM');
   }
@@ -223,7 +219,6 @@ async function main(): Promise<void> {
       `billed / floor: cpu per call ${(billedCpu / floorRow.gatewayCpuUs).toFixed(3)} (goal <= 1.5), throughput ${(rows[0][1].gateway.requestsPerSecond / floorRow.gateway.requestsPerSecond).toFixed(3)} (goal >= 0.85)`,
     );
   if (upstream) printUpstream(upstream);
-  const bareRps = rows[0][1].bare.requestsPerSecond;
 
   const gatewayBilling = await billingLines(dataDir);
   for (const l of gatewayBilling.lines) console.log(l);
@@ -240,8 +235,7 @@ async function main(): Promise<void> {
     if (!gatewayBilling.ok || !floorBilling.ok) process.exitCode = 1;
     return;
   }
-  // PostgreSQL + Redis, one worker then two, against the bare Koa figure of this run.
-  printCluster(await benchCluster(SECONDS, CONNECTIONS, freePort), bareRps);
+  if (cluster) printCluster(cluster);
 
   const phone = await benchPhoneLookup();
   console.log(
