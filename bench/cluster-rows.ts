@@ -1,9 +1,10 @@
 // The PostgreSQL + Redis rows of `npm run bench`: the same billed load against `npm run cluster` with one worker,
 // then with two, then the PostgreSQL floor (pg-floor-server.ts), on a database and a Redis key prefix of the bench's
 // own (dropped afterwards), each in one-second slices alternated with bare Koa (paired.ts) and with its PostgreSQL
-// commits per charged call (pg-commits.ts), then billing checked exactly: reconcile, and the charged total against price x charged successful calls. Skipped (with the reason)
-// when PostgreSQL or Redis is not reachable, or with BENCH_CLUSTER=0. BENCH_PG_WORKERS picks the rows (default
-// "1,2,0": 0 is the floor). BENCH_PG_PROFILE=<dir> writes a CPU profile of every process of the rows there.
+// commits per charged call (pg-commits.ts), then billing checked exactly: reconcile, and the charged total against
+// price x charged successful calls. Skipped (with the reason) when PostgreSQL or Redis is not reachable, or with
+// BENCH_CLUSTER=0. BENCH_PG_WORKERS picks the rows (default "1,2,0": 0 is the floor). BENCH_PG_PROFILE=<dir> writes a
+// CPU profile of every process of the rows there.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
