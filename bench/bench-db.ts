@@ -1,6 +1,8 @@
 // The bench's SQLite databases: one migrated file with funded users and Pro-plan users, each with a key, and what the
-// billing of a run left in it (reconcile, and the charged total against the charged successful calls).
-import { mkdtempSync } from 'node:fs';
+// billing of a run left in it (reconcile, and the charged total against the charged successful calls). Each lives in
+// a temporary folder removed when the bench process exits (~75 MB a database after a run: a few runs filled a small
+// disk), unless BENCH_KEEP_DATA=1 keeps them, with the CPU profiles of `--profile`, to look at afterwards.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -27,6 +29,7 @@ export interface BenchDatabase {
 /** `passwordHash`: one scrypt (~0.25 s) shared by every bench user instead of one each: they never log in. */
 export async function createBenchDatabase(users: number, passwordHash: string): Promise<BenchDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
+  if (!process.env.BENCH_KEEP_DATA) process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   const store = openStore({ databaseUrl: null, dataDir });
   await migrateToLatest(store.db as never, 'sqlite');
   const keys: string[] = [];
