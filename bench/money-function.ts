@@ -4,7 +4,6 @@
 // the commit included). One client and no gateway, so a change to the function compares in alternated runs even
 // on a busy machine (docs/performance.md "The call-log rows of a batch in one statement").
 //   node --no-node-snapshot --import ./core/bin/load-ts.mjs bench/money-function.ts   [ROUNDS=3 BATCHES=1500 JOBS=16]
-import pg from 'pg';
 import { PgMoneyBatch } from '../core/billing/pg-money.js';
 import { reconcile } from '../core/billing/reconcile.js';
 import { openStore } from '../core/store/database.js';
@@ -31,20 +30,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * then their time is complete too.
  */
 async function functionTotals(sent: number): Promise<number> {
-  const client = new pg.Client({ connectionString: benchPg.url });
-  await client.connect();
-  try {
-    for (let waited = 0; ; waited += 100) {
-      const row = await client.query<{ calls: string; ms: number }>(
-        "select calls, total_time as ms from pg_stat_user_functions where funcname = 'tollgate_money'",
-      );
-      const calls = Number(row.rows[0]?.calls ?? 0);
-      if (calls === sent) return Number(row.rows[0]?.ms ?? 0);
-      if (waited > 15_000) throw new Error(`${calls} of ${sent} batches counted`);
-      await sleep(100);
-    }
-  } finally {
-    await client.end();
+  for (let waited = 0; ; waited += 100) {
+    const { calls, ms } = await benchPg.groupCommitStats();
+    if (calls === sent) return ms;
+    if (waited > 15_000) throw new Error(`${calls} of ${sent} batches counted`);
+    await sleep(100);
   }
 }
 

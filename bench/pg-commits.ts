@@ -16,6 +16,8 @@ export interface BenchPg {
   commits(): Promise<number>;
   /** Calls of the group commit's function so far (each one statement, one commit). */
   groupCommits(): Promise<number>;
+  /** Those calls and their total time in ms, as the backends have reported them so far (at most once a second each). */
+  groupCommitStats(): Promise<{ calls: number; ms: number }>;
   /** Charge rows in the ledger of `schema`. */
   charges(schema: string): Promise<number>;
   drop(): Promise<void>;
@@ -47,6 +49,13 @@ export async function createBenchPg(serverUrl: string): Promise<BenchPg> {
         ])
       )[0]?.n ?? 0,
     );
+  const groupCommitStats = async (): Promise<{ calls: number; ms: number }> => {
+    const rows = await query<{ calls: string; ms: number }>(
+      url.toString(),
+      "select coalesce(sum(calls), 0) as calls, coalesce(sum(total_time), 0) as ms from pg_stat_user_functions where funcname = 'tollgate_money'",
+    );
+    return { calls: Number(rows[0].calls), ms: Number(rows[0].ms) };
+  };
   return {
     url: url.toString(),
     async commits() {
@@ -59,13 +68,8 @@ export async function createBenchPg(serverUrl: string): Promise<BenchPg> {
         last = now;
       }
     },
-    async groupCommits() {
-      const rows = await query<{ n: string }>(
-        url.toString(),
-        "select coalesce(sum(calls), 0) as n from pg_stat_user_functions where funcname = 'tollgate_money'",
-      );
-      return Number(rows[0].n);
-    },
+    groupCommits: async () => (await groupCommitStats()).calls,
+    groupCommitStats,
     async charges(schema) {
       const rows = await query<{ n: string }>(
         url.toString(),

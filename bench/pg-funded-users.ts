@@ -6,11 +6,12 @@ import type { Database } from '../core/store/schema.js';
 /** Their ids, in creation order; `tag` names them (e-mail and grant reference). */
 export async function fundedUsers(db: Kysely<Database>, count: number, tag: string): Promise<number[]> {
   const now = Date.now();
-  const ids = await sql<{ id: string }>`insert into users (email, password_hash, balance, created_at)
+  const inserted = await sql<{ id: string }>`insert into users (email, password_hash, balance, created_at)
     select ${tag} || g || '@example.com', 'x', 1000000000000, ${now} from generate_series(1, ${count}) g
     returning id`.execute(db);
+  const ids = inserted.rows.map((r) => Number(r.id));
   await sql`insert into ledger (user_id, amount, balance_after, kind, ref, created_at)
     select id, balance, balance, 'grant', ${tag} || ':' || id, ${now} from users
-    where id = any(${ids.rows.map((r) => Number(r.id))})`.execute(db);
-  return ids.rows.map((r) => Number(r.id));
+    where id = any(${ids})`.execute(db);
+  return ids;
 }
